@@ -1,0 +1,75 @@
+#include "common/text.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpuport {
+
+LineIndex::LineIndex(std::string_view text) {
+  starts_.push_back(0);
+  const char* base = text.data();
+  const char* p = base;
+  const char* end = base + text.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+    starts_.push_back(static_cast<std::uint32_t>(p - base));
+  }
+}
+
+LineColumn LineIndex::locate(std::uint32_t offset) const {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  auto line = static_cast<std::uint32_t>(it - starts_.begin());
+  return {line, offset - starts_[line - 1] + 1};
+}
+
+TextCheck check_text(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    // Fast path over ASCII, eight bytes at a time.
+    while (i + 8 <= n) {
+      std::uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      // A zero byte or a byte with the high bit set stops the fast path.
+      const std::uint64_t has_zero = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+      if ((w & 0x8080808080808080ULL) != 0 || has_zero != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
+    const unsigned char c = s[i];
+    if (c == 0) return {TextProblem::nul_byte, static_cast<std::uint32_t>(i)};
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
+    }
+    if (i + len > n) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    if (overlong || surrogate || cp > 0x10FFFF) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
+    i += len;
+  }
+  return {};
+}
+
+}  // namespace gpuport

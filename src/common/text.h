@@ -1,0 +1,39 @@
+// Text facts every stage needs: line/column lookup by byte offset, and the checks that tell
+// source text from binary data or broken encodings before anything is lexed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gpuport {
+
+struct LineColumn {
+  std::uint32_t line = 1;    // 1-based
+  std::uint32_t column = 1;  // 1-based, in bytes
+};
+
+// Maps byte offsets to line/column in O(log lines). Line breaks are '\n' ('\r\n' counts once).
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  LineColumn locate(std::uint32_t offset) const;
+  std::uint32_t line_count() const { return static_cast<std::uint32_t>(starts_.size()); }
+  std::uint32_t line_start(std::uint32_t line) const { return starts_.at(line - 1); }
+
+ private:
+  std::vector<std::uint32_t> starts_;
+};
+
+enum class TextProblem : std::uint8_t { none, nul_byte, invalid_utf8 };
+
+struct TextCheck {
+  TextProblem problem = TextProblem::none;
+  std::uint32_t offset = 0;  // first offending byte
+};
+
+// Source text must be UTF-8 without NUL bytes; anything else is treated as binary or foreign.
+TextCheck check_text(std::string_view text);
+
+}  // namespace gpuport

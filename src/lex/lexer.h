@@ -1,0 +1,50 @@
+// The lossless lexer. It never fails: input it cannot make sense of becomes `unknown` or
+// `kUnterminated` tokens plus a problem report, so callers decide what is fatal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "lex/token.h"
+
+namespace gpuport::lex {
+
+struct LexProblem {
+  std::uint32_t offset = 0;
+  Severity severity = Severity::error;
+  std::string code;
+  std::string message;
+};
+
+class TokenStream {
+ public:
+  TokenStream(std::string_view text, std::vector<Token> tokens, std::vector<LexProblem> problems)
+      : text_(text), tokens_(std::move(tokens)), problems_(std::move(problems)) {}
+
+  std::string_view text() const { return text_; }
+  const std::vector<Token>& tokens() const { return tokens_; }
+  const std::vector<LexProblem>& problems() const { return problems_; }
+  std::string_view text_of(const Token& token) const { return text_.substr(token.offset, token.length); }
+  std::string_view text_of(std::size_t index) const { return text_of(tokens_[index]); }
+  std::size_t size() const { return tokens_.size(); }
+  const Token& operator[](std::size_t index) const { return tokens_[index]; }
+
+  // Re-prints the input from the tokens (the lossless property; used by tests).
+  std::string reassemble() const;
+
+ private:
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  std::vector<LexProblem> problems_;
+};
+
+TokenStream lex(std::string_view text);
+
+// Helpers for C-family identifier characters (bytes >= 0x80 count: UTF-8 identifiers).
+bool is_identifier_start(unsigned char c);
+bool is_identifier_char(unsigned char c);
+
+}  // namespace gpuport::lex

@@ -1,0 +1,269 @@
+#include "maps/api_map.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/file_io.h"
+#include "maps/embedded.h"
+
+namespace gpuport::maps {
+namespace fs = std::filesystem;
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::function: return "function";
+    case Kind::type: return "type";
+    case Kind::constant: return "constant";
+    case Kind::macro: return "macro";
+    case Kind::header: return "header";
+    case Kind::namespace_: return "namespace";
+    case Kind::device: return "device";
+    case Kind::pp_condition: return "pp-condition";
+  }
+  return "function";
+}
+
+std::string_view status_name(Status status) {
+  switch (status) {
+    case Status::supported: return "supported";
+    case Status::unsupported: return "unsupported";
+    case Status::deprecated: return "deprecated";
+  }
+  return "supported";
+}
+
+namespace {
+
+bool parse_kind(std::string_view s, Kind& out) {
+  for (Kind k : {Kind::function, Kind::type, Kind::constant, Kind::macro, Kind::header, Kind::namespace_,
+                 Kind::device, Kind::pp_condition})
+    if (kind_name(k) == s) return out = k, true;
+  return false;
+}
+
+bool parse_status(std::string_view s, Status& out) {
+  for (Status st : {Status::supported, Status::unsupported, Status::deprecated})
+    if (status_name(st) == s) return out = st, true;
+  return false;
+}
+
+bool parse_action(std::string_view s, CallAction& out) {
+  if (s == "rename") return out = CallAction::rename, true;
+  if (s == "wrap") return out = CallAction::wrap, true;
+  if (s == "drop") return out = CallAction::drop, true;
+  return false;
+}
+
+std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> cells;
+  while (true) {
+    auto tab = line.find('\t');
+    cells.push_back(line.substr(0, tab));
+    if (tab == std::string_view::npos) break;
+    line.remove_prefix(tab + 1);
+  }
+  return cells;
+}
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+Diagnostic table_error(const std::string& file, std::uint32_t line, std::string message) {
+  Diagnostic d;
+  d.code = "bad-map-row";
+  d.message = std::move(message);
+  d.location = {file, line, 1};
+  return d;
+}
+
+// Order: generated tables first, curated after (curated rows override), each sorted by name.
+int file_rank(const std::string& name) { return name.starts_with("generated/") ? 0 : 1; }
+
+}  // namespace
+
+Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> files) {
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    return std::pair(file_rank(a.first), a.first) < std::pair(file_rank(b.first), b.first);
+  });
+  ApiMap map;
+  std::vector<Diagnostic> errors;
+  // name -> index of the row that defines it, and whether that row came from a curated file
+  std::map<std::string, std::pair<std::size_t, bool>, std::less<>> seen;
+  std::map<std::string, std::size_t, std::less<>> seen_headers;
+
+  for (const auto& [name, content] : files) {
+    const bool calls = fs::path(name).filename() == "calls.tsv";
+    const bool curated = file_rank(name) == 1;
+    std::uint32_t line_no = 0;
+    std::string_view rest = content;
+    while (!rest.empty()) {
+      auto nl = rest.find('\n');
+      std::string_view line = rest.substr(0, nl);
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+      ++line_no;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty() || line.front() == '#') continue;
+      auto cells = split_tabs(line);
+      const std::string origin = fmt::format("{}:{}", name, line_no);
+      if (calls) {
+        if (cells.size() < 5 || cells.size() > 6) {
+          errors.push_back(table_error(name, line_no, fmt::format("expected 5 or 6 tab-separated cells, found {}", cells.size())));
+          continue;
+        }
+        CallRule rule;
+        rule.cuda = cells[0];
+        if (cells[1] != "*") {
+          try {
+            rule.argc = std::stoi(std::string(cells[1]));
+          } catch (...) {
+            errors.push_back(table_error(name, line_no, fmt::format("argc '{}' is not a number or *", cells[1])));
+            continue;
+          }
+        }
+        if (!parse_action(cells[2], rule.action)) {
+          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop)", cells[2])));
+          continue;
+        }
+        if (cells[3] != "-") {
+          try {
+            rule.index = std::stoi(std::string(cells[3]));
+          } catch (...) {
+            errors.push_back(table_error(name, line_no, fmt::format("index '{}' is not a number or -", cells[3])));
+            continue;
+          }
+        }
+        if (rule.action != CallAction::rename && rule.index < 0) {
+          errors.push_back(table_error(name, line_no, "wrap and drop need an argument index"));
+          continue;
+        }
+        rule.value = cells[4] == "-" ? "" : std::string(cells[4]);
+        if (cells.size() == 6) rule.note = cells[5];
+        rule.origin = origin;
+        map.rules_.push_back(std::move(rule));
+        continue;
+      }
+      if (cells.size() < 5 || cells.size() > 6) {
+        errors.push_back(table_error(name, line_no, fmt::format("expected 5 or 6 tab-separated cells, found {}", cells.size())));
+        continue;
+      }
+      ApiEntry e;
+      e.cuda = cells[0];
+      e.hip = cells[1];
+      if (!parse_kind(cells[2], e.kind)) {
+        errors.push_back(table_error(name, line_no, fmt::format("unknown kind '{}'", cells[2])));
+        continue;
+      }
+      e.family = cells[3];
+      if (!parse_status(cells[4], e.status)) {
+        errors.push_back(table_error(name, line_no, fmt::format("unknown status '{}'", cells[4])));
+        continue;
+      }
+      if (cells.size() == 6) e.note = cells[5];
+      e.origin = origin;
+      if (e.kind != Kind::header && !is_identifier(e.cuda)) {
+        errors.push_back(table_error(name, line_no, fmt::format("'{}' is not an identifier", e.cuda)));
+        continue;
+      }
+      if (e.status == Status::unsupported ? e.hip != "-" : e.hip == "-") {
+        errors.push_back(table_error(name, line_no, "unsupported rows have '-' as HIP name, and only they"));
+        continue;
+      }
+      auto& index = e.kind == Kind::header ? seen_headers : seen;
+      if (e.kind == Kind::header) {
+        if (auto it = seen_headers.find(e.cuda); it != seen_headers.end()) {
+          errors.push_back(table_error(name, line_no, fmt::format("header '{}' already mapped at {}", e.cuda, map.entries_[it->second].origin)));
+          continue;
+        }
+        seen_headers.emplace(e.cuda, map.entries_.size());
+        map.entries_.push_back(std::move(e));
+        continue;
+      }
+      (void)index;
+      if (auto it = seen.find(e.cuda); it != seen.end()) {
+        auto& [at, from_curated] = it->second;
+        if (curated && !from_curated) {
+          map.overrides_.push_back(fmt::format("{} (generated {}) overridden by {}", e.cuda, map.entries_[at].origin, origin));
+          map.entries_[at] = std::move(e);
+          from_curated = true;
+          continue;
+        }
+        errors.push_back(table_error(name, line_no, fmt::format("'{}' already mapped at {}", e.cuda, map.entries_[at].origin)));
+        continue;
+      }
+      seen.emplace(e.cuda, std::pair(map.entries_.size(), curated));
+      map.entries_.push_back(std::move(e));
+    }
+  }
+  if (!errors.empty()) return Result<ApiMap>::failure(std::move(errors));
+  map.build_index();
+  return map;
+}
+
+void ApiMap::build_index() {
+  by_name_.clear();
+  by_header_.clear();
+  rules_by_name_.clear();
+  by_name_.reserve(entries_.size());
+  for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+    const auto& e = entries_[i];
+    if (e.kind == Kind::header) {
+      by_header_.emplace(e.cuda, i);
+      continue;
+    }
+    by_name_.emplace(e.cuda, i);
+    first_chars_[static_cast<unsigned char>(e.cuda[0])] = true;
+    max_name_length_ = std::max(max_name_length_, e.cuda.size());
+  }
+  std::stable_sort(rules_.begin(), rules_.end(), [](const CallRule& a, const CallRule& b) { return a.cuda < b.cuda; });
+  for (std::uint32_t i = 0; i < rules_.size();) {
+    std::uint32_t j = i;
+    while (j < rules_.size() && rules_[j].cuda == rules_[i].cuda) ++j;
+    rules_by_name_.emplace(rules_[i].cuda, std::pair(i, j - i));
+    i = j;
+  }
+}
+
+const ApiEntry* ApiMap::find_header(std::string_view path) const {
+  auto it = by_header_.find(path);
+  return it == by_header_.end() ? nullptr : &entries_[it->second];
+}
+
+std::span<const CallRule> ApiMap::call_rules(std::string_view cuda) const {
+  auto it = rules_by_name_.find(cuda);
+  if (it == rules_by_name_.end()) return {};
+  return std::span<const CallRule>(rules_.data() + it->second.first, it->second.second);
+}
+
+Result<ApiMap> ApiMap::load_embedded() {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& f : embedded_map_files()) files.emplace_back(std::string(f.name), std::string(f.content));
+  return load(std::move(files));
+}
+
+Result<ApiMap> ApiMap::load_directory(const fs::path& directory) {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(directory, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file() || it->path().extension() != ".tsv") continue;
+    auto content = read_file(it->path(), 256u << 20);
+    if (!content) return Result<ApiMap>::failure(content.diagnostics());
+    files.emplace_back(fs::relative(it->path(), directory).generic_string(), std::move(*content));
+  }
+  if (ec) {
+    Diagnostic d;
+    d.code = "io-error";
+    d.message = "cannot read map folder: " + ec.message();
+    d.location.file = directory.string();
+    return d;
+  }
+  return load(std::move(files));
+}
+
+}  // namespace gpuport::maps
