@@ -99,6 +99,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
 
   for (const auto& [name, content] : files) {
     const bool calls = fs::path(name).filename() == "calls.tsv";
+    const bool ptx = fs::path(name).filename() == "ptx.tsv";
     const bool curated = file_rank(name) == 1;
     std::uint32_t line_no = 0;
     std::string_view rest = content;
@@ -111,6 +112,14 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
       if (line.empty() || line.front() == '#') continue;
       auto cells = split_tabs(line);
       const std::string origin = fmt::format("{}:{}", name, line_no);
+      if (ptx) {
+        if (cells.size() != 3) {
+          errors.push_back(table_error(name, line_no, fmt::format("expected 3 tab-separated cells, found {}", cells.size())));
+          continue;
+        }
+        map.ptx_.push_back({std::string(cells[0]), std::string(cells[1]), std::string(cells[2])});
+        continue;
+      }
       if (calls) {
         if (cells.size() < 5 || cells.size() > 6) {
           errors.push_back(table_error(name, line_no, fmt::format("expected 5 or 6 tab-separated cells, found {}", cells.size())));
@@ -174,7 +183,6 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
         errors.push_back(table_error(name, line_no, "unsupported rows have '-' as HIP name, and only they"));
         continue;
       }
-      auto& index = e.kind == Kind::header ? seen_headers : seen;
       if (e.kind == Kind::header) {
         if (auto it = seen_headers.find(e.cuda); it != seen_headers.end()) {
           errors.push_back(table_error(name, line_no, fmt::format("header '{}' already mapped at {}", e.cuda, map.entries_[it->second].origin)));
@@ -184,7 +192,6 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
         map.entries_.push_back(std::move(e));
         continue;
       }
-      (void)index;
       if (auto it = seen.find(e.cuda); it != seen.end()) {
         auto& [at, from_curated] = it->second;
         if (curated && !from_curated) {

@@ -58,6 +58,14 @@ struct CallRule {
   std::string origin;
 };
 
+// A HIP replacement for a PTX instruction or special register seen in inline assembly
+// (ptx.tsv): pattern is a mnemonic prefix ("brev", "shfl.sync") or a register ("%laneid").
+struct PtxReplacement {
+  std::string pattern;
+  std::string hip;
+  std::string note;
+};
+
 class ApiMap {
  public:
   ApiMap() = default;
@@ -86,6 +94,7 @@ class ApiMap {
 
   const std::vector<ApiEntry>& entries() const { return entries_; }
   const std::vector<CallRule>& rules() const { return rules_; }
+  const std::vector<PtxReplacement>& ptx_replacements() const { return ptx_; }
   // Rows of curated files that replaced a generated row of the same name.
   const std::vector<std::string>& overrides() const { return overrides_; }
 
@@ -94,6 +103,7 @@ class ApiMap {
 
   std::vector<ApiEntry> entries_;
   std::vector<CallRule> rules_;
+  std::vector<PtxReplacement> ptx_;
   std::vector<std::string> overrides_;
   std::unordered_map<std::string_view, std::uint32_t> by_name_;
   std::unordered_map<std::string_view, std::uint32_t> by_header_;

@@ -1,0 +1,25 @@
+// gpuport: ports GPU code between NVIDIA and AMD and proves that the port works.
+#include <cstdio>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpuport: port GPU code between NVIDIA and AMD, and prove the port works", "gpuport"};
+  app.set_version_flag("--version", "gpuport 0.1.0");
+  app.require_subcommand(1);
+  gpuport::cli::Action translate = gpuport::cli::add_translate_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // usage error
+  }
+  if (app.got_subcommand("translate")) return translate();
+  return 2;
+}

@@ -1,0 +1,219 @@
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "common/file_io.h"
+#include "maps/api_map.h"
+#include "source/project.h"
+#include "verify/compile_check.h"
+
+namespace gpuport::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TranslateArguments {
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  bool in_place = false;
+  bool no_backup = false;
+  std::string report_format = "text";
+  std::string report_file;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool fix_warp_size = false;
+  std::string launch = "keep";
+  bool no_runtime_include = false;
+  bool no_follow_includes = false;
+  std::vector<std::string> include_dirs;
+  bool check = false;
+  std::string check_targets = "amd,nvidia";
+  std::string device_lib_dir;
+  std::string nvcc = "/usr/bin/nvcc";
+  std::string clang = "clang++-19";
+  std::string nvidia_arch = "sm_90";
+  std::string maps_dir;
+  std::uint64_t max_file_size = 128ull << 20;
+  bool progress = true;
+  bool quiet = false;
+};
+
+int run_translate(const TranslateArguments& a) {
+  auto usage = [](const std::string& message) {
+    std::fprintf(stderr, "gpuport translate: %s\n", message.c_str());
+    return 2;
+  };
+  if (a.in_place && !a.output_dir.empty()) return usage("--in-place and -o cannot be used together");
+  if (a.no_backup && !a.in_place) return usage("--no-backup only applies to --in-place");
+  if (a.report_format != "text" && a.report_format != "json" && a.report_format != "sarif")
+    return usage("--report must be text, json or sarif");
+  if (a.launch != "keep" && a.launch != "ggl") return usage("--launch must be keep or ggl");
+
+  auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded() : maps::ApiMap::load_directory(a.maps_dir);
+  if (!map) {
+    for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    return 2;
+  }
+
+  source::ProjectOptions options;
+  options.translate.fix_warp_size = a.fix_warp_size;
+  options.translate.launch_style =
+      a.launch == "ggl" ? source::LaunchStyle::hip_launch_kernel_ggl : source::LaunchStyle::keep;
+  options.translate.add_runtime_include = !a.no_runtime_include;
+  options.follow_includes = !a.no_follow_includes;
+  for (const auto& d : a.include_dirs) options.include_dirs.emplace_back(d);
+  options.jobs = a.jobs;
+  options.max_file_size = a.max_file_size;
+  options.backup = !a.no_backup;
+
+  std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+  bool to_stdout = false;
+  if (a.in_place) {
+    options.mode = source::OutputMode::in_place;
+  } else if (!a.output_dir.empty()) {
+    options.mode = source::OutputMode::directory;
+    options.output_dir = fs::absolute(a.output_dir);
+  } else {
+    std::error_code ec;
+    if (inputs.size() != 1 || fs::is_directory(inputs[0], ec))
+      return usage("several inputs or a folder need -o DIR or --in-place; a single file goes to stdout");
+    options.mode = source::OutputMode::memory;
+    options.follow_includes = false;
+    to_stdout = true;
+  }
+
+  // A progress line on a terminal for large trees.
+  const bool show_progress = a.progress && !a.quiet && ::isatty(2);
+  std::mutex progress_mutex;
+  source::ProgressFunction progress;
+  if (show_progress) {
+    progress = [&](std::size_t done, std::size_t total) {
+      if (total < 50) return;
+      if (done != total && done % 16 != 0) return;
+      std::lock_guard lock(progress_mutex);
+      const int width = 30;
+      const int filled = static_cast<int>(width * done / total);
+      std::fprintf(stderr, "\r[%s%s] %zu/%zu files", std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), done, total);
+      if (done == total) std::fprintf(stderr, "\r%*s\r", width + 40, "");
+      std::fflush(stderr);
+    };
+  }
+
+  auto result = source::translate_project(inputs, *map, options, progress);
+  auto& report = result.report;
+
+  if (to_stdout && !report.files.empty() && report.files[0].translated) {
+    const std::string& text = result.outputs[0];
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+
+  if (a.check) {
+    verify::CompileCheckOptions copts;
+    copts.clang = a.clang;
+    copts.nvcc = a.nvcc;
+    copts.nvidia_arch = a.nvidia_arch;
+    copts.device_lib_dir = a.device_lib_dir;
+    copts.amd = a.check_targets.find("amd") != std::string::npos;
+    copts.nvidia = a.check_targets.find("nvidia") != std::string::npos;
+    for (const auto& d : a.include_dirs) copts.include_dirs.emplace_back(d);
+    // Units to compile: the written outputs, or a temporary copy of stdout's text.
+    std::vector<std::pair<std::size_t, fs::path>> units;
+    std::vector<fs::path> temporaries;
+    for (std::size_t i = 0; i < report.files.size(); ++i) {
+      const auto& f = report.files[i];
+      if (!f.translated) continue;
+      if (!verify::is_compile_unit(f.input)) continue;
+      if (to_stdout) {
+        fs::path tmp = fs::temp_directory_path() / fmt::format("gpuport-check-{}-{}", ::getpid(), fs::path(f.input).filename().string());
+        if (write_file_atomic(tmp, result.outputs[i])) continue;
+        copts.include_dirs.push_back(fs::path(f.input).parent_path());
+        temporaries.push_back(tmp);
+        units.emplace_back(i, tmp);
+      } else {
+        units.emplace_back(i, f.output.empty() ? fs::path(f.input) : fs::path(f.output));
+      }
+    }
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t k; (k = next.fetch_add(1)) < units.size();)
+        report.files[units[k].first].checks = verify::check_unit(units[k].second, copts);
+    };
+    {
+      std::vector<std::jthread> pool;
+      const unsigned jobs = std::max(1u, std::min<unsigned>(a.jobs, static_cast<unsigned>(units.size())));
+      for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
+    }
+    for (const auto& t : temporaries) fs::remove(t);
+  }
+
+  std::string rendered;
+  if (a.report_format == "json") rendered = source::to_json(report).dump(2) + "\n";
+  else if (a.report_format == "sarif") rendered = source::to_sarif(report).dump(2) + "\n";
+  else rendered = source::format_text(report);
+
+  if (!a.report_file.empty()) {
+    if (auto err = write_file_atomic(a.report_file, rendered)) {
+      std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+      return 2;
+    }
+  } else if (!a.quiet || report.count(Severity::error) > 0) {
+    // The report goes to stderr when stdout carries the translation.
+    std::FILE* stream = to_stdout ? stderr : stdout;
+    if (a.quiet && a.report_format == "text") {
+      for (const auto& f : report.files)
+        for (const auto& d : f.findings)
+          if (d.severity == Severity::error) std::fprintf(stream, "%s\n", format_diagnostic(d).c_str());
+      for (const auto& d : report.errors) std::fprintf(stream, "%s\n", format_diagnostic(d).c_str());
+    } else {
+      std::fwrite(rendered.data(), 1, rendered.size(), stream);
+    }
+  }
+
+  if (report.io_failure) return 2;
+  if (report.count(Severity::error) > 0 || report.failed_checks() > 0) return 1;
+  return 0;
+}
+
+}  // namespace
+
+Action add_translate_command(CLI::App& app) {
+  auto args = std::make_shared<TranslateArguments>();
+  CLI::App* cmd = app.add_subcommand("translate", "Translate CUDA C++ sources to HIP C++");
+  cmd->footer(
+      "Exit status: 0 translated; 1 findings at error level (or a failed --check); 2 usage or I/O error.\n"
+      "A single file without -o goes to stdout (the report to stderr).");
+  cmd->add_option("inputs", args->inputs, "CUDA source files or folders")->required();
+  cmd->add_option("-o,--output", args->output_dir, "Write the translated tree under DIR (mirrors the inputs, copies non-source files)");
+  cmd->add_flag("--in-place", args->in_place, "Rewrite files in place (atomic; keeps FILE.gpuport.bak)");
+  cmd->add_flag("--no-backup", args->no_backup, "With --in-place: keep no backup");
+  cmd->add_option("--report", args->report_format, "Report format: text, json or sarif")->capture_default_str();
+  cmd->add_option("--report-file", args->report_file, "Write the report to this file instead of the terminal");
+  cmd->add_option("-j,--jobs", args->jobs, "Parallel jobs (output is identical at any count)")->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_flag("--fix-warp-size", args->fix_warp_size, "Apply the safe warp-size fixes (warpSize, 64-bit masks)");
+  cmd->add_option("--launch", args->launch, "Kernel launches: keep (<<<>>>) or ggl (hipLaunchKernelGGL)")->capture_default_str();
+  cmd->add_flag("--no-runtime-include", args->no_runtime_include, "Do not add #include <hip/hip_runtime.h>");
+  cmd->add_flag("--no-follow-includes", args->no_follow_includes, "Do not translate local headers that file inputs include");
+  cmd->add_option("-I", args->include_dirs, "Folder to search for local includes (and for --check)");
+  cmd->add_flag("--check", args->check, "Compile-check each translated unit for gfx1100 (clang-19) and HIP's NVIDIA platform (nvcc 11.8)");
+  cmd->add_option("--check-targets", args->check_targets, "Targets for --check: amd, nvidia or amd,nvidia")->capture_default_str();
+  cmd->add_option("--rocm-device-lib-path", args->device_lib_dir, "gfx1100 device-library folder for --check");
+  cmd->add_option("--nvcc", args->nvcc, "nvcc 11.8 for --check")->capture_default_str();
+  cmd->add_option("--clang", args->clang, "clang++ 19 for --check")->capture_default_str();
+  cmd->add_option("--nvidia-arch", args->nvidia_arch, "NVIDIA architecture for --check")->capture_default_str();
+  cmd->add_option("--maps", args->maps_dir, "Load mapping tables from this folder instead of the built-in ones");
+  cmd->add_option("--max-file-size", args->max_file_size, "Largest input file in bytes")->capture_default_str();
+  cmd->add_flag("!--no-progress", args->progress, "No progress bar");
+  cmd->add_flag("-q,--quiet", args->quiet, "Print only errors");
+  return [args] { return run_translate(*args); };
+}
+
+}  // namespace gpuport::cli

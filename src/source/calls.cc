@@ -1,0 +1,69 @@
+// Argument-level rewrites from calls.tsv: overloads that map to different HIP functions,
+// arguments HIP needs wrapped (HIP_SYMBOL, const void* kernels), and arguments HIP lacks
+// (the lane mask of the *_sync warp functions).
+#include <fmt/format.h>
+
+#include "source/engine.h"
+
+namespace gpuport::source {
+namespace {
+
+bool is_full_mask(std::string_view s) {
+  std::string lower;
+  for (char c : s)
+    if (c != ' ' && c != '\t') lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!lower.empty() && (lower.back() == 'u' || lower.back() == 'l')) lower.pop_back();
+  return lower == "0xffffffff" || lower == "0xffffffffffffffff" || lower == "-1" || lower == "__activemask()" ||
+         lower == "~0" || lower == "~0u";
+}
+
+}  // namespace
+
+void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) {
+  const auto call = e.arguments(name + 1);
+  std::string hip = entry->hip;
+  if (call) {
+    const int argc = static_cast<int>(call->args.size());
+    for (const auto& rule : e.map().call_rules(e.text(name))) {
+      if (rule.argc >= 0 && rule.argc != argc) continue;
+      if (rule.action == maps::CallAction::rename) {
+        hip = rule.value;
+        continue;
+      }
+      if (rule.index >= argc) continue;
+      const auto [first, last] = call->args[static_cast<std::size_t>(rule.index)];
+      if (rule.action == maps::CallAction::wrap) {
+        if (e.text(first) == rule.value) continue;  // already wrapped
+        e.insert(e.tok(first).offset, rule.value + "(");
+        e.insert(e.tok(last).end(), ")");
+        ++e.result().rewrites;
+      } else {  // drop
+        std::string_view dropped = e.source().substr(e.tok(first).offset, e.tok(last).end() - e.tok(first).offset);
+        if (e.text(name).ends_with("_sync") && rule.index == 0 && !is_full_mask(dropped)) {
+          e.report(first, Severity::warning, "warp-mask-dropped",
+                   fmt::format("lane mask '{}' dropped: {} acts on all active lanes of the wavefront", dropped, hip),
+                   "check that every lane named by the mask is active here, or restructure the divergent code");
+        }
+        std::uint32_t begin, end;
+        if (static_cast<std::size_t>(rule.index) + 1 < call->args.size()) {
+          begin = e.tok(first).offset;
+          end = e.tok(call->args[static_cast<std::size_t>(rule.index) + 1].first).offset;
+        } else if (rule.index > 0) {
+          begin = e.tok(call->args[static_cast<std::size_t>(rule.index) - 1].second).end();
+          end = e.tok(last).end();
+        } else {
+          begin = e.tok(first).offset;
+          end = e.tok(last).end();
+        }
+        e.replace_range(begin, end, "");
+        ++e.result().rewrites;
+      }
+    }
+  }
+  if (hip != e.text(name)) {
+    e.replace(name, hip);
+    ++e.result().rewrites;
+  }
+}
+
+}  // namespace gpuport::source

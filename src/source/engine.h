@@ -1,0 +1,104 @@
+// Internal to source/: the per-file rewriting state shared by the passes (identifiers and
+// calls, includes, launches, hazards). Edits are collected and applied once at the end.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/text.h"
+#include "lex/lexer.h"
+#include "source/translator.h"
+
+namespace gpuport::source {
+
+struct Edit {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  std::string text;
+  std::uint32_t order = 0;  // ties at the same offset apply in the order they were made
+};
+
+// A call's argument list: the tokens (significant-token indices) of each argument.
+struct CallArguments {
+  std::size_t open = 0;   // index of '(' in sig
+  std::size_t close = 0;  // index of ')' in sig
+  std::vector<std::pair<std::size_t, std::size_t>> args;  // [first, last] sig indices, inclusive
+};
+
+class Engine {
+ public:
+  Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
+         const TranslateOptions& options, FileTranslation& result);
+
+  // Significant (non-trivia) tokens, by position in the significant sequence.
+  std::size_t size() const { return sig_.size(); }
+  const lex::Token& tok(std::size_t i) const { return tokens_[sig_[i]]; }
+  std::string_view text(std::size_t i) const { return i < sig_.size() ? tokens_.text_of(tok(i)) : std::string_view(); }
+  bool is(std::size_t i, std::string_view s) const { return i < sig_.size() && text(i) == s; }
+  bool is_identifier(std::size_t i) const { return i < sig_.size() && tok(i).kind == lex::TokenKind::identifier; }
+  std::size_t token_index(std::size_t i) const { return sig_[i]; }
+  const lex::TokenStream& stream() const { return tokens_; }
+  std::string_view source() const { return tokens_.text(); }
+  const maps::ApiMap& map() const { return map_; }
+  const TranslateOptions& options() const { return options_; }
+  FileTranslation& result() { return result_; }
+
+  // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
+  std::size_t match(std::size_t open) const;
+  // Arguments of the call whose '(' is at sig index `open`.
+  std::optional<CallArguments> arguments(std::size_t open) const;
+
+  void replace(std::size_t i, std::string text);  // replace one significant token
+  void replace_range(std::uint32_t begin, std::uint32_t end, std::string text);
+  void insert(std::uint32_t offset, std::string text);
+  bool edited(std::size_t i) const;  // a replace already targets this token
+
+  Diagnostic& report(std::size_t i, Severity severity, std::string code, std::string message, std::string fix = {});
+  Diagnostic& report_at(std::uint32_t offset, Severity severity, std::string code, std::string message,
+                        std::string fix = {});
+  SourceLocation location(std::uint32_t offset) const;
+
+  // Device-code regions: sig index ranges of __global__/__device__ function bodies.
+  bool in_device_code(std::size_t i) const { return device_range(i) != nullptr; }
+  // Device-only code (not __host__ __device__): where `warpSize` may replace a literal.
+  bool in_device_only_code(std::size_t i) const {
+    const auto* r = device_range(i);
+    return r != nullptr && !r->host;
+  }
+  bool has_device_code() const { return !device_ranges_.empty() || has_device_keywords_; }
+
+  std::string apply_edits();
+
+ private:
+  struct DeviceRange {
+    std::size_t first, last;
+    bool host;  // __host__ __device__
+  };
+  void find_device_code();
+  const DeviceRange* device_range(std::size_t i) const;
+
+  std::string path_;
+  const lex::TokenStream& tokens_;
+  const maps::ApiMap& map_;
+  const TranslateOptions& options_;
+  FileTranslation& result_;
+  std::vector<std::uint32_t> sig_;
+  std::vector<Edit> edits_;
+  std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
+  std::vector<DeviceRange> device_ranges_;
+  bool has_device_keywords_ = false;
+  mutable std::optional<LineIndex> lines_;
+};
+
+// The passes, each in its own file.
+void rewrite_identifiers(Engine& engine);  // translator.cc: identifiers, calls, pp-conditions
+void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes
+void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc
+void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry);  // calls.cc
+void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
+void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
+
+}  // namespace gpuport::source

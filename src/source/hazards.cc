@@ -1,0 +1,322 @@
+// Findings a compiler would not give but a port needs: inline PTX, and code that assumes a
+// 32-lane warp where AMD wavefronts have 64 lanes (CDNA) or 32 (RDNA3, but 64 on its host
+// side). Safe fixes are applied with --fix-warp-size; the rest is reported with advice.
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "source/engine.h"
+
+namespace gpuport::source {
+namespace {
+
+using lex::TokenKind;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Integer literal value, ignoring suffixes; -1 when not a plain integer.
+long long integer_value(std::string_view s) {
+  std::string t = lower(s);
+  t.erase(std::remove(t.begin(), t.end(), '\''), t.end());
+  while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
+  if (t.empty()) return -1;
+  try {
+    std::size_t used = 0;
+    long long v = std::stoll(t, &used, 0);
+    return used == t.size() ? v : -1;
+  } catch (...) {
+    return -1;
+  }
+}
+
+bool is_full_32bit_mask(std::string_view s) {
+  std::string t = lower(s);
+  while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
+  return t == "0xffffffff";
+}
+
+bool names_warp_size(std::string_view name) {
+  const std::string n = lower(name);
+  return n.find("warp") != std::string::npos &&
+         (n.find("size") != std::string::npos || n.find("width") != std::string::npos ||
+          n.find("threads") != std::string::npos || n.find("lanes") != std::string::npos);
+}
+
+bool names_lane_or_thread(std::string_view name) {
+  const std::string n = lower(name);
+  return n.find("lane") != std::string::npos || n.find("warp") != std::string::npos ||
+         n.find("tid") != std::string::npos || n.find("threadidx") != std::string::npos ||
+         n == "tx" || n.find("thread") != std::string::npos;
+}
+
+bool is_warp_function(std::string_view name) {
+  return name.starts_with("__shfl") || name.starts_with("__ballot") || name.starts_with("__any") ||
+         name.starts_with("__all") || name.starts_with("__match") || name.starts_with("__reduce_") ||
+         name == "__syncwarp" || name == "__activemask";
+}
+
+// Does the left operand of the binary operator at sig index `op` mention a thread or lane
+// index? Looks back over one operand: a name, member access, call or parenthesised group.
+bool left_operand_mentions_lane(const Engine& e, std::size_t op) {
+  if (op == 0) return false;
+  std::size_t i = op - 1;
+  int depth = 0;
+  for (std::size_t steps = 0; steps < 24; ++steps) {
+    const auto t = e.text(i);
+    if (t == ")" || t == "]") ++depth;
+    else if (t == "(" || t == "[") {
+      if (depth == 0) return false;
+      --depth;
+    } else if (depth == 0 && !(e.is_identifier(i) || t == "." || t == "->" || t == "::")) {
+      return false;
+    }
+    if (e.is_identifier(i) && names_lane_or_thread(t)) return true;
+    if (i == 0) return false;
+    --i;
+  }
+  return false;
+}
+
+void report_inline_asm(Engine& e, std::size_t at) {
+  // asm [volatile|__volatile__|inline|goto]* ( "template" : ... )
+  std::size_t open = at + 1;
+  while (open < e.size() && (e.is(open, "volatile") || e.is(open, "__volatile__") || e.is(open, "inline") ||
+                             e.is(open, "goto")))
+    ++open;
+  if (!e.is(open, "(")) return;
+  const std::size_t close = e.match(open);
+  std::string code;
+  for (std::size_t i = open + 1; i < close && i < e.size() && !e.is(i, ":"); ++i) {
+    if (e.tok(i).kind != TokenKind::string_literal) continue;
+    auto s = e.text(i);
+    auto q = s.find('"');
+    if (q == std::string_view::npos || s.size() < q + 2) continue;
+    code += s.substr(q + 1, s.size() - q - 2);
+  }
+  // Mnemonics and special registers, in order of appearance.
+  std::vector<std::string> mnemonics;
+  std::vector<std::string> hints;
+  std::size_t pos = 0;
+  while (pos < code.size()) {
+    auto end = code.find(';', pos);
+    std::string stmt = code.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    pos = end == std::string::npos ? code.size() : end + 1;
+    std::size_t k = stmt.find_first_not_of(" \t\\nrt{}");
+    while (k != std::string::npos && stmt[k] == '@') {  // predicate guard
+      k = stmt.find_first_of(" \t", k);
+      if (k != std::string::npos) k = stmt.find_first_not_of(" \t", k);
+    }
+    if (k == std::string::npos) continue;
+    std::size_t m_end = stmt.find_first_of(" \t\\", k);
+    std::string mnemonic = stmt.substr(k, m_end == std::string::npos ? std::string::npos : m_end - k);
+    if (mnemonic.empty() || mnemonic.front() == '.') continue;  // .reg declarations
+    mnemonics.push_back(mnemonic);
+    const maps::PtxReplacement* best = nullptr;
+    for (const auto& r : e.map().ptx_replacements()) {
+      if (r.pattern.front() == '%') {
+        if (stmt.find(r.pattern) != std::string::npos && (!best || best->pattern.front() != '%' ||
+                                                           r.pattern.size() > best->pattern.size()))
+          best = &r;
+        continue;
+      }
+      if (mnemonic.starts_with(r.pattern) && (!best || (best->pattern.front() != '%' && r.pattern.size() > best->pattern.size())))
+        best = &r;
+    }
+    if (best) {
+      std::string hint = best->hip == "-" ? fmt::format("{}: {}", best->pattern, best->note)
+                                          : fmt::format("{} -> {}", best->pattern, best->hip);
+      if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(hint);
+    }
+  }
+  std::string list;
+  for (std::size_t i = 0; i < mnemonics.size() && i < 6; ++i) list += (i ? ", " : "") + mnemonics[i];
+  if (mnemonics.size() > 6) list += ", ...";
+  std::string fix = "replace with HIP device functions";
+  if (!hints.empty()) {
+    fix = "";
+    for (std::size_t i = 0; i < hints.size(); ++i) fix += (i ? "; " : "") + hints[i];
+  }
+  e.report(at, Severity::error, "inline-ptx",
+           list.empty() ? std::string("inline assembly is NVIDIA PTX and does not compile for AMD GPUs")
+                        : fmt::format("inline PTX ({}) does not compile for AMD GPUs", list),
+           fix);
+}
+
+}  // namespace
+
+void find_hazards(Engine& e) {
+  const bool fix = e.options().fix_warp_size;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const auto& t = e.tok(i);
+    if (t.has(lex::kInDisabledGroup)) continue;
+    const auto s = e.text(i);
+
+    if (t.kind == TokenKind::identifier) {
+      if (s == "asm" || s == "__asm__" || s == "__asm") {
+        report_inline_asm(e, i);
+        continue;
+      }
+      // Warp-size constants: #define WARP_SIZE 32, constexpr int kWarpSize = 32, enum { WARP_SIZE = 32 }.
+      if (names_warp_size(s)) {
+        std::size_t v = e.is(i + 1, "=") ? i + 2 : (t.has(lex::kInDirective) && i >= 2 && e.is(i - 1, "define")) ? i + 1 : e.size();
+        if (v < e.size() && e.tok(v).kind == TokenKind::number && integer_value(e.text(v)) == 32 &&
+            (e.tok(v).has(lex::kInDirective) == t.has(lex::kInDirective))) {
+          e.report(v, Severity::warning, "warp-size-constant",
+                   fmt::format("'{}' fixes the warp size at 32; AMD wavefronts have 64 lanes on CDNA and on the host side of RDNA3", s),
+                   "use warpSize in device code; for a compile-time size use __AMDGCN_WAVEFRONT_SIZE (AMD) or size arrays for 64 lanes");
+        }
+      }
+      // 32-bit storage of a ballot: unsigned m = __ballot_sync(...); uint32_t a = __activemask();
+      if ((s == "__ballot_sync" || s == "__ballot" || s == "__activemask") && i >= 3 && e.is(i - 1, "=") &&
+          e.is_identifier(i - 2)) {
+        std::size_t type_end = i - 3;
+        std::size_t type_begin = type_end;
+        auto is_type_word = [&](std::size_t k) {
+          const auto w = e.text(k);
+          return w == "unsigned" || w == "int" || w == "uint32_t" || w == "int32_t" || w == "signed" || w == "const" ||
+                 w == "auto" || w == "long";
+        };
+        while (type_begin > 0 && is_type_word(type_begin - 1)) --type_begin;
+        if (is_type_word(type_end)) {
+          std::string type;
+          for (std::size_t k = type_begin; k <= type_end; ++k) type += std::string(e.text(k)) + " ";
+          const bool wide = type.find("long") != std::string::npos || type.find("auto") != std::string::npos;
+          if (!wide) {
+            const bool is_const = type.find("const") != std::string::npos;
+            auto& d = e.report(type_begin, Severity::warning, "warp-ballot-32bit",
+                               fmt::format("'{}' result stored in 32 bits; AMD ballots and lane masks are 64-bit", s),
+                               is_const ? "const unsigned long long" : "unsigned long long");
+            if (fix && e.in_device_code(i)) {
+              e.replace_range(e.tok(type_begin).offset, e.tok(type_end).end(),
+                              is_const ? "const unsigned long long" : "unsigned long long");
+              d.fixed = true;
+            }
+          }
+        }
+      }
+      // __popc(__ballot_sync(...)) counts only the low 32 lanes.
+      if ((s == "__popc" || s == "__ffs" || s == "__clz") && e.is(i + 1, "(") &&
+          (e.is(i + 2, "__ballot_sync") || e.is(i + 2, "__ballot") || e.is(i + 2, "__activemask"))) {
+        const std::string wide = std::string(s) + "ll";
+        auto& d = e.report(i, Severity::warning, "warp-ballot-32bit",
+                           fmt::format("{} of a ballot looks at 32 lanes; AMD ballots are 64-bit", s), wide);
+        if (fix) {
+          e.replace(i, wide);
+          d.fixed = true;
+        }
+      }
+      // Width argument 32 of a shuffle: __shfl_xor(v, m, 32).
+      if (s.starts_with("__shfl") && e.is(i + 1, "(")) {
+        if (auto call = e.arguments(i + 1)) {
+          const std::size_t expected = s.ends_with("_sync") ? 4 : 3;
+          if (call->args.size() == expected) {
+            auto [a, b] = call->args.back();
+            if (a == b && e.tok(a).kind == TokenKind::number && integer_value(e.text(a)) == 32) {
+              auto& d = e.report(a, Severity::warning, "warp-size-literal",
+                                 "shuffle width 32 assumes a 32-lane warp", "warpSize");
+              if (fix && e.in_device_only_code(a)) {
+                e.replace(a, "warpSize");
+                d.fixed = true;
+              }
+            }
+          }
+        }
+      }
+      continue;
+    }
+
+    if (t.kind == TokenKind::number) {
+      const long long v = integer_value(s);
+      // 0xffffffff passed to a warp function or stored as a mask.
+      if (is_full_32bit_mask(s)) {
+        bool mask_use = false;
+        bool dropped_arg = false;  // the call rules remove the mask argument (HIP 5.2 has no *_sync)
+        // Argument of a warp function: walk back to the call's '('.
+        int depth = 0;
+        for (std::size_t k = i; k > 0 && i - k < 12; --k) {
+          const auto w = e.text(k - 1);
+          if (w == ")") ++depth;
+          else if (w == "(") {
+            if (depth == 0) {
+              mask_use = k >= 2 && is_warp_function(e.text(k - 2));
+              if (mask_use) {
+                for (const auto& rule : e.map().call_rules(e.text(k - 2)))
+                  dropped_arg |= rule.action == maps::CallAction::drop && rule.index == 0;
+              }
+              break;
+            }
+            --depth;
+          } else if (w == ";" || w == "{") break;
+        }
+        const bool named_mask = i >= 2 && e.is(i - 1, "=") && lower(e.text(i - 2)).find("mask") != std::string::npos;
+        if (named_mask || (mask_use && !dropped_arg)) {
+          auto& d = e.report(i, Severity::warning, "warp-mask-32bit",
+                             "32-bit full lane mask; AMD wavefronts have up to 64 lanes", "0xffffffffffffffffull");
+          if (fix) {
+            e.replace(i, "0xffffffffffffffffull");
+            d.fixed = true;
+          }
+        }
+        continue;
+      }
+      if (!e.in_device_code(i) || i == 0) continue;
+      const auto op = e.text(i - 1);
+      // Lane arithmetic: x & 31, x % 32, x & 0x1f.
+      if ((op == "&" && v == 31) || (op == "%" && v == 32)) {
+        const std::string fixed = op == "&" ? "(warpSize - 1)" : "warpSize";
+        auto& d = e.report(i, Severity::warning, "warp-lane-arithmetic",
+                           fmt::format("'{} {}' computes a lane index for 32-lane warps", op, s), fixed);
+        if (fix && e.in_device_only_code(i)) {
+          e.replace(i, fixed);
+          d.fixed = true;
+        }
+        continue;
+      }
+      // Warp index: threadIdx.x / 32, tid >> 5.
+      if (((op == "/" && v == 32) || (op == ">>" && v == 5)) && left_operand_mentions_lane(e, i - 1)) {
+        auto& d = e.report(i, Severity::warning, "warp-size-literal",
+                           fmt::format("'{} {}' divides by a 32-lane warp size", op, s), "/ warpSize");
+        if (fix && e.in_device_only_code(i)) {
+          e.replace_range(e.tok(i - 1).offset, t.end(), "/ warpSize");
+          d.fixed = true;
+        }
+        continue;
+      }
+      // Reduction loops that start at half a 32-lane warp: for (int o = 16; o > 0; o /= 2) __shfl_down...
+      if (v == 16 && op == "=" && i >= 4 && e.is_identifier(i - 2) && e.is(i - 4, "(") && i >= 5 && e.is(i - 5, "for")) {
+        bool shuffles = false;
+        for (std::size_t k = i; k < e.size() && k < i + 80 && !shuffles; ++k)
+          shuffles = e.text(k).starts_with("__shfl");
+        if (shuffles) {
+          auto& d = e.report(i, Severity::warning, "warp-size-literal",
+                             "shuffle reduction starts at 16, which covers 32 lanes only", "warpSize / 2");
+          if (fix && e.in_device_only_code(i)) {
+            e.replace(i, "warpSize / 2");
+            d.fixed = true;
+          }
+        }
+        continue;
+      }
+      // Shared arrays sized by 32 per warp: __shared__ float partial[32];
+      if (v == 32 && op == "[") {
+        for (std::size_t k = i; k > 0 && i - k < 12; --k) {
+          const auto w = e.text(k - 1);
+          if (w == ";" || w == "{" || w == "}") break;
+          if (w == "__shared__") {
+            e.report(i, Severity::warning, "warp-shared-array",
+                     "__shared__ array sized by 32 assumes 32-lane warps; lanes 32-63 of a 64-lane wavefront index past it",
+                     "size it by the wavefront size (64 covers both) or by blockDim / warpSize");
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gpuport::source

@@ -1,0 +1,148 @@
+// Include rewriting: CUDA header paths become HIP paths, the HIP runtime header appears once
+// (where the CUDA runtime include was, or after the include guard / #pragma once), and
+// headers without a HIP counterpart are reported.
+#include <fmt/format.h>
+
+#include "source/engine.h"
+
+namespace gpuport::source {
+namespace {
+
+constexpr std::string_view kRuntime = "hip/hip_runtime.h";
+constexpr std::string_view kRuntimeApi = "hip/hip_runtime_api.h";
+
+struct Include {
+  std::size_t hash = 0;    // sig index of '#'
+  std::size_t header = 0;  // sig index of the header-name token
+  std::string_view path;   // between the delimiters
+  bool angled = false;
+  int depth = 0;           // #if nesting depth
+};
+
+std::vector<Include> find_includes(const Engine& e) {
+  std::vector<Include> out;
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
+    if (!e.tok(i).has(lex::kDirectiveHash)) continue;
+    const auto name = e.text(i + 1);
+    if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+    else if (name == "endif" && depth > 0) --depth;
+    if (name != "include" && name != "include_next" && name != "import") continue;
+    if (i + 2 >= e.size() || e.tok(i + 2).kind != lex::TokenKind::header_name) continue;
+    const auto h = e.text(i + 2);
+    if (h.size() < 2) continue;
+    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth});
+  }
+  return out;
+}
+
+// The byte range of the whole line holding the directive that starts at sig index `hash`,
+// including its newline.
+std::pair<std::uint32_t, std::uint32_t> directive_line(const Engine& e, std::size_t hash) {
+  const auto& tokens = e.stream();
+  std::size_t first = e.token_index(hash);
+  while (first > 0 && tokens[first - 1].kind == lex::TokenKind::whitespace) --first;
+  std::size_t last = e.token_index(hash);
+  while (last + 1 < tokens.size() && tokens[last].kind != lex::TokenKind::newline) ++last;
+  return {tokens[first].offset, tokens[last].end()};
+}
+
+bool looks_like_cuda_header(std::string_view path) {
+  for (std::string_view p : {"cuda", "cublas", "curand", "cusparse", "cufft", "cusolver", "cudnn", "nvrtc",
+                             "nvToolsExt", "cub/", "cooperative_groups", "sm_", "nvtx3/", "crt/", "nccl"})
+    if (path.starts_with(p)) return true;
+  return false;
+}
+
+std::string replace_path(std::string_view token, std::string_view path) {
+  return fmt::format("{}{}{}", token.front(), path, token.back());
+}
+
+}  // namespace
+
+void rewrite_includes(Engine& e) {
+  bool runtime_seen = false;
+  for (const auto& inc : find_includes(e)) {
+    if (e.tok(inc.hash).has(lex::kInDisabledGroup) && !e.map().find_header(inc.path)) continue;
+    if (inc.path == kRuntime) {
+      runtime_seen = true;
+      continue;
+    }
+    const maps::ApiEntry* entry = e.map().find_header(inc.path);
+    if (entry == nullptr) {
+      if (inc.angled && looks_like_cuda_header(inc.path))
+        e.report(inc.header, Severity::warning, "unknown-header",
+                 fmt::format("<{}> looks like a CUDA header but is not in the mapping tables; left unchanged", inc.path));
+      continue;
+    }
+    if (entry->status == maps::Status::unsupported) {
+      e.report(inc.header, Severity::error, "unsupported-header",
+               fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
+      continue;
+    }
+    if (entry->hip == kRuntime) {
+      // One runtime include per file: later unconditional duplicates go, whole line.
+      if (runtime_seen && inc.depth == 0) {
+        auto [begin, end] = directive_line(e, inc.hash);
+        e.replace_range(begin, end, "");
+        ++e.result().rewrites;
+        continue;
+      }
+      if (inc.depth == 0) runtime_seen = true;
+    }
+    if (entry->hip != inc.path) {
+      e.replace(inc.header, replace_path(e.text(inc.header), entry->hip));
+      ++e.result().rewrites;
+    }
+  }
+}
+
+void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
+  if (!e.options().add_runtime_include) return;
+  const bool uses_cuda = e.result().rewrites > rewrites_before_identifiers;
+  bool launches = false;
+  for (std::size_t i = 0; i < e.size() && !launches; ++i) launches = e.is(i, "<<<");
+  const bool device = e.has_device_code() || launches;
+  if (!device && !uses_cuda) return;
+
+  bool has_runtime = false, has_runtime_api = false;
+  for (const auto& inc : find_includes(e)) {
+    std::string_view target = inc.path;
+    if (const auto* entry = e.map().find_header(inc.path); entry && entry->status != maps::Status::unsupported)
+      target = entry->hip;
+    has_runtime |= target == kRuntime;
+    has_runtime_api |= target == kRuntimeApi;
+  }
+  if (has_runtime || (!device && has_runtime_api)) return;
+
+  // After #pragma once or an include guard's #define; else before the first line of code.
+  const auto& tokens = e.stream();
+  auto after_line = [&](std::size_t sig_index) {
+    std::size_t k = e.token_index(sig_index);
+    while (k < tokens.size() && tokens[k].kind != lex::TokenKind::newline) ++k;
+    return k < tokens.size() ? tokens[k].end() : static_cast<std::uint32_t>(e.source().size());
+  };
+  std::string text = "#include <hip/hip_runtime.h>\n";
+  std::optional<std::uint32_t> at;
+  for (std::size_t i = 0; i + 2 < e.size(); ++i) {
+    if (e.tok(i).has(lex::kDirectiveHash) && e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
+      at = after_line(i);
+      break;
+    }
+  }
+  if (!at && e.size() >= 6 && e.tok(0).has(lex::kDirectiveHash) && e.is(1, "ifndef") && e.is_identifier(2) &&
+      e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {
+    at = after_line(3);
+  }
+  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text = "\n" + text;
+  if (!at) {
+    if (e.size() == 0) return;
+    std::size_t k = e.token_index(0);
+    while (k > 0 && tokens[k - 1].kind == lex::TokenKind::whitespace) --k;
+    at = tokens[k].offset;
+  }
+  e.insert(*at, std::move(text));
+  ++e.result().rewrites;
+}
+
+}  // namespace gpuport::source

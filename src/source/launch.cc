@@ -1,0 +1,93 @@
+// Optional launch rewrite: kernel<<<grid, block, shared, stream>>>(args) becomes
+// hipLaunchKernelGGL(kernel, dim3(grid), dim3(block), shared, stream, args). Only the
+// launch punctuation is replaced, so names inside the arguments are still translated.
+#include <fmt/format.h>
+
+#include "source/engine.h"
+
+namespace gpuport::source {
+namespace {
+
+// First sig index of the kernel-name expression that ends just before `launch`
+// (`k`, `ns::k`, `k<T, 2>`); size() when it is not a plain name. `templated` is set when the
+// name has template arguments.
+std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templated) {
+  templated = false;
+  if (launch == 0) return e.size();
+  std::size_t i = launch - 1;
+  if (e.is(i, ">") || e.is(i, ">>")) {
+    int depth = 0;
+    while (true) {
+      const auto t = e.text(i);
+      if (t == ">") depth += 1;
+      else if (t == ">>") depth += 2;
+      else if (t == "<") depth -= 1;
+      else if (t == ";" || t == "{" || t == "}") return e.size();
+      if (depth == 0) break;
+      if (i == 0) return e.size();
+      --i;
+    }
+    if (i == 0) return e.size();
+    --i;
+    templated = true;
+  }
+  if (!e.is_identifier(i)) return e.size();
+  while (i >= 2 && e.is(i - 1, "::") && e.is_identifier(i - 2)) i -= 2;
+  return i;
+}
+
+}  // namespace
+
+void rewrite_launches(Engine& e) {
+  for (std::size_t l = 0; l < e.size(); ++l) {
+    if (!e.is(l, "<<<")) continue;
+    bool templated = false;
+    const std::size_t start = kernel_name_start(e, l, templated);
+    // The configuration runs to the matching >>> at bracket depth 0.
+    std::size_t g = l + 1;
+    int depth = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> config;
+    std::size_t arg_start = l + 1;
+    for (; g < e.size(); ++g) {
+      const auto t = e.text(g);
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      else if (t == ")" || t == "]" || t == "}") --depth;
+      else if (depth == 0 && t == ",") {
+        config.emplace_back(arg_start, g - 1);
+        arg_start = g + 1;
+      } else if (depth == 0 && t == ">>>") {
+        break;
+      }
+      if (depth < 0 || t == ";") break;
+    }
+    if (start >= e.size() || g >= e.size() || !e.is(g, ">>>") || !e.is(g + 1, "(") || arg_start >= g) {
+      e.report(l, Severity::note, "launch-kept", "kernel launch left as <<<>>>: the kernel name or configuration is not a plain expression");
+      continue;
+    }
+    config.emplace_back(arg_start, g - 1);
+    const auto args = e.arguments(g + 1);
+    if (!args || config.size() < 2 || config.size() > 4) {
+      e.report(l, Severity::note, "launch-kept", "kernel launch left as <<<>>>: unexpected launch configuration");
+      continue;
+    }
+    e.insert(e.tok(start).offset, templated ? "hipLaunchKernelGGL(HIP_KERNEL_NAME(" : "hipLaunchKernelGGL(");
+    if (templated) e.insert(e.tok(l - 1).end(), ")");
+    // grid and block become dim3 unless they already are.
+    const bool grid_is_dim3 = e.is(config[0].first, "dim3");
+    e.replace(l, grid_is_dim3 ? ", " : ", dim3(");
+    if (!grid_is_dim3) e.insert(e.tok(config[0].second).end(), ")");
+    if (!e.is(config[1].first, "dim3")) {
+      e.insert(e.tok(config[1].first).offset, "dim3(");
+      e.insert(e.tok(config[1].second).end(), ")");
+    }
+    std::string defaults;
+    if (config.size() < 3) defaults += ", 0";
+    if (config.size() < 4) defaults += ", 0";
+    if (!defaults.empty()) e.insert(e.tok(config.back().second).end(), defaults);
+    e.replace_range(e.tok(g).offset, e.tok(g + 1).end(), args->args.empty() ? "" : ", ");
+    ++e.result().rewrites;
+    l = g;
+  }
+}
+
+}  // namespace gpuport::source

@@ -1,0 +1,261 @@
+#include "source/project.h"
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/file_io.h"
+#include "lex/lexer.h"
+
+namespace gpuport::source {
+namespace fs = std::filesystem;
+
+bool is_source_file(const fs::path& path) {
+  static const std::set<std::string> kExtensions = {".cu",  ".cuh", ".hip", ".cpp", ".cxx", ".cc", ".c",   ".h",
+                                                    ".hpp", ".hh",  ".hxx", ".inl", ".inc", ".ipp", ".tpp", ".cl"};
+  return kExtensions.count(path.extension().string()) != 0;
+}
+
+namespace {
+
+struct WorkItem {
+  fs::path input;
+  bool source = true;
+};
+
+Diagnostic io_diagnostic(const fs::path& path, std::string message) {
+  Diagnostic d;
+  d.code = "io-error";
+  d.message = std::move(message);
+  d.location.file = path.string();
+  return d;
+}
+
+// Quoted includes of a file that resolve to existing files (next to it, then -I folders).
+std::vector<fs::path> local_includes(const fs::path& file, const std::string& text,
+                                     const std::vector<fs::path>& include_dirs) {
+  std::vector<fs::path> out;
+  const auto tokens = lex::lex(text);
+  const auto& toks = tokens.tokens();
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    if (toks[i].kind != lex::TokenKind::header_name) continue;
+    const auto h = tokens.text_of(toks[i]);
+    if (h.size() < 2 || h.front() != '"') continue;
+    const fs::path rel(std::string(h.substr(1, h.size() - 2)));
+    std::vector<fs::path> candidates = {file.parent_path() / rel};
+    for (const auto& d : include_dirs) candidates.push_back(d / rel);
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      if (fs::is_regular_file(c, ec) && is_source_file(c)) {
+        out.push_back(fs::weakly_canonical(c, ec));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+fs::path common_ancestor(const std::vector<fs::path>& dirs) {
+  if (dirs.empty()) return fs::current_path();
+  fs::path common = dirs.front();
+  for (const auto& d : dirs) {
+    fs::path next;
+    auto a = common.begin(), b = d.begin();
+    for (; a != common.end() && b != d.end() && *a == *b; ++a, ++b) next /= *a;
+    common = next;
+  }
+  return common;
+}
+
+}  // namespace
+
+ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps::ApiMap& map,
+                                const ProjectOptions& options, const ProgressFunction& progress) {
+  ProjectResult result;
+  auto& report = result.report;
+  std::vector<WorkItem> items;
+  std::set<fs::path> seen;
+  std::vector<fs::path> roots;
+  std::vector<fs::path> file_inputs;
+
+  auto add_item = [&](const fs::path& p, bool source) {
+    if (seen.insert(p).second) items.push_back({p, source});
+  };
+
+  for (const auto& raw : inputs) {
+    std::error_code ec;
+    const fs::path input = fs::weakly_canonical(fs::absolute(raw, ec), ec);
+    const auto status = fs::status(input, ec);
+    if (ec || !fs::exists(status)) {
+      report.errors.push_back(io_diagnostic(raw, "no such file or folder"));
+      report.io_failure = true;
+      continue;
+    }
+    if (fs::is_directory(status)) {
+      roots.push_back(input);
+      std::vector<fs::path> found;
+      auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
+      if (ec) {
+        report.errors.push_back(io_diagnostic(raw, "cannot read folder: " + ec.message()));
+        report.io_failure = true;
+        continue;
+      }
+      for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) {
+          report.errors.push_back(io_diagnostic(it->path(), "cannot read folder: " + ec.message()));
+          report.io_failure = true;
+          ec.clear();
+          continue;
+        }
+        std::error_code ec2;
+        if (it->is_directory(ec2)) {
+          // An unreadable sub-folder would be skipped silently by the iterator: say so.
+          if (::access(it->path().c_str(), R_OK | X_OK) != 0) {
+            report.errors.push_back(io_diagnostic(it->path(), "cannot read folder: permission denied"));
+            report.io_failure = true;
+          }
+          if (it->path().filename() == ".git") it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file(ec2)) found.push_back(it->path());
+      }
+      std::sort(found.begin(), found.end());
+      for (const auto& f : found) add_item(f, is_source_file(f));
+    } else {
+      roots.push_back(input.parent_path());
+      file_inputs.push_back(input);
+      add_item(input, true);
+    }
+  }
+
+  // Local headers that file inputs include, transitively.
+  if (options.follow_includes) {
+    std::vector<fs::path> queue = file_inputs;
+    while (!queue.empty()) {
+      fs::path f = queue.back();
+      queue.pop_back();
+      auto content = read_file(f, options.max_file_size);
+      if (!content) continue;  // reported when the file itself is translated
+      for (const auto& inc : local_includes(f, *content, options.include_dirs)) {
+        if (seen.count(inc)) continue;
+        add_item(inc, true);
+        roots.push_back(inc.parent_path());
+        queue.push_back(inc);
+      }
+    }
+  }
+
+  result.root = common_ancestor(roots);
+  report.files.resize(items.size());
+  if (options.mode == OutputMode::memory) result.outputs.resize(items.size());
+  std::vector<FileTranslation> translations(items.size());
+
+  auto output_path = [&](const fs::path& input) {
+    return options.output_dir / fs::relative(input, result.root);
+  };
+
+  auto process = [&](std::size_t index) {
+    const auto& item = items[index];
+    auto& fr = report.files[index];
+    fr.input = item.input.string();
+    if (!item.source) {
+      if (options.mode != OutputMode::directory) return;
+      const fs::path out = output_path(item.input);
+      if (auto err = copy_file_atomic(item.input, out)) {
+        fr.rejected = true;
+        fr.findings.push_back(*err);
+        return;
+      }
+      fr.copied = true;
+      fr.output = out.string();
+      return;
+    }
+    auto content = read_file(item.input, options.max_file_size);
+    if (!content) {
+      fr.rejected = true;
+      fr.findings = content.diagnostics();
+      return;
+    }
+    auto& t = translations[index];
+    t = translate_text(item.input.string(), *content, map, options.translate);
+    fr.translated = t.ok;
+    fr.rejected = !t.ok;
+    fr.rewrites = t.rewrites;
+    if (!t.ok) return;
+    fr.changed = t.output != *content;
+    switch (options.mode) {
+      case OutputMode::memory:
+        result.outputs[index] = std::move(t.output);
+        break;
+      case OutputMode::directory: {
+        const fs::path out = output_path(item.input);
+        if (auto err = write_file_atomic(out, t.output)) {
+          t.findings.push_back(*err);
+          fr.rejected = true;
+          break;
+        }
+        fr.output = out.string();
+        break;
+      }
+      case OutputMode::in_place: {
+        if (!fr.changed) break;
+        if (options.backup) {
+          fs::path backup = item.input;
+          backup += ".gpuport.bak";
+          if (auto err = write_file_atomic(backup, *content)) {
+            t.findings.push_back(*err);
+            fr.rejected = true;
+            break;
+          }
+        }
+        if (auto err = write_file_atomic(item.input, t.output)) {
+          t.findings.push_back(*err);
+          fr.rejected = true;
+          break;
+        }
+        fr.output = item.input.string();
+        break;
+      }
+    }
+    t.output.clear();
+    t.output.shrink_to_fit();
+  };
+
+  std::atomic<std::size_t> next{0}, done{0};
+  auto worker = [&] {
+    while (true) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= items.size()) return;
+      process(i);
+      const std::size_t d = done.fetch_add(1) + 1;
+      if (progress) progress(d, items.size());
+    }
+  };
+  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(items.size())));
+  if (jobs <= 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> pool;
+    for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
+  }
+
+  std::vector<FileTranslation*> all;
+  for (auto& t : translations) all.push_back(&t);
+  resolve_unknown_apis(all);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto& fr = report.files[i];
+    for (auto& d : translations[i].findings) {
+      if (d.code == "io-error") report.io_failure = true;
+      fr.findings.push_back(std::move(d));
+    }
+    for (const auto& d : fr.findings)
+      if (d.code == "io-error") report.io_failure = true;
+  }
+  return result;
+}
+
+}  // namespace gpuport::source

@@ -1,0 +1,400 @@
+#include "source/translator.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/text.h"
+#include "source/engine.h"
+
+namespace gpuport::source {
+
+using lex::TokenKind;
+
+// ---------------------------------------------------------------------------------------------
+// Engine
+
+Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
+               const TranslateOptions& options, FileTranslation& result)
+    : path_(path), tokens_(tokens), map_(map), options_(options), result_(result) {
+  sig_.reserve(tokens.size() / 2 + 1);
+  for (std::uint32_t i = 0; i < tokens.size(); ++i)
+    if (!tokens[i].is_trivia()) sig_.push_back(i);
+  find_device_code();
+}
+
+std::size_t Engine::match(std::size_t open) const {
+  const std::string_view o = text(open);
+  const std::string_view c = o == "(" ? ")" : o == "[" ? "]" : "}";
+  int depth = 0;
+  for (std::size_t i = open; i < sig_.size(); ++i) {
+    const auto t = text(i);
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    else if (t == ")" || t == "]" || t == "}") {
+      --depth;
+      if (depth == 0) return t == c ? i : sig_.size();
+    }
+  }
+  return sig_.size();
+}
+
+std::optional<CallArguments> Engine::arguments(std::size_t open) const {
+  if (!is(open, "(")) return std::nullopt;
+  const std::size_t close = match(open);
+  if (close >= sig_.size()) return std::nullopt;
+  CallArguments call;
+  call.open = open;
+  call.close = close;
+  if (close == open + 1) return call;
+  std::size_t start = open + 1;
+  int depth = 0;
+  for (std::size_t i = open + 1; i < close; ++i) {
+    const auto t = text(i);
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    else if (t == ")" || t == "]" || t == "}") --depth;
+    else if (t == "," && depth == 0) {
+      call.args.emplace_back(start, i - 1);
+      start = i + 1;
+    }
+  }
+  call.args.emplace_back(start, close - 1);
+  return call;
+}
+
+void Engine::replace(std::size_t i, std::string text) {
+  const auto& t = tok(i);
+  replaced_.push_back(t.offset);
+  replace_range(t.offset, t.end(), std::move(text));
+}
+
+void Engine::replace_range(std::uint32_t begin, std::uint32_t end, std::string text) {
+  edits_.push_back({begin, end, std::move(text), static_cast<std::uint32_t>(edits_.size())});
+}
+
+void Engine::insert(std::uint32_t offset, std::string text) { replace_range(offset, offset, std::move(text)); }
+
+bool Engine::edited(std::size_t i) const {
+  return std::find(replaced_.begin(), replaced_.end(), tok(i).offset) != replaced_.end();
+}
+
+SourceLocation Engine::location(std::uint32_t offset) const {
+  if (!lines_) lines_.emplace(tokens_.text());
+  auto lc = lines_->locate(offset);
+  return {path_, lc.line, lc.column};
+}
+
+Diagnostic& Engine::report_at(std::uint32_t offset, Severity severity, std::string code, std::string message,
+                              std::string fix) {
+  Diagnostic d;
+  d.severity = severity;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.fix = std::move(fix);
+  d.location = location(offset);
+  result_.findings.push_back(std::move(d));
+  return result_.findings.back();
+}
+
+Diagnostic& Engine::report(std::size_t i, Severity severity, std::string code, std::string message, std::string fix) {
+  return report_at(tok(i).offset, severity, std::move(code), std::move(message), std::move(fix));
+}
+
+void Engine::find_device_code() {
+  // A body that follows __global__ or __device__ (before any ';') is device code. Lambdas
+  // marked __device__ count too. Directive tokens are skipped: macros are not functions.
+  std::size_t depth = 0;
+  bool pending = false;
+  bool pending_host = false;
+  struct Open {
+    std::size_t depth, start;
+    bool host;
+  };
+  std::vector<Open> open;
+  for (std::size_t i = 0; i < sig_.size(); ++i) {
+    const auto& t = tok(i);
+    if (t.has(lex::kInDirective)) continue;
+    const auto s = text(i);
+    if (t.kind == TokenKind::identifier) {
+      if (s == "__global__" || s == "__device__") {
+        pending = true;
+        has_device_keywords_ = true;
+      } else if (s == "__host__") {
+        pending_host = true;
+      } else if (s == "__shared__" || s == "__constant__") {
+        has_device_keywords_ = true;
+      }
+      continue;
+    }
+    if (s == ";") {
+      pending = pending_host = false;
+    } else if (s == "{") {
+      if (pending && open.empty()) open.push_back({depth, i, pending_host});
+      pending = pending_host = false;
+      ++depth;
+    } else if (s == "}") {
+      if (depth > 0) --depth;
+      if (!open.empty() && open.back().depth == depth) {
+        device_ranges_.push_back({open.back().start, i, open.back().host});
+        open.pop_back();
+      }
+    }
+  }
+  if (!open.empty()) device_ranges_.push_back({open.front().start, sig_.size(), open.front().host});
+}
+
+const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
+  auto it = std::upper_bound(device_ranges_.begin(), device_ranges_.end(), i,
+                             [](std::size_t v, const DeviceRange& r) { return v < r.first; });
+  if (it == device_ranges_.begin()) return nullptr;
+  --it;
+  return i <= it->last ? &*it : nullptr;
+}
+
+std::string Engine::apply_edits() {
+  std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) {
+    if (a.begin != b.begin) return a.begin < b.begin;
+    // Insertions at an offset go before a replacement that starts there.
+    if ((a.begin == a.end) != (b.begin == b.end)) return a.begin == a.end;
+    return a.order < b.order;
+  });
+  const std::string_view src = tokens_.text();
+  std::string out;
+  out.reserve(src.size() + src.size() / 16);
+  std::uint32_t pos = 0;
+  for (const auto& e : edits_) {
+    if (e.begin < pos) continue;  // overlaps an earlier edit: the earlier one wins
+    out.append(src.substr(pos, e.begin - pos));
+    out.append(e.text);
+    pos = e.end;
+  }
+  out.append(src.substr(pos));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+bool looks_like_cuda_api(std::string_view n) {
+  auto upper_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'A' && n[k] <= 'Z'; };
+  auto lower_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'a' && n[k] <= 'z'; };
+  if (n.starts_with("cuda")) return upper_after(4);
+  for (std::string_view lib : {"cublas", "curand", "cusparse", "cufft", "cusolver", "cudnn", "nvrtc", "nvtx"})
+    if (n.starts_with(lib)) return upper_after(lib.size()) || (n.size() > lib.size() && n[lib.size()] == '_');
+  if (n.starts_with("cu")) return upper_after(2);
+  for (std::string_view macro : {"CUDA_", "CUBLAS_", "CURAND_", "CUSPARSE_", "CUFFT_", "CUSOLVER_", "CUDNN_",
+                                 "NVRTC_", "CU_"})
+    if (n.starts_with(macro)) return n.size() > macro.size();
+  if (n.starts_with("CU")) return lower_after(2);  // CUdevice, CUstream, CUresult
+  return false;
+}
+
+namespace {
+
+bool is_keyword_before_expression(std::string_view s) {
+  static const std::set<std::string_view> kWords = {"return", "case", "throw", "else", "do", "sizeof", "new",
+                                                    "delete", "co_return", "co_yield", "co_await", "goto",
+                                                    "typename", "using", "operator", "decltype", "alignof"};
+  return kWords.count(s) != 0;
+}
+
+struct DirectiveState {
+  std::string_view name;  // directive name while inside one
+  std::size_t hash = 0;
+};
+
+}  // namespace
+
+void rewrite_identifiers(Engine& e) {
+  const auto& map = e.map();
+  DirectiveState directive;
+  std::set<std::string, std::less<>> declared;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const auto& t = e.tok(i);
+    if (t.has(lex::kDirectiveHash)) {
+      directive.name = e.is_identifier(i + 1) && e.tok(i + 1).has(lex::kInDirective) ? e.text(i + 1) : "";
+      directive.hash = i;
+      continue;
+    }
+    const bool in_directive = t.has(lex::kInDirective);
+    if (!in_directive) directive.name = {};
+    if (t.kind != TokenKind::identifier) continue;
+    const std::string_view name = e.text(i);
+    if (in_directive && i == directive.hash + 1) continue;  // the directive's own name
+
+    // The name a #define introduces is the user's, whatever its spelling.
+    if (in_directive && directive.name == "define" && i == directive.hash + 2) {
+      if (looks_like_cuda_api(name)) declared.emplace(name);
+      continue;
+    }
+
+    const maps::ApiEntry* entry = map.find(name);
+    const std::string_view prev = i > 0 ? e.text(i - 1) : std::string_view();
+    const std::string_view next = e.text(i + 1);
+
+    if (entry == nullptr) {
+      if (!looks_like_cuda_api(name)) continue;
+      if (prev == "." || prev == "->" || prev == "::") continue;
+      // A declaration of the user's own: `void cudaCheck(`, `cudaError_t cudaStatus =`.
+      const bool after_type = i > 0 && ((e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || prev == ">");
+      if (after_type && (next == "(" || next == "=" || next == ";" || next == "," || next == "[" || next == "{" ||
+                         next == ")")) {
+        declared.emplace(name);
+        continue;
+      }
+      if (prev == "struct" || prev == "class" || prev == "enum" || prev == "union" || prev == "namespace") {
+        declared.emplace(name);
+        continue;
+      }
+      if (t.has(lex::kInDisabledGroup)) continue;
+      UnknownApiUse use;
+      use.name = std::string(name);
+      use.diagnostic.severity = Severity::warning;
+      use.diagnostic.code = "unknown-api";
+      use.diagnostic.message = fmt::format("'{}' looks like a CUDA API name but is not in the mapping tables; left unchanged", name);
+      use.diagnostic.location = e.location(t.offset);
+      e.result().unknown_uses.push_back(std::move(use));
+      continue;
+    }
+
+    // Member access and names qualified by a user's namespace are not the API.
+    if (prev == "." || prev == "->" || prev == ".*" || prev == "->*") continue;
+    if (prev == "::" && i >= 2) {
+      if (e.is_identifier(i - 2) || e.is(i - 2, ">")) continue;  // ns::name or Type<T>::name
+    }
+
+    switch (entry->kind) {
+      case maps::Kind::header: continue;
+      case maps::Kind::namespace_: {
+        const bool as_namespace = next == "::" || prev == "namespace" ||
+                                  (prev == "=" && i >= 3 && e.is(i - 3, "namespace"));
+        if (!as_namespace) continue;
+        break;
+      }
+      case maps::Kind::pp_condition: {
+        const bool tested = in_directive && ((i == directive.hash + 2 && (directive.name == "ifdef" ||
+                                                                          directive.name == "ifndef" ||
+                                                                          directive.name == "elifdef" ||
+                                                                          directive.name == "elifndef")) ||
+                                             prev == "defined" || (prev == "(" && i >= 2 && e.is(i - 2, "defined")));
+        if (!tested) {
+          if (in_directive && directive.name == "define" ) continue;
+          e.report(i, Severity::warning, "cuda-macro-value",
+                   fmt::format("'{}' is used for its value; HIP has no equivalent value", name),
+                   entry->note.empty() ? fmt::format("test it with defined({}) or use {}", entry->hip, entry->hip)
+                                       : entry->note);
+          continue;
+        }
+        break;
+      }
+      default: break;
+    }
+
+    if (entry->status == maps::Status::unsupported) {
+      if (t.has(lex::kInDisabledGroup)) continue;
+      e.report(i, Severity::error, "unsupported-api",
+               fmt::format("'{}' ({}) has no HIP equivalent", name, entry->family),
+               entry->note);
+      continue;
+    }
+    if (entry->status == maps::Status::deprecated) {
+      e.report(i, Severity::warning, "deprecated-api", fmt::format("'{}' is deprecated in CUDA", name),
+               entry->note.empty() ? fmt::format("translated to '{}'", entry->hip) : entry->note);
+    }
+    if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
+      if (next == "(" && !e.map().call_rules(name).empty()) {
+        apply_call_rules(e, i, entry);
+        continue;
+      }
+    }
+    if (entry->hip != name) {
+      // `struct cudaExtent` -> `hipExtent`: HIP's NVIDIA platform declares many of these as
+      // typedefs, which an elaborated specifier cannot name.
+      if (entry->kind == maps::Kind::type && (prev == "struct" || prev == "enum") && next != "{" && i > 0 &&
+          !e.edited(i - 1)) {
+        const auto& kw = e.tok(i - 1);
+        e.replace_range(kw.offset, t.offset, "");
+      }
+      e.replace(i, entry->hip);
+      ++e.result().rewrites;
+    }
+  }
+  for (auto& n : declared) e.result().declared_names.push_back(n);
+}
+
+FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
+                               const TranslateOptions& options) {
+  FileTranslation result;
+  auto reject = [&](std::uint32_t offset, std::string code, std::string message) {
+    Diagnostic d;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    LineIndex lines(text.substr(0, offset));
+    auto lc = lines.locate(offset);
+    d.location = {std::string(path), lc.line, lc.column};
+    result.findings.push_back(std::move(d));
+    result.ok = false;
+  };
+  const TextCheck check = check_text(text);
+  if (check.problem == TextProblem::nul_byte) {
+    reject(check.offset, "binary-file", "file contains a NUL byte: binary data, not source text");
+    return result;
+  }
+  if (check.problem == TextProblem::invalid_utf8) {
+    reject(check.offset, "invalid-utf8",
+           fmt::format("invalid UTF-8 byte 0x{:02X}; convert the file to UTF-8",
+                       static_cast<unsigned char>(text[check.offset])));
+    return result;
+  }
+  if (text.size() > UINT32_MAX - 1) {
+    reject(0, "file-too-large", "file is 4 GiB or larger");
+    return result;
+  }
+
+  const lex::TokenStream tokens = lex::lex(text);
+  if (!tokens.problems().empty()) {
+    LineIndex lines(text);
+    for (const auto& p : tokens.problems()) {
+      Diagnostic d;
+      d.severity = p.severity;
+      d.code = p.code;
+      d.message = p.message;
+      auto lc = lines.locate(p.offset);
+      d.location = {std::string(path), lc.line, lc.column};
+      if (p.severity == Severity::error) result.ok = false;
+      result.findings.push_back(std::move(d));
+    }
+    if (!result.ok) return result;
+  }
+
+  Engine engine(path, tokens, map, options, result);
+  rewrite_includes(engine);
+  const std::size_t include_rewrites = result.rewrites;
+  rewrite_identifiers(engine);
+  place_runtime_include(engine, include_rewrites);
+  if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
+  find_hazards(engine);
+  result.output = engine.apply_edits();
+  std::stable_sort(result.findings.begin(), result.findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::pair(a.location.line, a.location.column) < std::pair(b.location.line, b.location.column);
+  });
+  return result;
+}
+
+void resolve_unknown_apis(std::vector<FileTranslation*> files) {
+  std::set<std::string, std::less<>> declared;
+  for (auto* f : files)
+    for (const auto& n : f->declared_names) declared.insert(n);
+  for (auto* f : files) {
+    if (f->unknown_uses.empty()) continue;
+    for (auto& use : f->unknown_uses)
+      if (!declared.count(use.name)) f->findings.push_back(std::move(use.diagnostic));
+    f->unknown_uses.clear();
+    std::stable_sort(f->findings.begin(), f->findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      return std::pair(a.location.line, a.location.column) < std::pair(b.location.line, b.location.column);
+    });
+  }
+}
+
+}  // namespace gpuport::source

@@ -1,0 +1,54 @@
+// CUDA -> HIP source translation of one file's text. Rewrites only real identifiers and
+// include paths (never strings or comments), keeps every other byte, and reports findings a
+// compiler would give: unsupported APIs, inline PTX and warp-size hazards.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "maps/api_map.h"
+
+namespace gpuport::source {
+
+enum class LaunchStyle : std::uint8_t {
+  keep,                   // keep kernel<<<grid, block, shared, stream>>>(args): HIP accepts it
+  hip_launch_kernel_ggl,  // rewrite to hipLaunchKernelGGL(kernel, dim3(grid), dim3(block), shared, stream, args)
+};
+
+struct TranslateOptions {
+  bool fix_warp_size = false;     // apply the safe warp-size hazard fixes
+  LaunchStyle launch_style = LaunchStyle::keep;
+  bool add_runtime_include = true;  // add <hip/hip_runtime.h> where device code needs it
+};
+
+// A use of a CUDA-looking name that no table knows. Whether it is reported depends on the
+// whole set of files: a name the project declares itself is not an API.
+struct UnknownApiUse {
+  std::string name;
+  Diagnostic diagnostic;
+};
+
+struct FileTranslation {
+  bool ok = true;              // false: the input was rejected (binary, bad encoding, lexer errors)
+  std::string output;          // the translated text when ok
+  std::vector<Diagnostic> findings;
+  std::size_t rewrites = 0;    // identifiers, include paths and arguments changed
+  std::vector<UnknownApiUse> unknown_uses;
+  std::vector<std::string> declared_names;  // CUDA-looking names this file declares itself
+};
+
+FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
+                               const TranslateOptions& options);
+
+// Turns the unknown-API candidates of a set of files into findings, dropping names any file
+// of the set declares. Findings are appended to each file's list in source order.
+void resolve_unknown_apis(std::vector<FileTranslation*> files);
+
+// True for names that follow the CUDA API naming conventions (cudaX, cuX, CUDA_X, cublasX...).
+bool looks_like_cuda_api(std::string_view name);
+
+}  // namespace gpuport::source

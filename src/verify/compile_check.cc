@@ -1,0 +1,165 @@
+#include "verify/compile_check.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/process.h"
+
+namespace gpuport::verify {
+namespace fs = std::filesystem;
+
+bool is_compile_unit(const fs::path& path) {
+  static const std::set<std::string> kUnits = {".cu", ".hip", ".cpp", ".cxx", ".cc"};
+  return kUnits.count(path.extension().string()) != 0;
+}
+
+fs::path resolve_device_lib_dir(const CompileCheckOptions& options) {
+  if (!options.device_lib_dir.empty()) return options.device_lib_dir;
+  if (const char* env = std::getenv("GPUPORT_ROCM_DEVICE_LIB_PATH"); env && *env) return env;
+  return GPUPORT_DEFAULT_DEVICE_LIB_DIR;
+}
+
+std::optional<std::string> amd_unavailable(const CompileCheckOptions& options) {
+  if (find_program(options.clang).empty()) return fmt::format("{} not found (install clang-19)", options.clang);
+  if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
+  const fs::path dl = resolve_device_lib_dir(options);
+  if (!fs::exists(dl / fmt::format("oclc_isa_version_{}.bc", options.amd_arch.substr(3))))
+    return fmt::format("device libraries for {} not found in {} (make them with scripts/make-rocm-device-libs DIR "
+                       "and pass --rocm-device-lib-path DIR)",
+                       options.amd_arch, dl.string());
+  return std::nullopt;
+}
+
+std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options) {
+  if (find_program(options.nvcc).empty())
+    return fmt::format("{} not found (install nvidia-cuda-toolkit from Debian non-free)", options.nvcc);
+  if (find_program(options.nvcc_host_compiler).empty())
+    return fmt::format("{} not found (nvcc 11.8 needs it as host compiler; install clang-14)", options.nvcc_host_compiler);
+  if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
+  return std::nullopt;
+}
+
+std::map<std::string, std::optional<std::string>> nvcc_environment() {
+  // CUDA 13 may be first on PATH and named by CUDA_HOME: nvcc 11.8 must not pick up its ptxas.
+  return {{"PATH", "/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:/bin"},
+          {"CUDA_HOME", std::nullopt},
+          {"CUDA_PATH", std::nullopt},
+          {"LIBRARY_PATH", std::nullopt},
+          {"CPATH", std::nullopt}};
+}
+
+namespace {
+
+// The host compiler's system include folders, without folders that hold another CUDA's
+// headers (some machines install CUDA 13 headers into /usr/local/include, which would shadow
+// Debian's CUDA 11.8 ones in /usr/include).
+const std::vector<std::string>& host_include_dirs(const std::string& host_compiler) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(host_compiler); it != cache.end()) return it->second;
+  std::vector<std::string> dirs;
+  auto r = run_process({host_compiler, "-x", "c++", "-E", "-v", "/dev/null"});
+  bool in_list = false;
+  std::size_t pos = 0;
+  const std::string& text = r.err;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    if (line.starts_with("#include <...> search starts here")) in_list = true;
+    else if (line.starts_with("End of search list")) in_list = false;
+    else if (in_list && line.starts_with(" ")) {
+      std::string dir = line.substr(1);
+      std::error_code ec;
+      if (dir != "/usr/include" && fs::exists(fs::path(dir) / "cuda_runtime_api.h", ec)) continue;
+      dirs.push_back(dir);
+    }
+  }
+  return cache.emplace(host_compiler, std::move(dirs)).first->second;
+}
+
+std::string trim_output(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options) {
+  std::vector<std::string> cmd = {options.nvcc, "-ccbin", options.nvcc_host_compiler, "-x", "cu",
+                                  "-D__HIP_PLATFORM_NVIDIA__", fmt::format("-arch={}", options.nvidia_arch)};
+  const auto& dirs = host_include_dirs(options.nvcc_host_compiler);
+  if (!dirs.empty()) {
+    cmd.push_back("-Xcompiler");
+    cmd.push_back("-nostdinc");
+    for (const auto& d : dirs) {
+      cmd.push_back("-Xcompiler");
+      cmd.push_back("-isystem," + d);
+    }
+  }
+  return cmd;
+}
+
+std::vector<source::CheckOutcome> check_unit(const fs::path& file, const CompileCheckOptions& options) {
+  std::vector<source::CheckOutcome> out;
+  std::vector<std::string> includes = {"-I" + file.parent_path().string()};
+  for (const auto& d : options.include_dirs) includes.push_back("-I" + d.string());
+  ProcessOptions popts;
+  popts.timeout = options.timeout;
+
+  if (options.amd) {
+    source::CheckOutcome c;
+    c.target = options.amd_arch;
+    if (auto why = amd_unavailable(options)) {
+      c.skipped = true;
+      c.message = *why;
+    } else {
+      std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch,
+                                      "--rocm-path=/usr",
+                                      "--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(),
+                                      "-fsyntax-only", "-Wno-unused-result"};
+      cmd.insert(cmd.end(), includes.begin(), includes.end());
+      cmd.push_back(file.string());
+      auto r = run_process(cmd, popts);
+      c.command = r.command_line;
+      c.passed = r.succeeded();
+      c.message = c.passed ? "" : trim_output(r.err + r.out + (r.timed_out ? "\n(timed out)" : ""));
+    }
+    out.push_back(std::move(c));
+  }
+  if (options.nvidia) {
+    source::CheckOutcome c;
+    c.target = "nvidia";
+    if (auto why = nvidia_unavailable(options)) {
+      c.skipped = true;
+      c.message = *why;
+    } else {
+      char tmpl[] = "/tmp/gpuport-check-XXXXXX";
+      const char* dir = ::mkdtemp(tmpl);
+      auto cmd = nvcc_hip_command(options);
+      cmd.insert(cmd.end(), includes.begin(), includes.end());
+      cmd.push_back("-c");
+      cmd.push_back(file.string());
+      cmd.push_back("-o");
+      cmd.push_back(fmt::format("{}/unit.o", dir ? dir : "/tmp"));
+      ProcessOptions nv = popts;
+      nv.environment = nvcc_environment();
+      auto r = run_process(cmd, nv);
+      c.command = r.command_line;
+      c.passed = r.succeeded();
+      c.message = c.passed ? "" : trim_output(r.err + r.out + (r.timed_out ? "\n(timed out)" : ""));
+      if (dir) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace gpuport::verify

@@ -1,0 +1,49 @@
+// Compile checks of translated HIP units with the real compilers on both sides: clang-19 for
+// AMD gfx1100, and nvcc 11.8 on HIP's NVIDIA platform. A missing tool gives a skipped check
+// with the reason, never a pass.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "source/report.h"
+
+namespace gpuport::verify {
+
+struct CompileCheckOptions {
+  std::string clang = "clang++-19";
+  std::string nvcc = "/usr/bin/nvcc";  // Debian's CUDA 11.8; HIP 5.2 headers do not build with CUDA 13
+  std::string nvcc_host_compiler = "clang-14";
+  std::filesystem::path device_lib_dir;  // empty: GPUPORT_ROCM_DEVICE_LIB_PATH, then the build's folder
+  std::string amd_arch = "gfx1100";
+  std::string nvidia_arch = "sm_90";
+  std::vector<std::filesystem::path> include_dirs;
+  std::chrono::seconds timeout{300};
+  bool amd = true;
+  bool nvidia = true;
+};
+
+// Why a target cannot be checked on this machine; std::nullopt when it can.
+std::optional<std::string> amd_unavailable(const CompileCheckOptions& options);
+std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options);
+
+// The device-library folder that will be used for gfx1100.
+std::filesystem::path resolve_device_lib_dir(const CompileCheckOptions& options);
+
+// Units worth compiling on their own (.cu, .cpp, .hip, ...; not headers).
+bool is_compile_unit(const std::filesystem::path& path);
+
+// Compiles `file` for each enabled target.
+std::vector<source::CheckOutcome> check_unit(const std::filesystem::path& file, const CompileCheckOptions& options);
+
+// The nvcc 11.8 command line (without the input and output), with the host include path
+// cleaned of CUDA headers from other toolkits.
+std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options);
+// The process environment nvcc 11.8 must run with (its own PATH, no CUDA_HOME from CUDA 13).
+std::map<std::string, std::optional<std::string>> nvcc_environment();
+
+}  // namespace gpuport::verify
