@@ -174,10 +174,7 @@ struct Decl {
   std::string name;
   DeclKind kind = DeclKind::function;
   bool deprecated = false;
-  bool definition = false;      // function with a body
   std::uint32_t offset = 0;
-  std::size_t body_begin = 0;   // code index of '{' for definitions
-  std::size_t body_end = 0;     // code index of the matching '}'
 };
 
 struct TypedefInfo {
@@ -328,10 +325,13 @@ std::vector<Decl> scan_declarations(const HeaderFile& file) {
         run.push_back(c[k].text);
         ++k;
       }
-      if (run.empty() || k >= c.size()) continue;
+      if (k >= c.size()) continue;
       const bool body = c[k].is("{") || c[k].is(":");
+      if (run.empty() && !body) continue;
       std::string_view tag;
-      if (body) {
+      if (run.empty()) {
+        // typedef enum { NVRTC_SUCCESS, ... } nvrtcResult;
+      } else if (body) {
         tag = run.back();
       } else {
         for (auto r : run)
@@ -373,12 +373,7 @@ std::vector<Decl> scan_declarations(const HeaderFile& file) {
       const std::size_t close = match_close(c, i + 1);
       std::size_t end = close;
       while (end < c.size() && !c[end].is(";") && !c[end].is("{")) ++end;
-      Decl& d = add(t.text, DeclKind::function, has_deprecated_word(c, begin, end), t.offset);
-      if (end < c.size() && c[end].is("{")) {
-        d.definition = true;
-        d.body_begin = end;
-        d.body_end = match_close(c, end);
-      }
+      add(t.text, DeclKind::function, has_deprecated_word(c, begin, end), t.offset);
       continue;
     }
     // A same-file macro whose body declares its parameters as types.
@@ -442,7 +437,8 @@ const std::vector<FamilySpec>& families() {
        "hip"},
       {"curand", {"curand.h", "curand_*.h"}, {"curand_*.h"},
        [](std::string_view n) {
-         return n == "curand" || prefix_upper(n, "curand") || n.starts_with("curand_") || n.starts_with("CURAND_");
+         return n == "curand" || prefix_upper(n, "curand") ||
+                (n.size() > 6 && n.starts_with("curand") && std::isdigit(static_cast<unsigned char>(n[6]))) || n.starts_with("curand_") || n.starts_with("CURAND_");
        },
        {{"curand", "hiprand"}, {"CURAND_", "HIPRAND_"}},
        "hiprand"},
@@ -452,7 +448,7 @@ const std::vector<FamilySpec>& families() {
        "hipsparse"},
       {"runtime",
        {"cuda_runtime_api.h", "driver_types.h", "vector_types.h", "surface_types.h", "texture_types.h",
-        "channel_descriptor.h", "cuda_profiler_api.h", "cuda_runtime.h", "cuda_device_runtime_api.h"},
+        "channel_descriptor.h", "driver_functions.h", "cuda_profiler_api.h", "cuda_runtime.h", "cuda_device_runtime_api.h"},
        {},
        [](std::string_view n) {
          return prefix_upper(n, "cuda") || n.starts_with("CUDA_") || n.starts_with("CUDART_") ||
@@ -763,9 +759,13 @@ void Generator::collect_explicit(const HeaderFile& file, std::string_view label)
         labels.push_back(c[j + 1].text);
         j += 3;
       }
-      if (labels.empty() || j + 2 >= c.size() || c[j].text != "return" || !c[j + 1].ident() || !c[j + 2].is(";"))
-        continue;
-      std::string_view result = c[j + 1].text;
+      // The group's value: `return X;` or `v = X; break;`.
+      std::string_view result;
+      if (labels.empty() || j + 4 >= c.size()) continue;
+      if (c[j].text == "return" && c[j + 1].ident() && c[j + 2].is(";")) result = c[j + 1].text;
+      else if (c[j].ident() && c[j + 1].is("=") && c[j + 2].ident() && c[j + 3].is(";") && c[j + 4].text == "break")
+        result = c[j + 2].text;
+      else continue;
       const std::string source = fmt::format("{} switch", label);
       if (is_hip_name(result)) {
         for (auto l : labels)
@@ -801,6 +801,8 @@ void Generator::collect_explicit(const HeaderFile& file, std::string_view label)
     std::vector<std::string_view> called;
     for (std::size_t j = open + 1; j + 1 < end; ++j) {
       if (!c[j].ident() || !c[j + 1].is("(") || !is_cuda_prefixed(c[j].text)) continue;
+      // Conversion helpers (nvrtcResultTohiprtcResult) belong to HIP, not to the CUDA API.
+      if (c[j].text.find("hip") != std::string_view::npos) continue;
       if (j > 0 && (c[j - 1].is(".") || c[j - 1].is("->") || c[j - 1].is("::"))) continue;
       if (std::find(called.begin(), called.end(), c[j].text) == called.end()) called.push_back(c[j].text);
     }
@@ -820,7 +822,6 @@ void Generator::collect_explicit(const HeaderFile& file, std::string_view label)
     }
     if (!pick.empty())
       add_candidate(pick, t.text, fmt::format("{} function body", label), false, DeclKind::function, device_file);
-    i = end;
   }
 }
 
@@ -856,14 +857,27 @@ std::vector<Row> Generator::resolve() {
   std::vector<Row> rows;
   std::set<std::string, std::less<>> names;
   for (const auto& [name, n] : cuda_) {
-    if (n.empty_macro) continue;
+    // Function-like macros are header machinery (CUSPARSE_DEPRECATED_REPLACE_WITH) unless HIP
+    // maps them explicitly; empty macros are calling conventions or guards (CUDARTAPI).
+    if (n.empty_macro || n.kind == DeclKind::function_macro) continue;
+    if (name.find("DEPRECATED") != std::string::npos) continue;
     if (alias_targets_.contains(name)) continue;
     if (auto base = versioned_base(name); base && cuda_.contains(*base)) continue;
     if (n.kind == DeclKind::type && (name.ends_with("_st") || name.ends_with("_enum") || name.ends_with("_union")))
       continue;
     names.insert(name);
   }
-  for (const auto& [name, list] : candidates_) names.insert(name);  // explicit mappings always count
+  // Explicit mappings count even for names the CUDA scan filtered out, but an empty macro
+  // (CUDART_CB, a calling convention) is no API name whatever HIP maps it to.
+  for (const auto& [name, list] : candidates_) {
+    auto it = cuda_.find(name);
+    if (it == cuda_.end()) {
+      warnings_.push_back(fmt::format("{} (HIP: {}) is not declared in the scanned CUDA headers; left out", name,
+                                      list.front().hip));
+      continue;
+    }
+    if (!it->second.empty_macro) names.insert(name);
+  }
 
   for (const auto& name : names) {
     auto cn = cuda_.find(name);
@@ -893,7 +907,8 @@ std::vector<Row> Generator::resolve() {
     // Stem twins declared for the AMD platform (never cuX/CUx/CU_X of the driver API).
     std::string stem_hip;
     const HipName* stem_decl = nullptr;
-    if (cuda) {
+    // Version macros describe the library, not the API: CUDA_VERSION is no HIP_VERSION.
+    if (cuda && !name.ends_with("VERSION")) {
       const std::string t = twin(name, family, false);
       for (const auto& option : {t, t + "_t"}) {
         if (t.empty()) break;
