@@ -45,6 +45,9 @@ class Engine {
   const maps::ApiMap& map() const { return map_; }
   const TranslateOptions& options() const { return options_; }
   FileTranslation& result() { return result_; }
+  // Rewrites of preprocessor conditions (#ifdef __CUDA_ARCH__): not a sign that the file
+  // uses the CUDA runtime.
+  std::size_t pp_rewrites = 0;
 
   // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
   std::size_t match(std::size_t open) const;

@@ -99,7 +99,7 @@ void rewrite_includes(Engine& e) {
 
 void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
-  const bool uses_cuda = e.result().rewrites > rewrites_before_identifiers;
+  const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;
   bool launches = false;
   for (std::size_t i = 0; i < e.size() && !launches; ++i) launches = e.is(i, "<<<");
   const bool device = e.has_device_code() || launches;

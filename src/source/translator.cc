@@ -318,6 +318,7 @@ void rewrite_identifiers(Engine& e) {
       }
       e.replace(i, entry->hip);
       ++e.result().rewrites;
+      if (entry->kind == maps::Kind::pp_condition) ++e.pp_rewrites;
     }
   }
   for (auto& n : declared) e.result().declared_names.push_back(n);

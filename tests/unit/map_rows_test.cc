@@ -1,0 +1,155 @@
+// Every row of the mapping tables has a test: each name is translated in context and must come
+// out as its HIP name (or be reported when unsupported), and each HIP name must exist in the
+// installed HIP headers for the families Debian packages.
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "common/file_io.h"
+#include "lex/lexer.h"
+#include "maps/api_map.h"
+#include "source/translator.h"
+
+namespace gpuport::maps {
+namespace {
+namespace fs = std::filesystem;
+
+const ApiMap& table() {
+  static const ApiMap map = [] {
+    auto r = ApiMap::load_embedded();
+    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
+    return std::move(*r);
+  }();
+  return map;
+}
+
+bool has_code(const source::FileTranslation& t, std::string_view code) {
+  for (const auto& d : t.findings)
+    if (d.code == code) return true;
+  return false;
+}
+
+// Identifiers of the translated output (so "hipMalloc" is not found inside "hipMallocPitch").
+std::multiset<std::string> identifiers(std::string_view text) {
+  std::multiset<std::string> out;
+  auto ts = lex::lex(text);
+  for (const auto& t : ts.tokens())
+    if (t.kind == lex::TokenKind::identifier) out.insert(std::string(ts.text_of(t)));
+  return out;
+}
+
+TEST(MapRows, EveryRowTranslatesInContext) {
+  source::TranslateOptions options;
+  options.add_runtime_include = false;
+  std::size_t checked = 0;
+  std::vector<std::string> failures;
+  for (const auto& e : table().entries()) {
+    std::string in, expect;
+    switch (e.kind) {
+      case Kind::header:
+        in = fmt::format("#include <{}>\n", e.cuda);
+        expect = fmt::format("#include <{}>\n", e.hip);
+        break;
+      case Kind::namespace_:
+        in = fmt::format("void probe() {{ {}::member(); }}\n", e.cuda);
+        expect = fmt::format("void probe() {{ {}::member(); }}\n", e.hip);
+        break;
+      case Kind::pp_condition:
+        in = fmt::format("#ifdef {}\n#endif\n", e.cuda);
+        expect = fmt::format("#ifdef {}\n#endif\n", e.hip);
+        break;
+      default:
+        in = fmt::format("void probe() {{ auto x = {}; }}\n", e.cuda);
+        expect = fmt::format("void probe() {{ auto x = {}; }}\n", e.hip);
+        break;
+    }
+    auto t = source::translate_text("row.cu", in, table(), options);
+    ++checked;
+    if (e.status == Status::unsupported) {
+      const char* code = e.kind == Kind::header ? "unsupported-header" : "unsupported-api";
+      if (!has_code(t, code) || t.output != in) failures.push_back(fmt::format("{} ({}): not reported as unsupported", e.cuda, e.origin));
+      continue;
+    }
+    if (t.output != expect) failures.push_back(fmt::format("{} ({}): got '{}'", e.cuda, e.origin, t.output));
+    if (e.status == Status::deprecated && !has_code(t, "deprecated-api"))
+      failures.push_back(fmt::format("{} ({}): deprecated but not reported", e.cuda, e.origin));
+  }
+  EXPECT_GT(checked, 1000u);
+  for (std::size_t i = 0; i < failures.size() && i < 50; ++i) ADD_FAILURE() << failures[i];
+  EXPECT_TRUE(failures.empty()) << failures.size() << " rows failed";
+}
+
+// Families whose HIP headers Debian packages (libamdhip64-dev, libhiprand-dev, libhipsparse-dev).
+bool installable_family(const std::string& family) {
+  static const std::set<std::string> kFamilies = {"runtime", "driver",  "device",  "math",   "fp16",
+                                                  "bf16",    "launch",  "curand",  "cusparse", "complex",
+                                                  "library", "rtc",     "cooperative-groups", "preprocessor"};
+  return kFamilies.count(family) != 0;
+}
+
+TEST(MapRows, HipNamesExistInTheInstalledHeaders) {
+  std::vector<fs::path> roots = {"/usr/include/hip", "/usr/include/hiprand", "/usr/include/hipsparse"};
+  for (const auto& r : roots)
+    if (!fs::exists(r)) GTEST_SKIP() << r << " missing: install libamdhip64-dev, libhiprand-dev, libhipsparse-dev";
+  // clang's own HIP wrapper headers declare a few names (__managed__, ...).
+  if (fs::exists("/usr/lib/llvm-19/lib/clang/19/include")) roots.push_back("/usr/lib/llvm-19/lib/clang/19/include");
+  std::set<std::string> declared;
+  std::vector<std::string> pasted_prefixes;  // make_##type declares make_int2, make_float4, ...
+  for (const auto& root : roots) {
+    for (const auto& f : fs::recursive_directory_iterator(root)) {
+      if (!f.is_regular_file()) continue;
+      if (root.filename() == "include" && !f.path().filename().string().starts_with("__clang_")) continue;
+      auto content = read_file(f.path(), 64u << 20);
+      ASSERT_TRUE(content.ok());
+      auto ts = lex::lex(*content);
+      const auto& toks = ts.tokens();
+      for (std::size_t i = 0; i < toks.size(); ++i) {
+        if (toks[i].kind != lex::TokenKind::identifier) continue;
+        declared.insert(std::string(ts.text_of(toks[i])));
+        if (i + 1 < toks.size() && ts.text_of(toks[i + 1]) == "##" && toks[i].length >= 4)
+          pasted_prefixes.emplace_back(ts.text_of(toks[i]));
+      }
+    }
+  }
+  auto is_declared = [&](const std::string& id) {
+    if (declared.count(id)) return true;
+    for (const auto& p : pasted_prefixes)
+      if (id.starts_with(p)) return true;
+    return false;
+  };
+  // Language keywords and builtins that HIP code may name without a header declaring them.
+  for (const char* k : {"float", "double", "int", "unsigned", "long", "short", "char", "void", "sizeof", "const",
+                        "static_cast", "reinterpret_cast", "max", "min", "abort", "assert", "printf", "malloc", "free",
+                        "__restrict__"})
+    declared.insert(k);
+  std::size_t checked = 0;
+  std::vector<std::string> missing;
+  for (const auto& e : table().entries()) {
+    if (e.status == Status::unsupported || (!installable_family(e.family) && e.kind != Kind::header)) continue;
+    if (e.kind == Kind::header) {
+      if (!(e.hip.starts_with("hip/") || e.hip.starts_with("hiprand/") || e.hip.starts_with("hipsparse/"))) continue;
+      ++checked;
+      if (!fs::exists(fs::path("/usr/include") / e.hip)) missing.push_back(fmt::format("{} -> {} ({})", e.cuda, e.hip, e.origin));
+      continue;
+    }
+    ++checked;
+    for (const auto& id : identifiers(e.hip))
+      if (!is_declared(id)) missing.push_back(fmt::format("{} -> {} ({}): '{}' not declared", e.cuda, e.hip, e.origin, id));
+  }
+  EXPECT_GT(checked, 500u);
+  for (std::size_t i = 0; i < missing.size() && i < 50; ++i) ADD_FAILURE() << missing[i];
+  EXPECT_TRUE(missing.empty()) << missing.size() << " HIP names not found";
+}
+
+TEST(MapRows, CallRulesNameKnownFunctions) {
+  for (const auto& rule : table().rules()) {
+    const auto* e = table().find(rule.cuda);
+    ASSERT_NE(e, nullptr) << rule.cuda << " (" << rule.origin << ") has call rules but no table row";
+    EXPECT_NE(e->status, Status::unsupported) << rule.cuda;
+  }
+}
+
+}  // namespace
+}  // namespace gpuport::maps
