@@ -82,6 +82,25 @@ bool left_operand_mentions_lane(const Engine& e, std::size_t op) {
   return false;
 }
 
+// Is the expression holding the operator at `op` assigned to a lane variable
+// (`int lane = x % 32;`, `lane_id = ...`)?
+bool assigned_to_lane(const Engine& e, std::size_t op) {
+  int depth = 0;
+  for (std::size_t k = op; k > 0 && op - k < 24; --k) {
+    const auto t = e.text(k - 1);
+    if (t == ")" || t == "]") ++depth;
+    else if (t == "(" || t == "[") {
+      if (depth == 0) return false;
+      --depth;
+    } else if (depth == 0 && (t == ";" || t == "{" || t == "}" || t == ",")) {
+      return false;
+    } else if (depth == 0 && t == "=" && k >= 2) {
+      return e.is_identifier(k - 2) && lower(e.text(k - 2)).find("lane") != std::string::npos;
+    }
+  }
+  return false;
+}
+
 void report_inline_asm(Engine& e, std::size_t at) {
   // asm [volatile|__volatile__|inline|goto]* ( "template" : ... )
   std::size_t open = at + 1;
@@ -266,8 +285,11 @@ void find_hazards(Engine& e) {
       }
       if (!e.in_device_code(i) || i == 0) continue;
       const auto op = e.text(i - 1);
-      // Lane arithmetic: x & 31, x % 32, x & 0x1f.
-      if ((op == "&" && v == 31) || (op == "%" && v == 32)) {
+      // Lane arithmetic: lane = threadIdx.x & 31, tid % 32. A divisibility check such as
+      // static_assert(BLOCK % 32 == 0) is not lane arithmetic; require a thread or lane operand,
+      // or a result stored in a lane variable.
+      const bool lane_context = left_operand_mentions_lane(e, i - 1) || assigned_to_lane(e, i - 1);
+      if (((op == "&" && v == 31) || (op == "%" && v == 32)) && lane_context) {
         const std::string fixed = op == "&" ? "(warpSize - 1)" : "warpSize";
         auto& d = e.report(i, Severity::warning, "warp-lane-arithmetic",
                            fmt::format("'{} {}' computes a lane index for 32-lane warps", op, s), fixed);

@@ -84,7 +84,13 @@ void rewrite_launches(Engine& e) {
     if (config.size() < 3) defaults += ", 0";
     if (config.size() < 4) defaults += ", 0";
     if (!defaults.empty()) e.insert(e.tok(config.back().second).end(), defaults);
-    e.replace_range(e.tok(g).offset, e.tok(g + 1).end(), args->args.empty() ? "" : ", ");
+    // ">>>(" becomes ", " -- or "," when the arguments start on the next line.
+    std::string joint = args->args.empty() ? "" : ", ";
+    const auto& tokens = e.stream();
+    std::size_t after = e.token_index(g + 1) + 1;
+    while (after < tokens.size() && tokens[after].kind == lex::TokenKind::whitespace) ++after;
+    if (!args->args.empty() && after < tokens.size() && tokens[after].kind == lex::TokenKind::newline) joint = ",";
+    e.replace_range(e.tok(g).offset, e.tok(g + 1).end(), joint);
     ++e.result().rewrites;
     l = g;
   }

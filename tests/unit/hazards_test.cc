@@ -47,10 +47,10 @@ TEST(Hazards, LaneArithmeticIsFixedOnlyInDeviceCodeWhenAsked) {
 }
 
 TEST(Hazards, HostDeviceFunctionsAreReportedButNotFixed) {
-  auto t = translate("__host__ __device__ int lane(int t) { return t % 32; }\n", fixing());
+  auto t = translate("__host__ __device__ int lane_of(int tid) { return tid % 32; }\n", fixing());
   ASSERT_NE(find(t, "warp-lane-arithmetic"), nullptr);
   EXPECT_FALSE(find(t, "warp-lane-arithmetic")->fixed);
-  EXPECT_NE(t.output.find("t % 32"), std::string::npos);
+  EXPECT_NE(t.output.find("tid % 32"), std::string::npos);
 }
 
 TEST(Hazards, BallotStoredIn32Bits) {

@@ -646,7 +646,9 @@ void Generator::collect_cuda() {
             continue;  // the first family that declares a name owns it
           }
           if (kind_rank(decl.kind) < kind_rank(n.kind)) n.kind = decl.kind;
-          n.deprecated |= decl.deprecated;
+          // The device runtime (cuda_device_runtime_api.h) deprecates device-side calls of host
+          // APIs such as cudaDeviceSynchronize; that says nothing about the host API.
+          if (path.filename() != "cuda_device_runtime_api.h") n.deprecated |= decl.deprecated;
           n.device |= device_file && decl.kind == DeclKind::function;
           n.dirs.insert(d);
           if (decl.kind == DeclKind::object_macro) {
