@@ -154,10 +154,12 @@ int run_translate(const TranslateArguments& a) {
     for (const auto& t : temporaries) fs::remove(t);
   }
 
+  // Quiet text reports list errors only, so the full report is not rendered for them.
+  const bool quiet_text = a.quiet && a.report_format == "text" && a.report_file.empty();
   std::string rendered;
   if (a.report_format == "json") rendered = source::to_json(report).dump(2) + "\n";
   else if (a.report_format == "sarif") rendered = source::to_sarif(report).dump(2) + "\n";
-  else rendered = source::format_text(report);
+  else if (!quiet_text) rendered = source::format_text(report);
 
   if (!a.report_file.empty()) {
     if (auto err = write_file_atomic(a.report_file, rendered)) {
@@ -167,7 +169,7 @@ int run_translate(const TranslateArguments& a) {
   } else if (!a.quiet || report.count(Severity::error) > 0) {
     // The report goes to stderr when stdout carries the translation.
     std::FILE* stream = to_stdout ? stderr : stdout;
-    if (a.quiet && a.report_format == "text") {
+    if (quiet_text) {
       for (const auto& f : report.files)
         for (const auto& d : f.findings)
           if (d.severity == Severity::error) std::fprintf(stream, "%s\n", format_diagnostic(d).c_str());

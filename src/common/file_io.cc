@@ -81,7 +81,7 @@ Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
   return content;
 }
 
-std::optional<Diagnostic> write_file_atomic(const fs::path& path, std::string_view content) {
+std::optional<Diagnostic> write_file_atomic(const fs::path& path, std::string_view content, bool durable) {
   std::error_code ec;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   fs::create_directories(dir, ec);
@@ -116,18 +116,20 @@ std::optional<Diagnostic> write_file_atomic(const fs::path& path, std::string_vi
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd.get()) != 0) return fail("cannot flush file", errno);
+  if (durable && ::fsync(fd.get()) != 0) return fail("cannot flush file", errno);
   if (::close(fd.release()) != 0) return fail("cannot close file", errno);
   if (::rename(tmp.c_str(), path.c_str()) != 0) return fail("cannot move file into place", errno);
-  FileDescriptor dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dfd.get() >= 0) ::fsync(dfd.get());
+  if (durable) {
+    FileDescriptor dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dfd.get() >= 0) ::fsync(dfd.get());
+  }
   return std::nullopt;
 }
 
-std::optional<Diagnostic> copy_file_atomic(const fs::path& from, const fs::path& to) {
+std::optional<Diagnostic> copy_file_atomic(const fs::path& from, const fs::path& to, bool durable) {
   auto content = read_file(from, UINT64_MAX);
   if (!content) return content.diagnostics().front();
-  return write_file_atomic(to, *content);
+  return write_file_atomic(to, *content, durable);
 }
 
 }  // namespace gpuport

@@ -18,10 +18,14 @@ Result<std::string> read_file(const std::filesystem::path& path, std::uint64_t m
 // Writes `content` to `path` atomically: a temporary file in the same folder is written,
 // flushed to disk and renamed over `path`. Parent folders are created. Keeps the mode of an
 // existing file. Returns a diagnostic (code "io-error") on failure, leaving `path` untouched.
-std::optional<Diagnostic> write_file_atomic(const std::filesystem::path& path, std::string_view content);
+// `durable` also flushes the data and the folder entry to disk before returning (fsync): needed
+// when the file replaces something that exists nowhere else (in-place rewrites, backups), not
+// for outputs that can be made again from their inputs.
+std::optional<Diagnostic> write_file_atomic(const std::filesystem::path& path, std::string_view content,
+                                            bool durable = true);
 
 // Copies a file atomically (same promise as write_file_atomic).
 std::optional<Diagnostic> copy_file_atomic(const std::filesystem::path& from,
-                                           const std::filesystem::path& to);
+                                           const std::filesystem::path& to, bool durable = true);
 
 }  // namespace gpuport

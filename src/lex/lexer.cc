@@ -151,8 +151,11 @@ class Lexer {
       case '<':
         if (in_directive_ && directive_token_index_ == 2 && is_include_directive()) return angled_header(b);
         return punctuator(b);
+      case '{': case '}': case '[': case ']': case '(': case ')': case ';': case ':': case '?': case '~':
+      case '!': case '+': case '-': case '*': case '%': case '^': case '&': case '|': case '=': case '>':
+      case ',':
+        return punctuator(b);
       default:
-        if (std::strchr("{}[]();:?~!+-*%^&|=<>,", c) != nullptr && c != 0) return punctuator(b);
         return emit(TokenKind::unknown, b, b + 1);
     }
   }
@@ -289,17 +292,40 @@ class Lexer {
     emit(TokenKind::header_name, b, e + 1);
   }
 
+  // Longest match among the C++ punctuators (plus CUDA's <<< and >>>), by first character.
   void punctuator(std::uint32_t b) {
-    static constexpr std::string_view kThree[] = {"<<<", ">>>", "<<=", ">>=", "...", "->*", "<=>"};
-    static constexpr std::string_view kTwo[] = {"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",
-                                                "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                                                "##", ".*"};
-    std::string_view rest(s_ + b, std::min<std::uint32_t>(3, n_ - b));
-    for (auto p : kThree)
-      if (rest.starts_with(p)) return emit(TokenKind::punctuator, b, b + 3);
-    for (auto p : kTwo)
-      if (rest.starts_with(p)) return emit(TokenKind::punctuator, b, b + 2);
-    emit(TokenKind::punctuator, b, b + 1);
+    const char c0 = s_[b];
+    const char c1 = static_cast<char>(at(b + 1));
+    const char c2 = static_cast<char>(at(b + 2));
+    std::uint32_t len = 1;
+    switch (c0) {
+      case '<':
+        if (c1 == '<') len = (c2 == '<' || c2 == '=') ? 3 : 2;
+        else if (c1 == '=') len = c2 == '>' ? 3 : 2;
+        break;
+      case '>':
+        if (c1 == '>') len = (c2 == '>' || c2 == '=') ? 3 : 2;
+        else if (c1 == '=') len = 2;
+        break;
+      case '-':
+        if (c1 == '>') len = c2 == '*' ? 3 : 2;
+        else if (c1 == '-' || c1 == '=') len = 2;
+        break;
+      case '.':
+        if (c1 == '.' && c2 == '.') len = 3;
+        else if (c1 == '*') len = 2;
+        break;
+      case ':': len = c1 == ':' ? 2 : 1; break;
+      case '+': len = (c1 == '+' || c1 == '=') ? 2 : 1; break;
+      case '&': len = (c1 == '&' || c1 == '=') ? 2 : 1; break;
+      case '|': len = (c1 == '|' || c1 == '=') ? 2 : 1; break;
+      case '#': len = c1 == '#' ? 2 : 1; break;
+      case '=': case '!': case '*': case '/': case '%': case '^':
+        len = c1 == '=' ? 2 : 1;
+        break;
+      default: break;
+    }
+    emit(TokenKind::punctuator, b, b + len);
   }
 
   const char* s_;

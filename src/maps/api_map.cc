@@ -224,8 +224,7 @@ void ApiMap::build_index() {
       continue;
     }
     by_name_.emplace(e.cuda, i);
-    first_chars_[static_cast<unsigned char>(e.cuda[0])] = true;
-    max_name_length_ = std::max(max_name_length_, e.cuda.size());
+    if (e.cuda.size() < 64) lengths_by_first_char_[static_cast<unsigned char>(e.cuda[0])] |= 1ull << e.cuda.size();
   }
   std::stable_sort(rules_.begin(), rules_.end(), [](const CallRule& a, const CallRule& b) { return a.cuda < b.cuda; });
   for (std::uint32_t i = 0; i < rules_.size();) {

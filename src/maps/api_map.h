@@ -83,7 +83,10 @@ class ApiMap {
 
   // Identifier lookup (everything but headers). Null when the name is not in the tables.
   const ApiEntry* find(std::string_view cuda) const {
-    if (cuda.size() > max_name_length_ || !first_chars_[static_cast<unsigned char>(cuda[0])]) return nullptr;
+    // Most identifiers of a program are not API names: reject on (first byte, length) first.
+    if (cuda.empty() ||
+        (cuda.size() < 64 && !(lengths_by_first_char_[static_cast<unsigned char>(cuda[0])] >> cuda.size() & 1)))
+      return nullptr;
     auto it = by_name_.find(cuda);
     return it == by_name_.end() ? nullptr : &entries_[it->second];
   }
@@ -108,8 +111,7 @@ class ApiMap {
   std::unordered_map<std::string_view, std::uint32_t> by_name_;
   std::unordered_map<std::string_view, std::uint32_t> by_header_;
   std::unordered_map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> rules_by_name_;
-  bool first_chars_[256] = {};
-  std::size_t max_name_length_ = 0;
+  std::uint64_t lengths_by_first_char_[256] = {};  // bit n: some name of length n starts with this byte
 };
 
 }  // namespace gpuport::maps

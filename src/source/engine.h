@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,8 +37,19 @@ class Engine {
   // Significant (non-trivia) tokens, by position in the significant sequence.
   std::size_t size() const { return sig_.size(); }
   const lex::Token& tok(std::size_t i) const { return tokens_[sig_[i]]; }
-  std::string_view text(std::size_t i) const { return i < sig_.size() ? tokens_.text_of(tok(i)) : std::string_view(); }
-  bool is(std::size_t i, std::string_view s) const { return i < sig_.size() && text(i) == s; }
+  std::string_view text(std::size_t i) const {
+    if (i >= sig_.size()) return {};
+    const auto& t = tokens_[sig_[i]];
+    return std::string_view(source_data_ + t.offset, t.length);
+  }
+  bool is(std::size_t i, std::string_view s) const { return i < sig_.size() && equals(text(i), s); }
+  // Short-string equality that rejects on length and first byte before calling memcmp: most
+  // comparisons in the passes are against one- or two-character punctuators.
+  static bool equals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+  }
+  // sig indices of the '#' of every preprocessor directive, in order.
+  const std::vector<std::size_t>& directives() const { return directives_; }
   bool is_identifier(std::size_t i) const { return i < sig_.size() && tok(i).kind == lex::TokenKind::identifier; }
   std::size_t token_index(std::size_t i) const { return sig_[i]; }
   const lex::TokenStream& stream() const { return tokens_; }
@@ -88,10 +100,12 @@ class Engine {
   const maps::ApiMap& map_;
   const TranslateOptions& options_;
   FileTranslation& result_;
+  const char* source_data_;
   std::vector<std::uint32_t> sig_;
   std::vector<Edit> edits_;
   std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
   std::vector<DeviceRange> device_ranges_;
+  std::vector<std::size_t> directives_;
   bool has_device_keywords_ = false;
   mutable std::optional<LineIndex> lines_;
 };

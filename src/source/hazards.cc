@@ -19,39 +19,58 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// Integer literal value, ignoring suffixes; -1 when not a plain integer.
+// Integer literal value, ignoring suffixes and digit separators; -1 when not a plain integer
+// (or too large to matter here).
 long long integer_value(std::string_view s) {
-  std::string t = lower(s);
-  t.erase(std::remove(t.begin(), t.end(), '\''), t.end());
-  while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
-  if (t.empty()) return -1;
-  try {
-    std::size_t used = 0;
-    long long v = std::stoll(t, &used, 0);
-    return used == t.size() ? v : -1;
-  } catch (...) {
-    return -1;
+  while (!s.empty() && (s.back() == 'u' || s.back() == 'U' || s.back() == 'l' || s.back() == 'L')) s.remove_suffix(1);
+  if (s.empty()) return -1;
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    s.remove_prefix(2);
+  } else if (s.size() > 1 && s[0] == '0') {
+    base = 8;
   }
+  long long v = 0;
+  for (char c : s) {
+    if (c == '\'') continue;
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    if (d >= base || v > (1LL << 40)) return -1;
+    v = v * base + d;
+  }
+  return v;
+}
+
+// Case-insensitive substring test without allocating.
+bool contains_ci(std::string_view hay, std::string_view needle) {
+  if (needle.size() > hay.size()) return false;
+  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    std::size_t k = 0;
+    // needle is lower-case letters only, so OR-ing 0x20 is an exact ASCII case fold here.
+    while (k < needle.size() && (hay[i + k] | 0x20) == needle[k]) ++k;
+    if (k == needle.size()) return true;
+  }
+  return false;
 }
 
 bool is_full_32bit_mask(std::string_view s) {
+  if (s.size() < 10 || s.size() > 13 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
   std::string t = lower(s);
   while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
   return t == "0xffffffff";
 }
 
-bool names_warp_size(std::string_view name) {
-  const std::string n = lower(name);
-  return n.find("warp") != std::string::npos &&
-         (n.find("size") != std::string::npos || n.find("width") != std::string::npos ||
-          n.find("threads") != std::string::npos || n.find("lanes") != std::string::npos);
+bool names_warp_size(std::string_view n) {
+  return contains_ci(n, "warp") && (contains_ci(n, "size") || contains_ci(n, "width") ||
+                                    contains_ci(n, "threads") || contains_ci(n, "lanes"));
 }
 
-bool names_lane_or_thread(std::string_view name) {
-  const std::string n = lower(name);
-  return n.find("lane") != std::string::npos || n.find("warp") != std::string::npos ||
-         n.find("tid") != std::string::npos || n.find("threadidx") != std::string::npos ||
-         n == "tx" || n.find("thread") != std::string::npos;
+bool names_lane_or_thread(std::string_view n) {
+  return contains_ci(n, "lane") || contains_ci(n, "warp") || contains_ci(n, "tid") || contains_ci(n, "thread") ||
+         n == "tx";
 }
 
 bool is_warp_function(std::string_view name) {
@@ -95,7 +114,7 @@ bool assigned_to_lane(const Engine& e, std::size_t op) {
     } else if (depth == 0 && (t == ";" || t == "{" || t == "}" || t == ",")) {
       return false;
     } else if (depth == 0 && t == "=" && k >= 2) {
-      return e.is_identifier(k - 2) && lower(e.text(k - 2)).find("lane") != std::string::npos;
+      return e.is_identifier(k - 2) && contains_ci(e.text(k - 2), "lane");
     }
   }
   return false;
@@ -176,7 +195,7 @@ void find_hazards(Engine& e) {
     const auto s = e.text(i);
 
     if (t.kind == TokenKind::identifier) {
-      if (s == "asm" || s == "__asm__" || s == "__asm") {
+      if ((s[0] == 'a' || s[0] == '_') && (s == "asm" || s == "__asm__" || s == "__asm")) {
         report_inline_asm(e, i);
         continue;
       }
@@ -190,6 +209,7 @@ void find_hazards(Engine& e) {
                    "use warpSize in device code; for a compile-time size use __AMDGCN_WAVEFRONT_SIZE (AMD) or size arrays for 64 lanes");
         }
       }
+      if (s[0] != '_') continue;  // the rest concern __ballot*, __popc, __shfl* ...
       // 32-bit storage of a ballot: unsigned m = __ballot_sync(...); uint32_t a = __activemask();
       if ((s == "__ballot_sync" || s == "__ballot" || s == "__activemask") && i >= 3 && e.is(i - 1, "=") &&
           e.is_identifier(i - 2)) {
@@ -272,7 +292,7 @@ void find_hazards(Engine& e) {
             --depth;
           } else if (w == ";" || w == "{") break;
         }
-        const bool named_mask = i >= 2 && e.is(i - 1, "=") && lower(e.text(i - 2)).find("mask") != std::string::npos;
+        const bool named_mask = i >= 2 && e.is(i - 1, "=") && contains_ci(e.text(i - 2), "mask");
         if (named_mask || (mask_use && !dropped_arg)) {
           auto& d = e.report(i, Severity::warning, "warp-mask-32bit",
                              "32-bit full lane mask; AMD wavefronts have up to 64 lanes", "0xffffffffffffffffull");

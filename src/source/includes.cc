@@ -22,8 +22,8 @@ struct Include {
 std::vector<Include> find_includes(const Engine& e) {
   std::vector<Include> out;
   int depth = 0;
-  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
-    if (!e.tok(i).has(lex::kDirectiveHash)) continue;
+  for (std::size_t i : e.directives()) {
+    if (i + 1 >= e.size()) continue;
     const auto name = e.text(i + 1);
     if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
     else if (name == "endif" && depth > 0) --depth;
@@ -124,8 +124,8 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   };
   std::string text = "#include <hip/hip_runtime.h>\n";
   std::optional<std::uint32_t> at;
-  for (std::size_t i = 0; i + 2 < e.size(); ++i) {
-    if (e.tok(i).has(lex::kDirectiveHash) && e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
+  for (std::size_t i : e.directives()) {
+    if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
       at = after_line(i);
       break;
     }

@@ -165,7 +165,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     if (!item.source) {
       if (options.mode != OutputMode::directory) return;
       const fs::path out = output_path(item.input);
-      if (auto err = copy_file_atomic(item.input, out)) {
+      if (auto err = copy_file_atomic(item.input, out, /*durable=*/false)) {
         fr.rejected = true;
         fr.findings.push_back(*err);
         return;
@@ -193,7 +193,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         break;
       case OutputMode::directory: {
         const fs::path out = output_path(item.input);
-        if (auto err = write_file_atomic(out, t.output)) {
+        // Outputs of a -o tree can be made again from the inputs: atomic, but not fsync'ed.
+        if (auto err = write_file_atomic(out, t.output, /*durable=*/false)) {
           t.findings.push_back(*err);
           fr.rejected = true;
           break;

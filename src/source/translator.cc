@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -18,10 +19,13 @@ using lex::TokenKind;
 
 Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
                const TranslateOptions& options, FileTranslation& result)
-    : path_(path), tokens_(tokens), map_(map), options_(options), result_(result) {
+    : path_(path), tokens_(tokens), map_(map), options_(options), result_(result), source_data_(tokens.text().data()) {
   sig_.reserve(tokens.size() / 2 + 1);
-  for (std::uint32_t i = 0; i < tokens.size(); ++i)
-    if (!tokens[i].is_trivia()) sig_.push_back(i);
+  for (std::uint32_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].is_trivia()) continue;
+    if (tokens[i].has(lex::kDirectiveHash)) directives_.push_back(sig_.size());
+    sig_.push_back(i);
+  }
   find_device_code();
 }
 
@@ -117,6 +121,7 @@ void Engine::find_device_code() {
     if (t.has(lex::kInDirective)) continue;
     const auto s = text(i);
     if (t.kind == TokenKind::identifier) {
+      if (s.size() < 8 || s[0] != '_' || s[1] != '_') continue;
       if (s == "__global__" || s == "__device__") {
         pending = true;
         has_device_keywords_ = true;
@@ -127,13 +132,14 @@ void Engine::find_device_code() {
       }
       continue;
     }
-    if (s == ";") {
+    if (t.kind != TokenKind::punctuator || s.size() != 1) continue;
+    if (s[0] == ';') {
       pending = pending_host = false;
-    } else if (s == "{") {
+    } else if (s[0] == '{') {
       if (pending && open.empty()) open.push_back({depth, i, pending_host});
       pending = pending_host = false;
       ++depth;
-    } else if (s == "}") {
+    } else if (s[0] == '}') {
       if (depth > 0) --depth;
       if (!open.empty() && open.back().depth == depth) {
         device_ranges_.push_back({open.back().start, i, open.back().host});
@@ -153,17 +159,20 @@ const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
 }
 
 std::string Engine::apply_edits() {
-  std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) {
-    if (a.begin != b.begin) return a.begin < b.begin;
-    // Insertions at an offset go before a replacement that starts there.
-    if ((a.begin == a.end) != (b.begin == b.end)) return a.begin == a.end;
-    return a.order < b.order;
-  });
+  // Sort packed keys rather than the edits themselves (each holds a string): offset, then
+  // insertions before a replacement at the same offset, then creation order.
+  std::vector<std::uint64_t> keys(edits_.size());
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    const Edit& e = edits_[i];
+    keys[i] = (std::uint64_t{e.begin} << 32) | (std::uint64_t{e.begin != e.end} << 31) | i;
+  }
+  std::sort(keys.begin(), keys.end());
   const std::string_view src = tokens_.text();
   std::string out;
   out.reserve(src.size() + src.size() / 16);
   std::uint32_t pos = 0;
-  for (const auto& e : edits_) {
+  for (auto key : keys) {
+    const Edit& e = edits_[key & 0x7fffffffu];
     if (e.begin < pos) continue;  // overlaps an earlier edit: the earlier one wins
     out.append(src.substr(pos, e.begin - pos));
     out.append(e.text);
@@ -173,10 +182,29 @@ std::string Engine::apply_edits() {
   return out;
 }
 
+// Findings in source order (stable), sorting positions and moving each finding once.
+void sort_by_position(std::vector<Diagnostic>& findings) {
+  std::vector<std::uint32_t> order(findings.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto& x = findings[a].location;
+    const auto& y = findings[b].location;
+    return std::pair(x.line, x.column) < std::pair(y.line, y.column);
+  });
+  bool sorted = true;
+  for (std::uint32_t i = 0; i < order.size() && sorted; ++i) sorted = order[i] == i;
+  if (sorted) return;
+  std::vector<Diagnostic> out;
+  out.reserve(findings.size());
+  for (auto i : order) out.push_back(std::move(findings[i]));
+  findings = std::move(out);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Names
 
 bool looks_like_cuda_api(std::string_view n) {
+  if (n.size() < 3 || (n[0] != 'c' && n[0] != 'C' && n[0] != 'n')) return false;
   auto upper_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'A' && n[k] <= 'Z'; };
   auto lower_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'a' && n[k] <= 'z'; };
   if (n.starts_with("cuda")) return upper_after(4);
@@ -248,13 +276,8 @@ void rewrite_identifiers(Engine& e) {
         continue;
       }
       if (t.has(lex::kInDisabledGroup)) continue;
-      UnknownApiUse use;
-      use.name = std::string(name);
-      use.diagnostic.severity = Severity::warning;
-      use.diagnostic.code = "unknown-api";
-      use.diagnostic.message = fmt::format("'{}' looks like a CUDA API name but is not in the mapping tables; left unchanged", name);
-      use.diagnostic.location = e.location(t.offset);
-      e.result().unknown_uses.push_back(std::move(use));
+      const auto where = e.location(t.offset);
+      e.result().unknown_uses.push_back({std::string(name), where.line, where.column});
       continue;
     }
 
@@ -327,6 +350,7 @@ void rewrite_identifiers(Engine& e) {
 FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
                                const TranslateOptions& options) {
   FileTranslation result;
+  result.path = std::string(path);
   auto reject = [&](std::uint32_t offset, std::string code, std::string message) {
     Diagnostic d;
     d.code = std::move(code);
@@ -377,24 +401,27 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
   find_hazards(engine);
   result.output = engine.apply_edits();
-  std::stable_sort(result.findings.begin(), result.findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::pair(a.location.line, a.location.column) < std::pair(b.location.line, b.location.column);
-  });
+  sort_by_position(result.findings);
   return result;
 }
 
 void resolve_unknown_apis(std::vector<FileTranslation*> files) {
-  std::set<std::string, std::less<>> declared;
+  std::unordered_set<std::string_view> declared;
   for (auto* f : files)
     for (const auto& n : f->declared_names) declared.insert(n);
   for (auto* f : files) {
     if (f->unknown_uses.empty()) continue;
-    for (auto& use : f->unknown_uses)
-      if (!declared.count(use.name)) f->findings.push_back(std::move(use.diagnostic));
+    for (auto& use : f->unknown_uses) {
+      if (declared.count(use.name)) continue;
+      Diagnostic d;
+      d.severity = Severity::warning;
+      d.code = "unknown-api";
+      d.message = fmt::format("'{}' looks like a CUDA API name but is not in the mapping tables; left unchanged", use.name);
+      d.location = {f->path, use.line, use.column};
+      f->findings.push_back(std::move(d));
+    }
     f->unknown_uses.clear();
-    std::stable_sort(f->findings.begin(), f->findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      return std::pair(a.location.line, a.location.column) < std::pair(b.location.line, b.location.column);
-    });
+    sort_by_position(f->findings);
   }
 }
 

@@ -29,10 +29,11 @@ struct TranslateOptions {
 // whole set of files: a name the project declares itself is not an API.
 struct UnknownApiUse {
   std::string name;
-  Diagnostic diagnostic;
+  std::uint32_t line = 0, column = 0;
 };
 
 struct FileTranslation {
+  std::string path;
   bool ok = true;              // false: the input was rejected (binary, bad encoding, lexer errors)
   std::string output;          // the translated text when ok
   std::vector<Diagnostic> findings;

@@ -97,6 +97,25 @@ TEST(Project, BadInputsAreReportedAndNothingIsWritten) {
   EXPECT_TRUE(codes.count("file-too-large"));
 }
 
+TEST(Project, A200MegabyteFileIsRefusedByDefault) {
+  testing::TempDir dir;
+  const fs::path big = dir.path() / "huge.cu";
+  {
+    std::ofstream f(big);
+    f << "int x;\n";
+  }
+  fs::resize_file(big, 200ull << 20);  // sparse: no 200 MB written to disk
+  ProjectOptions o;
+  o.mode = OutputMode::directory;
+  o.output_dir = dir.path() / "out";
+  auto r = translate_project({big}, testing::small_map(), o);
+  ASSERT_EQ(r.report.files.size(), 1u);
+  ASSERT_EQ(r.report.files[0].findings.size(), 1u);
+  EXPECT_EQ(r.report.files[0].findings[0].code, "file-too-large");
+  EXPECT_NE(r.report.files[0].findings[0].message.find("--max-file-size"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir.path() / "out" / "huge.cu"));
+}
+
 TEST(Project, UnreadableFilesAreIoErrors) {
   if (::geteuid() == 0) GTEST_SKIP() << "running as root: permission checks do not apply";
   testing::TempDir dir;
