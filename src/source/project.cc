@@ -82,6 +82,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
   std::vector<fs::path> roots;
   std::vector<fs::path> file_inputs;
 
+  std::error_code output_ec;
+  const fs::path output_root = options.mode == OutputMode::directory
+                                   ? fs::weakly_canonical(fs::absolute(options.output_dir), output_ec)
+                                   : fs::path();
   auto add_item = [&](const fs::path& p, bool source) {
     if (seen.insert(p).second) items.push_back({p, source});
   };
@@ -118,7 +122,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
             report.errors.push_back(io_diagnostic(it->path(), "cannot read folder: permission denied"));
             report.io_failure = true;
           }
-          if (it->path().filename() == ".git") it.disable_recursion_pending();
+          // Never walk into version-control data or into the output tree itself
+          // (`gpuport translate . -o out` run twice must not translate out/).
+          if (it->path().filename() == ".git" || (!output_root.empty() && it->path() == output_root))
+            it.disable_recursion_pending();
           continue;
         }
         if (it->is_regular_file(ec2)) found.push_back(it->path());

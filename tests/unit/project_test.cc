@@ -39,6 +39,18 @@ TEST(Project, MirrorsATreeAndCopiesOtherFiles) {
   EXPECT_FALSE(r.report.io_failure);
 }
 
+TEST(Project, AnOutputTreeInsideTheInputIsNotTranslatedAgain) {
+  testing::TempDir dir;
+  write(dir.path() / "a.cu", "void f() { cudaFree(0); }\n");
+  ProjectOptions o;
+  o.mode = OutputMode::directory;
+  o.output_dir = dir.path() / "out";
+  translate_project({dir.path()}, testing::small_map(), o);
+  auto second = translate_project({dir.path()}, testing::small_map(), o);
+  EXPECT_EQ(tree(dir.path() / "out"), (std::set<std::string>{"a.cu"}));
+  EXPECT_EQ(second.report.files.size(), 1u);
+}
+
 TEST(Project, FileInputsBringTheirLocalHeaders) {
   testing::TempDir dir;
   write(dir.path() / "src" / "main.cu", "#include \"../inc/util.cuh\"\n#include <vector>\nint main() {}\n");
