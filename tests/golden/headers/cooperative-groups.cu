@@ -1,0 +1,10 @@
+// Cooperative groups become hip/hip_cooperative_groups.h.
+// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: FileCheck --check-prefix=REPORT %s < %t.err
+#include <cstdio>
+#include <cooperative_groups.h>
+// CHECK: {{^}}#include <cstdio>
+// CHECK-NEXT: {{^}}#include <hip/hip_cooperative_groups.h>
+int placeholder = 0;
+// CHECK-NEXT: {{^}}int placeholder = 0;
+// REPORT: 0 errors, 0 warnings

@@ -1,0 +1,10 @@
+// The host-only runtime API header becomes hip/hip_runtime_api.h (not the full runtime).
+// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: FileCheck --check-prefix=REPORT %s < %t.err
+#include <cstdio>
+#include <cuda_runtime_api.h>
+// CHECK: {{^}}#include <cstdio>
+// CHECK-NEXT: {{^}}#include <hip/hip_runtime_api.h>
+int placeholder = 0;
+// CHECK-NEXT: {{^}}int placeholder = 0;
+// REPORT: 0 errors, 0 warnings

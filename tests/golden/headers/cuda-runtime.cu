@@ -1,0 +1,10 @@
+// The CUDA runtime header becomes the HIP runtime header, in the same place.
+// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: FileCheck --check-prefix=REPORT %s < %t.err
+#include <cstdio>
+#include <cuda_runtime.h>
+// CHECK: {{^}}#include <cstdio>
+// CHECK-NEXT: {{^}}#include <hip/hip_runtime.h>
+int placeholder = 0;
+// CHECK-NEXT: {{^}}int placeholder = 0;
+// REPORT: 0 errors, 0 warnings

@@ -1,0 +1,10 @@
+// cuSPARSE becomes hipSPARSE, under the hipsparse/ folder.
+// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: FileCheck --check-prefix=REPORT %s < %t.err
+#include <cstdio>
+#include <cusparse.h>
+// CHECK: {{^}}#include <cstdio>
+// CHECK-NEXT: {{^}}#include <hipsparse/hipsparse.h>
+int placeholder = 0;
+// CHECK-NEXT: {{^}}int placeholder = 0;
+// REPORT: 0 errors, 0 warnings

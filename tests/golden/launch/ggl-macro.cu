@@ -1,0 +1,12 @@
+// --launch ggl: a launch in a macro body is rewritten inside the body.
+// RUN: %gpuport translate --launch ggl %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: FileCheck --check-prefix=REPORT %s < %t.err
+#include <cuda_runtime.h>
+
+__global__ void step(float* p) {}
+#define LAUNCH_STEP(p, n) step<<<(n) / 256, 256>>>(p)
+// CHECK: {{^}}#define LAUNCH_STEP(p, n) hipLaunchKernelGGL(step, dim3((n) / 256), dim3(256), 0, 0, p)
+
+void run(float* p, int n) { LAUNCH_STEP(p, n); }
+// CHECK: {{^}}void run(float* p, int n) { LAUNCH_STEP(p, n); }
+// REPORT: 0 errors, 0 warnings
