@@ -74,6 +74,16 @@ bool is_identifier(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// `thrust::cuda`: nested namespaces are keyed by their qualified name.
+bool is_qualified_identifier(std::string_view s) {
+  while (true) {
+    auto sep = s.find("::");
+    if (!is_identifier(s.substr(0, sep))) return false;
+    if (sep == std::string_view::npos) return true;
+    s.remove_prefix(sep + 2);
+  }
+}
+
 Diagnostic table_error(const std::string& file, std::uint32_t line, std::string message) {
   Diagnostic d;
   d.code = "bad-map-row";
@@ -175,7 +185,8 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
       }
       if (cells.size() == 6) e.note = cells[5];
       e.origin = origin;
-      if (e.kind != Kind::header && !is_identifier(e.cuda)) {
+      if (e.kind != Kind::header && !is_identifier(e.cuda) &&
+          !(e.kind == Kind::namespace_ && is_qualified_identifier(e.cuda))) {
         errors.push_back(table_error(name, line_no, fmt::format("'{}' is not an identifier", e.cuda)));
         continue;
       }

@@ -22,7 +22,8 @@ enum class Kind : std::uint8_t {
   constant,      // enumerator or constant macro
   macro,         // function-like or other macro
   header,        // include path: cuda_runtime.h -> hip/hip_runtime.h
-  namespace_,    // C++ namespace: cub -> hipcub (rewritten before '::' and after 'namespace')
+  namespace_,    // C++ namespace: cub -> hipcub (rewritten before '::' and after 'namespace');
+                 // nested ones by qualified name: thrust::cuda -> thrust::hip
   device,        // device function or intrinsic
   pp_condition,  // macro tested by #ifdef/#ifndef/defined(): __CUDA_ARCH__ -> __HIP_DEVICE_COMPILE__
 };

@@ -14,7 +14,16 @@ bool is_full_mask(std::string_view s) {
     if (c != ' ' && c != '\t') lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   while (!lower.empty() && (lower.back() == 'u' || lower.back() == 'l')) lower.pop_back();
   return lower == "0xffffffff" || lower == "0xffffffffffffffff" || lower == "-1" || lower == "__activemask()" ||
-         lower == "~0" || lower == "~0u";
+         lower == "~0" || lower == "~0u" || lower.find("full") != std::string::npos ||
+         lower.find("all") != std::string::npos;  // FULL_MASK, kAllLanes
+}
+
+// `(const void*)k`, `(void*)k`, `reinterpret_cast<const void*>(k)`: no second cast needed.
+bool already_void_pointer(const Engine& e, std::size_t first, std::size_t last) {
+  std::string prefix;
+  for (std::size_t i = first; i <= last && prefix.size() < 40; ++i) prefix += e.text(i);
+  return prefix.starts_with("(constvoid*)") || prefix.starts_with("(void*)") ||
+         prefix.starts_with("reinterpret_cast<constvoid*>") || prefix.starts_with("static_cast<constvoid*>");
 }
 
 }  // namespace
@@ -34,6 +43,7 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
       const auto [first, last] = call->args[static_cast<std::size_t>(rule.index)];
       if (rule.action == maps::CallAction::wrap) {
         if (e.text(first) == rule.value) continue;  // already wrapped
+        if (rule.value.find("const void*") != std::string::npos && already_void_pointer(e, first, last)) continue;
         e.insert(e.tok(first).offset, rule.value + "(");
         e.insert(e.tok(last).end(), ")");
         ++e.result().rewrites;
@@ -56,6 +66,7 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
           end = e.tok(last).end();
         }
         e.replace_range(begin, end, "");
+        e.mark_dropped(first, last);
         ++e.result().rewrites;
       }
     }

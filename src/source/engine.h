@@ -85,6 +85,15 @@ class Engine {
   }
   bool has_device_code() const { return !device_ranges_.empty() || has_device_keywords_; }
 
+  // Arguments removed by a call rule: their tokens are gone from the output, so no other
+  // pass may rewrite or report them.
+  void mark_dropped(std::size_t first, std::size_t last) { dropped_.emplace_back(first, last); }
+  bool is_dropped(std::size_t i) const {
+    for (const auto& [a, b] : dropped_)
+      if (i >= a && i <= b) return true;
+    return false;
+  }
+
   std::string apply_edits();
 
  private:
@@ -106,6 +115,7 @@ class Engine {
   std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
   std::vector<DeviceRange> device_ranges_;
   std::vector<std::size_t> directives_;
+  std::vector<std::pair<std::size_t, std::size_t>> dropped_;
   bool has_device_keywords_ = false;
   mutable std::optional<LineIndex> lines_;
 };

@@ -191,8 +191,14 @@ void find_hazards(Engine& e) {
   const bool fix = e.options().fix_warp_size;
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
-    if (t.has(lex::kInDisabledGroup)) continue;
+    if (t.has(lex::kInDisabledGroup) || e.is_dropped(i)) continue;
     const auto s = e.text(i);
+    // static_assert(BLOCK % 32 == 0, ...) checks a size; it computes no lane index.
+    if (t.kind == TokenKind::identifier && s == "static_assert" && e.is(i + 1, "(")) {
+      const std::size_t close = e.match(i + 1);
+      if (close < e.size()) i = close;
+      continue;
+    }
 
     if (t.kind == TokenKind::identifier) {
       if ((s[0] == 'a' || s[0] == '_') && (s == "asm" || s == "__asm__" || s == "__asm")) {

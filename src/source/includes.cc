@@ -1,6 +1,8 @@
 // Include rewriting: CUDA header paths become HIP paths, the HIP runtime header appears once
 // (where the CUDA runtime include was, or after the include guard / #pragma once), and
 // headers without a HIP counterpart are reported.
+#include <set>
+
 #include <fmt/format.h>
 
 #include "source/engine.h"
@@ -62,6 +64,11 @@ std::string replace_path(std::string_view token, std::string_view path) {
 
 void rewrite_includes(Engine& e) {
   bool runtime_seen = false;
+  // HIP paths already included unconditionally: several CUDA headers map to one HIP header
+  // (<cub/block/block_reduce.cuh>, <cub/device/device_scan.cuh> -> <hipcub/hipcub.hpp>).
+  std::set<std::string, std::less<>> included;
+  for (const auto& inc : find_includes(e))
+    if (inc.depth == 0 && !e.map().find_header(inc.path)) included.emplace(inc.path);
   for (const auto& inc : find_includes(e)) {
     if (e.tok(inc.hash).has(lex::kInDisabledGroup) && !e.map().find_header(inc.path)) continue;
     if (inc.path == kRuntime) {
@@ -80,15 +87,16 @@ void rewrite_includes(Engine& e) {
                fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
       continue;
     }
-    if (entry->hip == kRuntime) {
-      // One runtime include per file: later unconditional duplicates go, whole line.
-      if (runtime_seen && inc.depth == 0) {
-        auto [begin, end] = directive_line(e, inc.hash);
-        e.replace_range(begin, end, "");
-        ++e.result().rewrites;
-        continue;
-      }
-      if (inc.depth == 0) runtime_seen = true;
+    // One include per HIP header: later unconditional duplicates go, whole line.
+    if (inc.depth == 0 && (included.count(entry->hip) || (entry->hip == kRuntime && runtime_seen))) {
+      auto [begin, end] = directive_line(e, inc.hash);
+      e.replace_range(begin, end, "");
+      ++e.result().rewrites;
+      continue;
+    }
+    if (inc.depth == 0) {
+      included.emplace(entry->hip);
+      if (entry->hip == kRuntime) runtime_seen = true;
     }
     if (entry->hip != inc.path) {
       e.replace(inc.header, replace_path(e.text(inc.header), entry->hip));
@@ -122,7 +130,14 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     while (k < tokens.size() && tokens[k].kind != lex::TokenKind::newline) ++k;
     return k < tokens.size() ? tokens[k].end() : static_cast<std::uint32_t>(e.source().size());
   };
-  std::string text = "#include <hip/hip_runtime.h>\n";
+  // Match the file's line endings.
+  std::string_view eol = "\n";
+  for (const auto& t : tokens.tokens())
+    if (t.kind == lex::TokenKind::newline) {
+      if (t.length == 2) eol = "\r\n";
+      break;
+    }
+  std::string text = "#include <hip/hip_runtime.h>" + std::string(eol);
   std::optional<std::uint32_t> at;
   for (std::size_t i : e.directives()) {
     if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
@@ -134,7 +149,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {
     at = after_line(3);
   }
-  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text = "\n" + text;
+  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text = std::string(eol) + text;
   if (!at) {
     if (e.size() == 0) return;
     std::size_t k = e.token_index(0);

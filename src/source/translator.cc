@@ -220,6 +220,12 @@ bool looks_like_cuda_api(std::string_view n) {
 
 namespace {
 
+// The note of a curated row is advice for the user; a generated row's note says where the
+// mapping came from, which is no fix.
+std::string advice(const maps::ApiEntry& entry) {
+  return entry.origin.starts_with("curated/") ? entry.note : std::string();
+}
+
 bool is_keyword_before_expression(std::string_view s) {
   static const std::set<std::string_view> kWords = {"return", "case", "throw", "else", "do", "sizeof", "new",
                                                     "delete", "co_return", "co_yield", "co_await", "goto",
@@ -232,14 +238,46 @@ struct DirectiveState {
   std::size_t hash = 0;
 };
 
+// What kind of scope a '{' opens, judged from the tokens since the previous ';', '{' or '}'.
+enum class Scope : std::uint8_t { block, user_namespace, record };
+
+Scope scope_opened_by(const Engine& e, std::size_t brace) {
+  for (std::size_t k = brace; k > 0;) {
+    --k;
+    if (e.tok(k).has(lex::kInDirective)) continue;
+    const auto t = e.text(k);
+    if (t == ";" || t == "{" || t == "}" || t == "=" || t == ")") return Scope::block;
+    if (t == "namespace") return Scope::user_namespace;
+    if (t == "struct" || t == "class" || t == "union" || t == "enum") return Scope::record;
+  }
+  return Scope::block;
+}
+
 }  // namespace
 
 void rewrite_identifiers(Engine& e) {
   const auto& map = e.map();
   DirectiveState directive;
   std::set<std::string, std::less<>> declared;
+  // Scopes opened by '{' outside directives. A name declared directly in a struct or in a
+  // user's namespace is the user's own, even when it is spelled like a CUDA API.
+  std::vector<Scope> scopes;
+  // Namespace aliases of mapped namespaces: namespace cg = cooperative_groups;
+  std::map<std::string_view, const maps::ApiEntry*> aliases;
+  auto namespace_entry = [&](std::size_t k) -> const maps::ApiEntry* {
+    if (!e.is_identifier(k)) return nullptr;
+    if (auto it = aliases.find(e.text(k)); it != aliases.end()) return it->second;
+    const auto* n = map.find(e.text(k));
+    return n && n->kind == maps::Kind::namespace_ ? n : nullptr;
+  };
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
+    if (t.kind == TokenKind::punctuator && t.length == 1 && !t.has(lex::kInDirective)) {
+      const char c = e.text(i)[0];
+      if (c == '{') scopes.push_back(scope_opened_by(e, i));
+      else if (c == '}' && !scopes.empty()) scopes.pop_back();
+      continue;
+    }
     if (t.has(lex::kDirectiveHash)) {
       directive.name = e.is_identifier(i + 1) && e.tok(i + 1).has(lex::kInDirective) ? e.text(i + 1) : "";
       directive.hash = i;
@@ -251,15 +289,42 @@ void rewrite_identifiers(Engine& e) {
     const std::string_view name = e.text(i);
     if (in_directive && i == directive.hash + 1) continue;  // the directive's own name
 
-    // The name a #define introduces is the user's, whatever its spelling.
-    if (in_directive && directive.name == "define" && i == directive.hash + 2) {
-      if (looks_like_cuda_api(name)) declared.emplace(name);
+    // The name a #define introduces is the user's, whatever its spelling -- except a CUDA
+    // configuration switch (#define __CUDA_NO_HALF_OPERATORS__), which must keep working.
+    if (in_directive && (directive.name == "define" || directive.name == "undef") && i == directive.hash + 2) {
+      const auto* sw = map.find(name);
+      if (sw && (sw->kind == maps::Kind::pp_condition || sw->kind == maps::Kind::macro) &&
+          sw->status != maps::Status::unsupported && sw->hip != name) {
+        e.replace(i, sw->hip);
+        ++e.result().rewrites;
+        ++e.pp_rewrites;
+      } else if (looks_like_cuda_api(name)) {
+        declared.emplace(name);
+      }
       continue;
     }
 
+    if (e.is_dropped(i)) continue;
     const maps::ApiEntry* entry = map.find(name);
     const std::string_view prev = i > 0 ? e.text(i - 1) : std::string_view();
     const std::string_view next = e.text(i + 1);
+
+    if (prev == "namespace" && next == "=" && namespace_entry(i + 2)) aliases[name] = namespace_entry(i + 2);
+    // Nested namespaces keyed by qualified name: thrust::cuda::par -> thrust::hip::par.
+    if (next == "::" && e.is_identifier(i + 2) && prev != "::" && prev != "." && prev != "->") {
+      const std::string qualified = fmt::format("{}::{}", name, e.text(i + 2));
+      if (const auto* q = map.find(qualified); q && q->kind == maps::Kind::namespace_) {
+        if (q->status == maps::Status::unsupported) {
+          e.report(i, Severity::error, "unsupported-api", fmt::format("'{}' ({}) has no HIP equivalent", qualified, q->family),
+                   advice(*q));
+        } else if (q->hip != qualified) {
+          e.replace_range(t.offset, e.tok(i + 2).end(), q->hip);
+          ++e.result().rewrites;
+        }
+        i += 2;
+        continue;
+      }
+    }
 
     if (entry == nullptr) {
       if (!looks_like_cuda_api(name)) continue;
@@ -283,8 +348,23 @@ void rewrite_identifiers(Engine& e) {
 
     // Member access and names qualified by a user's namespace are not the API.
     if (prev == "." || prev == "->" || prev == ".*" || prev == "->*") continue;
-    if (prev == "::" && i >= 2) {
-      if (e.is_identifier(i - 2) || e.is(i - 2, ">")) continue;  // ns::name or Type<T>::name
+    // A declaration directly inside a struct or a user's namespace: `int (*cudaMalloc)(...);`,
+    // `namespace mylib { int cudaMalloc(void**, size_t); }`.
+    if (!scopes.empty() && scopes.back() != Scope::block && !in_directive) {
+      const bool declarator_before = (e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) ||
+                                     prev == "*" || prev == "&" || prev == "&&" || prev == ">";
+      const bool declarator_after = next == "(" || next == ")" || next == ";" || next == "=" || next == "[" ||
+                                    next == "," || next == "{";
+      if (declarator_before && declarator_after) {
+        declared.emplace(name);
+        continue;
+      }
+    }
+    if (prev == "::" && i >= 2 && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
+      // ns::name or Type<T>::name: the API only when ns is a namespace of the tables
+      // (cooperative_groups::this_cluster, cg::this_grid), and then only its own family.
+      const auto* ns = namespace_entry(i - 2);
+      if (!ns || entry->family != ns->family || entry->kind == maps::Kind::namespace_) continue;
     }
 
     switch (entry->kind) {
@@ -317,13 +397,12 @@ void rewrite_identifiers(Engine& e) {
     if (entry->status == maps::Status::unsupported) {
       if (t.has(lex::kInDisabledGroup)) continue;
       e.report(i, Severity::error, "unsupported-api",
-               fmt::format("'{}' ({}) has no HIP equivalent", name, entry->family),
-               entry->note);
+               fmt::format("'{}' ({}) has no HIP equivalent", name, entry->family), advice(*entry));
       continue;
     }
     if (entry->status == maps::Status::deprecated) {
       e.report(i, Severity::warning, "deprecated-api", fmt::format("'{}' is deprecated in CUDA", name),
-               entry->note.empty() ? fmt::format("translated to '{}'", entry->hip) : entry->note);
+               advice(*entry).empty() ? fmt::format("translated to '{}'", entry->hip) : advice(*entry));
     }
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (next == "(" && !e.map().call_rules(name).empty()) {
