@@ -6,7 +6,9 @@ kernels with shared memory and warp shuffles, host code with runtime API calls, 
 macros, comments and strings that mention API names, local headers, templates. Then times
 `gpuport translate CORPUS -o OUT` single-threaded and with -j 2 (best of N runs), next to a
 baseline in the same invocation: `cp -r` of the same tree (the cost of reading and writing
-the bytes alone). Prints a table; --json writes the figures.
+the bytes alone). `--dry-run` runs (read, translate, report; nothing written) show the
+translator apart from the file system's cost of creating the output tree. Prints a table;
+--json writes the figures.
 """
 import argparse
 import json
@@ -115,9 +117,13 @@ def generate(root, total_mb, seed):
     return total, files + 16
 
 
-def timed(cmd, runs):
+def timed(make_cmd, out_root, runs):
+    """Best wall time of `runs` runs. Each run writes into a fresh folder: deleting the last
+    run's tree first would make the file system's inode reuse part of the measurement."""
     best = None
-    for _ in range(runs):
+    os.makedirs(out_root, exist_ok=True)
+    for run in range(runs):
+        cmd = make_cmd(os.path.join(out_root, f"run{run}"))
         start = time.perf_counter()
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - start
@@ -149,18 +155,22 @@ def main():
 
     rows = []
     clean()
-    t_copy = timed(["cp", "-r", corpus, out], a.runs)
+    t_copy = timed(lambda o: ["cp", "-r", corpus, o], os.path.join(out, "cp"), a.runs)
     rows.append(("baseline: cp -r", t_copy))
     for jobs in (1, 2):
-        clean()
-        cmd = [a.gpuport, "translate", corpus, "-o", out, "-j", str(jobs), "--no-progress", "-q"]
-        rows.append((f"gpuport translate -j {jobs}", timed(cmd, a.runs)))
+        rows.append((f"gpuport translate -o -j {jobs}",
+                     timed(lambda o: [a.gpuport, "translate", corpus, "-o", o, "-j", str(jobs), "--no-progress", "-q"],
+                           os.path.join(out, f"j{jobs}"), a.runs)))
+    for jobs in (1, 2):
+        rows.append((f"gpuport translate --dry-run -j {jobs}",
+                     timed(lambda o: [a.gpuport, "translate", corpus, "--dry-run", "-j", str(jobs), "--no-progress", "-q"],
+                           os.path.join(out, f"d{jobs}"), a.runs)))
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 
     print(f"corpus: {files} files, {mb:.1f} MB (seed {a.seed}); best of {a.runs} runs; {os.cpu_count()} CPUs")
-    print(f"{'command':<28} {'seconds':>8} {'MB/s':>8} {'x baseline':>11}")
+    print(f"{'command':<34} {'seconds':>8} {'MB/s':>8} {'x baseline':>11}")
     for name, t in rows:
-        print(f"{name:<28} {t:8.3f} {mb / t:8.1f} {t / t_copy:11.2f}")
+        print(f"{name:<34} {t:8.3f} {mb / t:8.1f} {t / t_copy:11.2f}")
     print(f"peak RSS of any run: {usage.ru_maxrss / 1024:.0f} MiB")
     if a.json:
         with open(a.json, "w") as f:

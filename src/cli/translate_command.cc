@@ -24,6 +24,7 @@ struct TranslateArguments {
   std::string output_dir;
   bool in_place = false;
   bool no_backup = false;
+  bool dry_run = false;
   std::string report_format = "text";
   std::string report_file;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -50,6 +51,8 @@ int run_translate(const TranslateArguments& a) {
     return 2;
   };
   if (a.in_place && !a.output_dir.empty()) return usage("--in-place and -o cannot be used together");
+  if (a.dry_run && (a.in_place || !a.output_dir.empty())) return usage("--dry-run writes nothing: drop -o / --in-place");
+  if (a.dry_run && a.check) return usage("--check compiles the written translation: it cannot be used with --dry-run");
   if (a.no_backup && !a.in_place) return usage("--no-backup only applies to --in-place");
   if (a.report_format != "text" && a.report_format != "json" && a.report_format != "sarif")
     return usage("--report must be text, json or sarif");
@@ -74,7 +77,9 @@ int run_translate(const TranslateArguments& a) {
 
   std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
   bool to_stdout = false;
-  if (a.in_place) {
+  if (a.dry_run) {
+    options.mode = source::OutputMode::none;
+  } else if (a.in_place) {
     options.mode = source::OutputMode::in_place;
   } else if (!a.output_dir.empty()) {
     options.mode = source::OutputMode::directory;
@@ -196,6 +201,7 @@ Action add_translate_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output_dir, "Write the translated tree under DIR (mirrors the inputs, copies non-source files)");
   cmd->add_flag("--in-place", args->in_place, "Rewrite files in place (atomic; keeps FILE.gpuport.bak)");
   cmd->add_flag("--no-backup", args->no_backup, "With --in-place: keep no backup");
+  cmd->add_flag("--dry-run", args->dry_run, "Translate and report only; write nothing");
   cmd->add_option("--report", args->report_format, "Report format: text, json or sarif")->capture_default_str();
   cmd->add_option("--report-file", args->report_file, "Write the report to this file instead of the terminal");
   cmd->add_option("-j,--jobs", args->jobs, "Parallel jobs (output is identical at any count)")->capture_default_str()

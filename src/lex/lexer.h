@@ -35,13 +35,18 @@ class TokenStream {
   // Re-prints the input from the tokens (the lossless property; used by tests).
   std::string reassemble() const;
 
+  // Hands the token storage back for reuse by the next lex() call.
+  std::vector<Token> take_tokens() && { return std::move(tokens_); }
+
  private:
   std::string_view text_;
   std::vector<Token> tokens_;
   std::vector<LexProblem> problems_;
 };
 
-TokenStream lex(std::string_view text);
+// `storage` is reused for the tokens (its contents are discarded): translating many files
+// with one buffer avoids allocating and faulting in fresh memory for each.
+TokenStream lex(std::string_view text, std::vector<Token> storage = {});
 
 // Helpers for C-family identifier characters (bytes >= 0x80 count: UTF-8 identifiers).
 bool is_identifier_start(unsigned char c);

@@ -224,18 +224,26 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
 }
 
 void ApiMap::build_index() {
-  by_name_.clear();
   by_header_.clear();
+  qualifiers_.clear();
+  std::fill(filter_.begin(), filter_.end(), 0);
   rules_by_name_.clear();
-  by_name_.reserve(entries_.size());
+  std::uint32_t capacity = 16;
+  while (capacity < entries_.size() * 2) capacity *= 2;
+  slots_.assign(capacity, kEmptySlot);
+  slot_mask_ = capacity - 1;
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
     const auto& e = entries_[i];
     if (e.kind == Kind::header) {
       by_header_.emplace(e.cuda, i);
       continue;
     }
-    by_name_.emplace(e.cuda, i);
-    if (e.cuda.size() < 64) lengths_by_first_char_[static_cast<unsigned char>(e.cuda[0])] |= 1ull << e.cuda.size();
+    std::uint32_t slot = name_hash(e.cuda) & slot_mask_;
+    while (slots_[slot] != kEmptySlot) slot = (slot + 1) & slot_mask_;
+    slots_[slot] = i;
+    if (auto sep = e.cuda.find("::"); sep != std::string::npos) qualifiers_.emplace(std::string_view(e.cuda).substr(0, sep));
+    const std::uint32_t bit = filter_bit(e.cuda);
+    filter_[bit >> 6] |= 1ull << (bit & 63);
   }
   std::stable_sort(rules_.begin(), rules_.end(), [](const CallRule& a, const CallRule& b) { return a.cuda < b.cuda; });
   for (std::uint32_t i = 0; i < rules_.size();) {

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -84,13 +86,21 @@ class ApiMap {
 
   // Identifier lookup (everything but headers). Null when the name is not in the tables.
   const ApiEntry* find(std::string_view cuda) const {
-    // Most identifiers of a program are not API names: reject on (first byte, length) first.
-    if (cuda.empty() ||
-        (cuda.size() < 64 && !(lengths_by_first_char_[static_cast<unsigned char>(cuda[0])] >> cuda.size() & 1)))
-      return nullptr;
-    auto it = by_name_.find(cuda);
-    return it == by_name_.end() ? nullptr : &entries_[it->second];
+    // Most identifiers of a program are not API names: a small Bloom filter over
+    // (length, first two and last byte) rejects them before any hashing of the whole name.
+    if (cuda.empty()) return nullptr;
+    const std::uint32_t b = filter_bit(cuda);
+    if (!(filter_[b >> 6] >> (b & 63) & 1)) return nullptr;
+    // Open addressing over a power-of-two table with a cheap hash: lookups are the inner loop
+    // of translation.
+    for (std::uint32_t slot = name_hash(cuda) & slot_mask_;; slot = (slot + 1) & slot_mask_) {
+      const std::uint32_t index = slots_[slot];
+      if (index == kEmptySlot) return nullptr;
+      if (entries_[index].cuda == cuda) return &entries_[index];
+    }
   }
+  // Is `name` the first part of a qualified row (thrust in thrust::cuda)?
+  bool is_qualifier(std::string_view name) const { return qualifiers_.count(name) != 0; }
   // Header lookup by include path as written between <> or "".
   const ApiEntry* find_header(std::string_view path) const;
   // Call rules for a function, in table order.
@@ -109,10 +119,32 @@ class ApiMap {
   std::vector<CallRule> rules_;
   std::vector<PtxReplacement> ptx_;
   std::vector<std::string> overrides_;
-  std::unordered_map<std::string_view, std::uint32_t> by_name_;
   std::unordered_map<std::string_view, std::uint32_t> by_header_;
+  std::unordered_set<std::string_view> qualifiers_;
   std::unordered_map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> rules_by_name_;
-  std::uint64_t lengths_by_first_char_[256] = {};  // bit n: some name of length n starts with this byte
+  static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
+  // Hash of the first and last eight bytes and the length: constant time per name, and API
+  // names sharing a prefix still differ at the end or in length.
+  static std::uint32_t name_hash(std::string_view n) {
+    std::uint64_t head = 0, tail = 0;
+    const std::size_t k = n.size() < 8 ? n.size() : 8;
+    std::memcpy(&head, n.data(), k);
+    std::memcpy(&tail, n.data() + n.size() - k, k);
+    std::uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ (n.size() * 0x165667B19E3779F9ull);
+    h ^= h >> 32;
+    return static_cast<std::uint32_t>(h ^ (h >> 17));
+  }
+  std::vector<std::uint32_t> slots_;
+  std::uint32_t slot_mask_ = 0;
+  static std::uint32_t filter_bit(std::string_view n) {
+    const std::uint32_t c0 = static_cast<unsigned char>(n[0]);
+    const std::uint32_t c1 = n.size() > 1 ? static_cast<unsigned char>(n[1]) : 0;
+    const std::uint32_t cl = static_cast<unsigned char>(n.back());
+    const std::uint32_t h = (c0 * 0x9E3779B1u) ^ (c1 * 0x85EBCA77u) ^ (cl * 0xC2B2AE3Du) ^
+                            (static_cast<std::uint32_t>(n.size()) * 0x27D4EB2Fu);
+    return (h ^ (h >> 15)) & ((1u << 18) - 1);
+  }
+  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>((1u << 18) / 64);  // 32 KiB
 };
 
 }  // namespace gpuport::maps

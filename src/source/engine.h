@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,19 +35,22 @@ class Engine {
  public:
   Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
          const TranslateOptions& options, FileTranslation& result);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   // Significant (non-trivia) tokens, by position in the significant sequence.
   std::size_t size() const { return sig_.size(); }
-  const lex::Token& tok(std::size_t i) const { return tokens_[sig_[i]]; }
-  std::string_view text(std::size_t i) const {
+  const lex::Token& tok(std::size_t i) const { return sig_tokens_[i]; }
+  [[gnu::always_inline]] std::string_view text(std::size_t i) const {
     if (i >= sig_.size()) return {};
-    const auto& t = tokens_[sig_[i]];
+    const auto& t = sig_tokens_[i];
     return std::string_view(source_data_ + t.offset, t.length);
   }
   bool is(std::size_t i, std::string_view s) const { return i < sig_.size() && equals(text(i), s); }
   // Short-string equality that rejects on length and first byte before calling memcmp: most
   // comparisons in the passes are against one- or two-character punctuators.
-  static bool equals(std::string_view a, std::string_view b) {
+  [[gnu::always_inline]] static bool equals(std::string_view a, std::string_view b) {
     return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
   }
   // sig indices of the '#' of every preprocessor directive, in order.
@@ -87,12 +92,11 @@ class Engine {
 
   // Arguments removed by a call rule: their tokens are gone from the output, so no other
   // pass may rewrite or report them.
-  void mark_dropped(std::size_t first, std::size_t last) { dropped_.emplace_back(first, last); }
-  bool is_dropped(std::size_t i) const {
-    for (const auto& [a, b] : dropped_)
-      if (i >= a && i <= b) return true;
-    return false;
+  void mark_dropped(std::size_t first, std::size_t last) {
+    if (dropped_.empty()) dropped_.resize(sig_.size(), false);
+    for (std::size_t k = first; k <= last && k < dropped_.size(); ++k) dropped_[k] = true;
   }
+  bool is_dropped(std::size_t i) const { return i < dropped_.size() && dropped_[i]; }
 
   std::string apply_edits();
 
@@ -101,7 +105,6 @@ class Engine {
     std::size_t first, last;
     bool host;  // __host__ __device__
   };
-  void find_device_code();
   const DeviceRange* device_range(std::size_t i) const;
 
   std::string path_;
@@ -111,21 +114,49 @@ class Engine {
   FileTranslation& result_;
   const char* source_data_;
   std::vector<std::uint32_t> sig_;
+  // Copies of the significant tokens, contiguous: every pass walks them.
+  std::vector<lex::Token> sig_tokens_;
   std::vector<Edit> edits_;
   std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
   std::vector<DeviceRange> device_ranges_;
   std::vector<std::size_t> directives_;
-  std::vector<std::pair<std::size_t, std::size_t>> dropped_;
+  std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   bool has_device_keywords_ = false;
   mutable std::optional<LineIndex> lines_;
 };
 
 // The passes, each in its own file.
-void rewrite_identifiers(Engine& engine);  // translator.cc: identifiers, calls, pp-conditions
+// translator.cc: identifiers, calls, pp-conditions.
+class IdentifierRewriter {
+ public:
+  explicit IdentifierRewriter(Engine& engine);
+  void run();
+
+ private:
+  enum class Scope : std::uint8_t { block, user_namespace, record };
+  struct DirectiveState {
+    std::string_view name;  // directive name while inside one
+    std::size_t hash = 0;
+  };
+  static Scope scope_opened_by(const Engine& e, std::size_t brace);
+  const maps::ApiEntry* namespace_entry(std::size_t k) const;
+
+  Engine& e;
+  const maps::ApiMap& map;
+  DirectiveState directive;
+  std::set<std::string, std::less<>> declared;
+  // Scopes opened by '{' outside directives. A name declared directly in a struct or in a
+  // user's namespace is the user's own, even when it is spelled like a CUDA API.
+  std::vector<Scope> scopes;
+  // Namespace aliases of mapped namespaces: namespace cg = cooperative_groups;
+  std::map<std::string_view, const maps::ApiEntry*> aliases;
+};
+
+void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
+void rewrite_and_scan(Engine& engine);     // identifiers, then hazards
 void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes
 void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry);  // calls.cc
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
-void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
 
 }  // namespace gpuport::source

@@ -206,7 +206,9 @@ void find_hazards(Engine& e) {
         continue;
       }
       // Warp-size constants: #define WARP_SIZE 32, constexpr int kWarpSize = 32, enum { WARP_SIZE = 32 }.
-      if (names_warp_size(s)) {
+      const bool assigned = e.is(i + 1, "=");
+      const bool defined = t.has(lex::kInDirective) && i >= 2 && e.is(i - 1, "define");
+      if ((assigned || defined) && names_warp_size(s)) {
         std::size_t v = e.is(i + 1, "=") ? i + 2 : (t.has(lex::kInDirective) && i >= 2 && e.is(i - 1, "define")) ? i + 1 : e.size();
         if (v < e.size() && e.tok(v).kind == TokenKind::number && integer_value(e.text(v)) == 32 &&
             (e.tok(v).has(lex::kInDirective) == t.has(lex::kInDirective))) {

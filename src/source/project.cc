@@ -195,6 +195,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     if (!t.ok) return;
     fr.changed = t.output != *content;
     switch (options.mode) {
+      case OutputMode::none:
+        break;
       case OutputMode::memory:
         result.outputs[index] = std::move(t.output);
         break;

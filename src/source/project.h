@@ -16,6 +16,7 @@
 namespace gpuport::source {
 
 enum class OutputMode : std::uint8_t {
+  none,      // translate and report only (--dry-run)
   memory,    // keep outputs in the result (stdout for a single file, tests)
   directory, // mirror the inputs under output_dir; non-source files are copied
   in_place,  // rewrite each file atomically, keeping FILE.gpuport.bak unless backup is off

@@ -17,16 +17,73 @@ using lex::TokenKind;
 // ---------------------------------------------------------------------------------------------
 // Engine
 
+namespace {
+// Per-thread buffers an Engine borrows for its token lists and hands back when it is done.
+thread_local std::vector<std::uint32_t> spare_sig;
+thread_local std::vector<lex::Token> spare_sig_tokens;
+}  // namespace
+
 Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
                const TranslateOptions& options, FileTranslation& result)
     : path_(path), tokens_(tokens), map_(map), options_(options), result_(result), source_data_(tokens.text().data()) {
-  sig_.reserve(tokens.size() / 2 + 1);
-  for (std::uint32_t i = 0; i < tokens.size(); ++i) {
-    if (tokens[i].is_trivia()) continue;
-    if (tokens[i].has(lex::kDirectiveHash)) directives_.push_back(sig_.size());
-    sig_.push_back(i);
+  // Reuse the last file's buffers on this thread (no fresh pages to fault in per file).
+  sig_.swap(spare_sig);
+  sig_tokens_.swap(spare_sig_tokens);
+  sig_.clear();
+  sig_tokens_.clear();
+  sig_.reserve(tokens.size() / 2 + 16);
+  sig_tokens_.reserve(tokens.size() / 2 + 16);
+  // One sweep collects the significant tokens, the directives and the device-code regions:
+  // a body that follows __global__ or __device__ (before any ';') is device code, lambdas
+  // marked __device__ too. Directive tokens do not count: macros are not functions.
+  std::size_t depth = 0;
+  bool pending = false;
+  bool pending_host = false;
+  struct Open {
+    std::size_t depth, start;
+    bool host;
+  };
+  std::vector<Open> open;
+  for (std::uint32_t index = 0; index < tokens.size(); ++index) {
+    const auto& t = tokens[index];
+    if (t.is_trivia()) continue;
+    const std::size_t i = sig_.size();
+    sig_.push_back(index);
+    sig_tokens_.push_back(t);
+    if (t.has(lex::kInDirective)) {
+      if (t.has(lex::kDirectiveHash)) directives_.push_back(i);
+      continue;
+    }
+    const char* c = source_data_ + t.offset;
+    if (t.kind == TokenKind::identifier) {
+      if (t.length < 8 || c[0] != '_' || c[1] != '_') continue;
+      const std::string_view s(c, t.length);
+      if (s == "__global__" || s == "__device__") {
+        pending = true;
+        has_device_keywords_ = true;
+      } else if (s == "__host__") {
+        pending_host = true;
+      } else if (s == "__shared__" || s == "__constant__") {
+        has_device_keywords_ = true;
+      }
+      continue;
+    }
+    if (t.kind != TokenKind::punctuator || t.length != 1) continue;
+    if (c[0] == ';') {
+      pending = pending_host = false;
+    } else if (c[0] == '{') {
+      if (pending && open.empty()) open.push_back({depth, i, pending_host});
+      pending = pending_host = false;
+      ++depth;
+    } else if (c[0] == '}') {
+      if (depth > 0) --depth;
+      if (!open.empty() && open.back().depth == depth) {
+        device_ranges_.push_back({open.back().start, i, open.back().host});
+        open.pop_back();
+      }
+    }
   }
-  find_device_code();
+  if (!open.empty()) device_ranges_.push_back({open.front().start, sig_.size(), open.front().host});
 }
 
 std::size_t Engine::match(std::size_t open) const {
@@ -105,49 +162,9 @@ Diagnostic& Engine::report(std::size_t i, Severity severity, std::string code, s
   return report_at(tok(i).offset, severity, std::move(code), std::move(message), std::move(fix));
 }
 
-void Engine::find_device_code() {
-  // A body that follows __global__ or __device__ (before any ';') is device code. Lambdas
-  // marked __device__ count too. Directive tokens are skipped: macros are not functions.
-  std::size_t depth = 0;
-  bool pending = false;
-  bool pending_host = false;
-  struct Open {
-    std::size_t depth, start;
-    bool host;
-  };
-  std::vector<Open> open;
-  for (std::size_t i = 0; i < sig_.size(); ++i) {
-    const auto& t = tok(i);
-    if (t.has(lex::kInDirective)) continue;
-    const auto s = text(i);
-    if (t.kind == TokenKind::identifier) {
-      if (s.size() < 8 || s[0] != '_' || s[1] != '_') continue;
-      if (s == "__global__" || s == "__device__") {
-        pending = true;
-        has_device_keywords_ = true;
-      } else if (s == "__host__") {
-        pending_host = true;
-      } else if (s == "__shared__" || s == "__constant__") {
-        has_device_keywords_ = true;
-      }
-      continue;
-    }
-    if (t.kind != TokenKind::punctuator || s.size() != 1) continue;
-    if (s[0] == ';') {
-      pending = pending_host = false;
-    } else if (s[0] == '{') {
-      if (pending && open.empty()) open.push_back({depth, i, pending_host});
-      pending = pending_host = false;
-      ++depth;
-    } else if (s[0] == '}') {
-      if (depth > 0) --depth;
-      if (!open.empty() && open.back().depth == depth) {
-        device_ranges_.push_back({open.back().start, i, open.back().host});
-        open.pop_back();
-      }
-    }
-  }
-  if (!open.empty()) device_ranges_.push_back({open.front().start, sig_.size(), open.front().host});
+Engine::~Engine() {
+  sig_.swap(spare_sig);
+  sig_tokens_.swap(spare_sig_tokens);
 }
 
 const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
@@ -166,7 +183,21 @@ std::string Engine::apply_edits() {
     const Edit& e = edits_[i];
     keys[i] = (std::uint64_t{e.begin} << 32) | (std::uint64_t{e.begin != e.end} << 31) | i;
   }
-  std::sort(keys.begin(), keys.end());
+  // The passes each make edits mostly in source order, so the keys form sorted runs: merging
+  // neighbouring runs costs far less than sorting from scratch.
+  std::vector<std::size_t> runs = {0};
+  for (std::size_t i = 1; i < keys.size(); ++i)
+    if (keys[i] < keys[i - 1]) runs.push_back(i);
+  runs.push_back(keys.size());
+  while (runs.size() > 2) {
+    std::vector<std::size_t> merged = {0};
+    for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+      std::inplace_merge(keys.begin() + runs[r], keys.begin() + runs[r + 1], keys.begin() + runs[r + 2]);
+      merged.push_back(runs[r + 2]);
+    }
+    if (runs.size() % 2 == 0) merged.push_back(runs.back());
+    runs = std::move(merged);
+  }
   const std::string_view src = tokens_.text();
   std::string out;
   out.reserve(src.size() + src.size() / 16);
@@ -204,7 +235,9 @@ void sort_by_position(std::vector<Diagnostic>& findings) {
 // Names
 
 bool looks_like_cuda_api(std::string_view n) {
-  if (n.size() < 3 || (n[0] != 'c' && n[0] != 'C' && n[0] != 'n')) return false;
+  // Every CUDA prefix starts with "cu", "CU" or "nv": reject everything else at once.
+  if (n.size() < 3 || !((n[0] == 'c' && n[1] == 'u') || (n[0] == 'C' && n[1] == 'U') || (n[0] == 'n' && n[1] == 'v')))
+    return false;
   auto upper_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'A' && n[k] <= 'Z'; };
   auto lower_after = [&](std::size_t k) { return n.size() > k && n[k] >= 'a' && n[k] <= 'z'; };
   if (n.starts_with("cuda")) return upper_after(4);
@@ -233,15 +266,10 @@ bool is_keyword_before_expression(std::string_view s) {
   return kWords.count(s) != 0;
 }
 
-struct DirectiveState {
-  std::string_view name;  // directive name while inside one
-  std::size_t hash = 0;
-};
+}  // namespace
 
 // What kind of scope a '{' opens, judged from the tokens since the previous ';', '{' or '}'.
-enum class Scope : std::uint8_t { block, user_namespace, record };
-
-Scope scope_opened_by(const Engine& e, std::size_t brace) {
+IdentifierRewriter::Scope IdentifierRewriter::scope_opened_by(const Engine& e, std::size_t brace) {
   for (std::size_t k = brace; k > 0;) {
     --k;
     if (e.tok(k).has(lex::kInDirective)) continue;
@@ -253,23 +281,16 @@ Scope scope_opened_by(const Engine& e, std::size_t brace) {
   return Scope::block;
 }
 
-}  // namespace
+IdentifierRewriter::IdentifierRewriter(Engine& engine) : e(engine), map(engine.map()) {}
 
-void rewrite_identifiers(Engine& e) {
-  const auto& map = e.map();
-  DirectiveState directive;
-  std::set<std::string, std::less<>> declared;
-  // Scopes opened by '{' outside directives. A name declared directly in a struct or in a
-  // user's namespace is the user's own, even when it is spelled like a CUDA API.
-  std::vector<Scope> scopes;
-  // Namespace aliases of mapped namespaces: namespace cg = cooperative_groups;
-  std::map<std::string_view, const maps::ApiEntry*> aliases;
-  auto namespace_entry = [&](std::size_t k) -> const maps::ApiEntry* {
-    if (!e.is_identifier(k)) return nullptr;
-    if (auto it = aliases.find(e.text(k)); it != aliases.end()) return it->second;
-    const auto* n = map.find(e.text(k));
-    return n && n->kind == maps::Kind::namespace_ ? n : nullptr;
-  };
+const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
+  if (!e.is_identifier(k)) return nullptr;
+  if (auto it = aliases.find(e.text(k)); it != aliases.end()) return it->second;
+  const auto* n = map.find(e.text(k));
+  return n && n->kind == maps::Kind::namespace_ ? n : nullptr;
+}
+
+void IdentifierRewriter::run() {
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
     if (t.kind == TokenKind::punctuator && t.length == 1 && !t.has(lex::kInDirective)) {
@@ -309,9 +330,10 @@ void rewrite_identifiers(Engine& e) {
     const std::string_view prev = i > 0 ? e.text(i - 1) : std::string_view();
     const std::string_view next = e.text(i + 1);
 
-    if (prev == "namespace" && next == "=" && namespace_entry(i + 2)) aliases[name] = namespace_entry(i + 2);
+    if (Engine::equals(prev, "namespace") && Engine::equals(next, "=") && namespace_entry(i + 2)) aliases[name] = namespace_entry(i + 2);
     // Nested namespaces keyed by qualified name: thrust::cuda::par -> thrust::hip::par.
-    if (next == "::" && e.is_identifier(i + 2) && prev != "::" && prev != "." && prev != "->") {
+    if (Engine::equals(next, "::") && e.is_identifier(i + 2) && !Engine::equals(prev, "::") && !Engine::equals(prev, ".") && !Engine::equals(prev, "->") &&
+        map.is_qualifier(name)) {
       const std::string qualified = fmt::format("{}::{}", name, e.text(i + 2));
       if (const auto* q = map.find(qualified); q && q->kind == maps::Kind::namespace_) {
         if (q->status == maps::Status::unsupported) {
@@ -328,15 +350,15 @@ void rewrite_identifiers(Engine& e) {
 
     if (entry == nullptr) {
       if (!looks_like_cuda_api(name)) continue;
-      if (prev == "." || prev == "->" || prev == "::") continue;
+      if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, "::")) continue;
       // A declaration of the user's own: `void cudaCheck(`, `cudaError_t cudaStatus =`.
-      const bool after_type = i > 0 && ((e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || prev == ">");
-      if (after_type && (next == "(" || next == "=" || next == ";" || next == "," || next == "[" || next == "{" ||
-                         next == ")")) {
+      const bool after_type = i > 0 && ((e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || Engine::equals(prev, ">"));
+      if (after_type && (Engine::equals(next, "(") || Engine::equals(next, "=") || Engine::equals(next, ";") || Engine::equals(next, ",") || Engine::equals(next, "[") || Engine::equals(next, "{") ||
+                         Engine::equals(next, ")"))) {
         declared.emplace(name);
         continue;
       }
-      if (prev == "struct" || prev == "class" || prev == "enum" || prev == "union" || prev == "namespace") {
+      if (Engine::equals(prev, "struct") || Engine::equals(prev, "class") || Engine::equals(prev, "enum") || Engine::equals(prev, "union") || Engine::equals(prev, "namespace")) {
         declared.emplace(name);
         continue;
       }
@@ -347,20 +369,20 @@ void rewrite_identifiers(Engine& e) {
     }
 
     // Member access and names qualified by a user's namespace are not the API.
-    if (prev == "." || prev == "->" || prev == ".*" || prev == "->*") continue;
+    if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, ".*") || Engine::equals(prev, "->*")) continue;
     // A declaration directly inside a struct or a user's namespace: `int (*cudaMalloc)(...);`,
     // `namespace mylib { int cudaMalloc(void**, size_t); }`.
     if (!scopes.empty() && scopes.back() != Scope::block && !in_directive) {
       const bool declarator_before = (e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) ||
-                                     prev == "*" || prev == "&" || prev == "&&" || prev == ">";
-      const bool declarator_after = next == "(" || next == ")" || next == ";" || next == "=" || next == "[" ||
-                                    next == "," || next == "{";
+                                     Engine::equals(prev, "*") || Engine::equals(prev, "&") || Engine::equals(prev, "&&") || Engine::equals(prev, ">");
+      const bool declarator_after = Engine::equals(next, "(") || Engine::equals(next, ")") || Engine::equals(next, ";") || Engine::equals(next, "=") || Engine::equals(next, "[") ||
+                                    Engine::equals(next, ",") || Engine::equals(next, "{");
       if (declarator_before && declarator_after) {
         declared.emplace(name);
         continue;
       }
     }
-    if (prev == "::" && i >= 2 && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
+    if (Engine::equals(prev, "::") && i >= 2 && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
       // ns::name or Type<T>::name: the API only when ns is a namespace of the tables
       // (cooperative_groups::this_cluster, cg::this_grid), and then only its own family.
       const auto* ns = namespace_entry(i - 2);
@@ -370,8 +392,8 @@ void rewrite_identifiers(Engine& e) {
     switch (entry->kind) {
       case maps::Kind::header: continue;
       case maps::Kind::namespace_: {
-        const bool as_namespace = next == "::" || prev == "namespace" ||
-                                  (prev == "=" && i >= 3 && e.is(i - 3, "namespace"));
+        const bool as_namespace = Engine::equals(next, "::") || Engine::equals(prev, "namespace") ||
+                                  (Engine::equals(prev, "=") && i >= 3 && e.is(i - 3, "namespace"));
         if (!as_namespace) continue;
         break;
       }
@@ -380,7 +402,7 @@ void rewrite_identifiers(Engine& e) {
                                                                           directive.name == "ifndef" ||
                                                                           directive.name == "elifdef" ||
                                                                           directive.name == "elifndef")) ||
-                                             prev == "defined" || (prev == "(" && i >= 2 && e.is(i - 2, "defined")));
+                                             Engine::equals(prev, "defined") || (Engine::equals(prev, "(") && i >= 2 && e.is(i - 2, "defined")));
         if (!tested) {
           if (in_directive && directive.name == "define" ) continue;
           e.report(i, Severity::warning, "cuda-macro-value",
@@ -405,7 +427,7 @@ void rewrite_identifiers(Engine& e) {
                advice(*entry).empty() ? fmt::format("translated to '{}'", entry->hip) : advice(*entry));
     }
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
-      if (next == "(" && !e.map().call_rules(name).empty()) {
+      if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
         apply_call_rules(e, i, entry);
         continue;
       }
@@ -413,7 +435,7 @@ void rewrite_identifiers(Engine& e) {
     if (entry->hip != name) {
       // `struct cudaExtent` -> `hipExtent`: HIP's NVIDIA platform declares many of these as
       // typedefs, which an elaborated specifier cannot name.
-      if (entry->kind == maps::Kind::type && (prev == "struct" || prev == "enum") && next != "{" && i > 0 &&
+      if (entry->kind == maps::Kind::type && (Engine::equals(prev, "struct") || Engine::equals(prev, "enum")) && !Engine::equals(next, "{") && i > 0 &&
           !e.edited(i - 1)) {
         const auto& kw = e.tok(i - 1);
         e.replace_range(kw.offset, t.offset, "");
@@ -424,6 +446,12 @@ void rewrite_identifiers(Engine& e) {
     }
   }
   for (auto& n : declared) e.result().declared_names.push_back(n);
+}
+
+// Identifiers first, then hazards (which must see the arguments the call rules dropped).
+void rewrite_and_scan(Engine& e) {
+  IdentifierRewriter(e).run();
+  find_hazards(e);
 }
 
 FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
@@ -456,7 +484,13 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
     return result;
   }
 
-  const lex::TokenStream tokens = lex::lex(text);
+  // Token storage is reused across the files a thread translates.
+  thread_local std::vector<lex::Token> spare_tokens;
+  lex::TokenStream tokens = lex::lex(text, std::move(spare_tokens));
+  struct GiveBack {
+    lex::TokenStream& tokens;
+    ~GiveBack() { spare_tokens = std::move(tokens).take_tokens(); }
+  } give_back{tokens};
   if (!tokens.problems().empty()) {
     LineIndex lines(text);
     for (const auto& p : tokens.problems()) {
@@ -475,10 +509,9 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   Engine engine(path, tokens, map, options, result);
   rewrite_includes(engine);
   const std::size_t include_rewrites = result.rewrites;
-  rewrite_identifiers(engine);
+  rewrite_and_scan(engine);
   place_runtime_include(engine, include_rewrites);
   if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
-  find_hazards(engine);
   result.output = engine.apply_edits();
   sort_by_position(result.findings);
   return result;
