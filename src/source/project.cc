@@ -162,7 +162,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
   std::vector<FileTranslation> translations(items.size());
 
   auto output_path = [&](const fs::path& input) {
-    return options.output_dir / fs::relative(input, result.root);
+    // Inputs and root are already canonical: a lexical relative path needs no system calls.
+    return options.output_dir / input.lexically_relative(result.root);
   };
 
   auto process = [&](std::size_t index) {
