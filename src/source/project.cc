@@ -59,6 +59,15 @@ std::vector<fs::path> local_includes(const fs::path& file, const std::string& te
   return out;
 }
 
+// Paths in reports are spelled relative to the working folder when the file lies below it
+// (as compilers print them), absolute otherwise.
+std::string display_path(const fs::path& p, const fs::path& cwd) {
+  if (cwd.empty()) return p.string();
+  fs::path rel = p.lexically_relative(cwd);
+  if (rel.empty() || *rel.begin() == "..") return p.string();
+  return rel.string();
+}
+
 fs::path common_ancestor(const std::vector<fs::path>& dirs) {
   if (dirs.empty()) return fs::current_path();
   fs::path common = dirs.front();
@@ -166,10 +175,12 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     return options.output_dir / input.lexically_relative(result.root);
   };
 
+  std::error_code cwd_ec;
+  const fs::path cwd = fs::current_path(cwd_ec);
   auto process = [&](std::size_t index) {
     const auto& item = items[index];
     auto& fr = report.files[index];
-    fr.input = item.input.string();
+    fr.input = display_path(item.input, cwd);
     if (!item.source) {
       if (options.mode != OutputMode::directory) return;
       const fs::path out = output_path(item.input);
@@ -179,17 +190,18 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         return;
       }
       fr.copied = true;
-      fr.output = out.string();
+      fr.output = display_path(out, cwd);
       return;
     }
     auto content = read_file(item.input, options.max_file_size);
     if (!content) {
       fr.rejected = true;
       fr.findings = content.diagnostics();
+      for (auto& d : fr.findings) d.location.file = fr.input;
       return;
     }
     auto& t = translations[index];
-    t = translate_text(item.input.string(), *content, map, options.translate);
+    t = translate_text(fr.input, *content, map, options.translate);
     fr.translated = t.ok;
     fr.rejected = !t.ok;
     fr.rewrites = t.rewrites;
@@ -209,7 +221,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
           fr.rejected = true;
           break;
         }
-        fr.output = out.string();
+        fr.output = display_path(out, cwd);
         break;
       }
       case OutputMode::in_place: {
@@ -228,7 +240,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
           fr.rejected = true;
           break;
         }
-        fr.output = item.input.string();
+        fr.output = fr.input;
         break;
       }
     }
