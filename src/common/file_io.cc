@@ -39,7 +39,7 @@ class FileDescriptor {
 
 }  // namespace
 
-Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
+std::optional<Diagnostic> read_file_into(const fs::path& path, std::uint64_t max_bytes, std::string& content) {
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return io_error(path, "cannot open file", errno);
   struct stat st {};
@@ -53,7 +53,6 @@ Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
     d.location.file = path.string();
     return d;
   }
-  std::string content;
   content.resize(static_cast<std::size_t>(st.st_size));
   std::size_t done = 0;
   while (true) {
@@ -78,6 +77,12 @@ Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
     d.location.file = path.string();
     return d;
   }
+  return std::nullopt;
+}
+
+Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
+  std::string content;
+  if (auto err = read_file_into(path, max_bytes, content)) return *err;
   return content;
 }
 

@@ -14,6 +14,9 @@ namespace gpuport {
 
 // Reads a whole file. Fails with code "io-error" (unreadable) or "file-too-large".
 Result<std::string> read_file(const std::filesystem::path& path, std::uint64_t max_bytes);
+// The same into `content`, whose storage is reused (for loops over many files).
+std::optional<Diagnostic> read_file_into(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                         std::string& content);
 
 // Writes `content` to `path` atomically: a temporary file in the same folder is written,
 // flushed to disk and renamed over `path`. Parent folders are created. Keeps the mode of an

@@ -51,7 +51,13 @@ class Engine {
   // Short-string equality that rejects on length and first byte before calling memcmp: most
   // comparisons in the passes are against one- or two-character punctuators.
   [[gnu::always_inline]] static bool equals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+    if (a.size() != b.size()) return false;
+    switch (a.size()) {
+      case 0: return true;
+      case 1: return a[0] == b[0];
+      case 2: return a[0] == b[0] && a[1] == b[1];
+      default: return a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0;
+    }
   }
   // sig indices of the '#' of every preprocessor directive, in order.
   const std::vector<std::size_t>& directives() const { return directives_; }
@@ -119,6 +125,7 @@ class Engine {
   std::vector<Edit> edits_;
   std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
   std::vector<DeviceRange> device_ranges_;
+  mutable std::size_t device_cursor_ = 0;
   std::vector<std::size_t> directives_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   bool has_device_keywords_ = false;

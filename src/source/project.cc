@@ -193,13 +193,14 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       fr.output = display_path(out, cwd);
       return;
     }
-    auto content = read_file(item.input, options.max_file_size);
-    if (!content) {
+    thread_local std::string content_buffer;  // reused: no fresh allocation per file
+    if (auto err = read_file_into(item.input, options.max_file_size, content_buffer)) {
       fr.rejected = true;
-      fr.findings = content.diagnostics();
-      for (auto& d : fr.findings) d.location.file = fr.input;
+      err->location.file = fr.input;
+      fr.findings.push_back(std::move(*err));
       return;
     }
+    const std::string* content = &content_buffer;
     auto& t = translations[index];
     t = translate_text(fr.input, *content, map, options.translate);
     fr.translated = t.ok;

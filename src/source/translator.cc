@@ -168,11 +168,18 @@ Engine::~Engine() {
 }
 
 const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
-  auto it = std::upper_bound(device_ranges_.begin(), device_ranges_.end(), i,
-                             [](std::size_t v, const DeviceRange& r) { return v < r.first; });
-  if (it == device_ranges_.begin()) return nullptr;
-  --it;
-  return i <= it->last ? &*it : nullptr;
+  const std::size_t n = device_ranges_.size();
+  // Queries come mostly in increasing order: go on from the last answer, and search afresh
+  // only when a query goes back.
+  std::size_t c = device_cursor_;
+  if (c > n || (c > 0 && device_ranges_[c - 1].last >= i)) {
+    c = static_cast<std::size_t>(std::partition_point(device_ranges_.begin(), device_ranges_.end(),
+                                                      [&](const DeviceRange& r) { return r.last < i; }) -
+                                 device_ranges_.begin());
+  }
+  while (c < n && device_ranges_[c].last < i) ++c;
+  device_cursor_ = c;
+  return c < n && device_ranges_[c].first <= i ? &device_ranges_[c] : nullptr;
 }
 
 std::string Engine::apply_edits() {
