@@ -11,5 +11,6 @@ namespace gpuport::cli {
 using Action = std::function<int()>;
 
 Action add_translate_command(CLI::App& app);
+Action add_verify_command(CLI::App& app);
 
 }  // namespace gpuport::cli

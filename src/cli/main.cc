@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "gpuport 0.1.0");
   app.require_subcommand(1);
   gpuport::cli::Action translate = gpuport::cli::add_translate_command(app);
+  gpuport::cli::Action verify = gpuport::cli::add_verify_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -21,5 +22,6 @@ int main(int argc, char** argv) {
     return 2;  // usage error
   }
   if (app.got_subcommand("translate")) return translate();
+  if (app.got_subcommand("verify")) return verify();
   return 2;
 }

@@ -35,30 +35,6 @@ Diagnostic io_diagnostic(const fs::path& path, std::string message) {
   return d;
 }
 
-// Quoted includes of a file that resolve to existing files (next to it, then -I folders).
-std::vector<fs::path> local_includes(const fs::path& file, const std::string& text,
-                                     const std::vector<fs::path>& include_dirs) {
-  std::vector<fs::path> out;
-  const auto tokens = lex::lex(text);
-  const auto& toks = tokens.tokens();
-  for (std::size_t i = 0; i < toks.size(); ++i) {
-    if (toks[i].kind != lex::TokenKind::header_name) continue;
-    const auto h = tokens.text_of(toks[i]);
-    if (h.size() < 2 || h.front() != '"') continue;
-    const fs::path rel(std::string(h.substr(1, h.size() - 2)));
-    std::vector<fs::path> candidates = {file.parent_path() / rel};
-    for (const auto& d : include_dirs) candidates.push_back(d / rel);
-    for (const auto& c : candidates) {
-      std::error_code ec;
-      if (fs::is_regular_file(c, ec) && is_source_file(c)) {
-        out.push_back(fs::weakly_canonical(c, ec));
-        break;
-      }
-    }
-  }
-  return out;
-}
-
 // Paths in reports are spelled relative to the working folder when the file lies below it
 // (as compilers print them), absolute otherwise.
 std::string display_path(const fs::path& p, const fs::path& cwd) {
@@ -81,6 +57,29 @@ fs::path common_ancestor(const std::vector<fs::path>& dirs) {
 }
 
 }  // namespace
+
+std::vector<fs::path> local_includes(const fs::path& file, const std::string& text,
+                                     const std::vector<fs::path>& include_dirs) {
+  std::vector<fs::path> out;
+  const auto tokens = lex::lex(text);
+  const auto& toks = tokens.tokens();
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    if (toks[i].kind != lex::TokenKind::header_name) continue;
+    const auto h = tokens.text_of(toks[i]);
+    if (h.size() < 2 || h.front() != '"') continue;
+    const fs::path rel(std::string(h.substr(1, h.size() - 2)));
+    std::vector<fs::path> candidates = {file.parent_path() / rel};
+    for (const auto& d : include_dirs) candidates.push_back(d / rel);
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      if (fs::is_regular_file(c, ec) && is_source_file(c)) {
+        out.push_back(fs::weakly_canonical(c, ec));
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps::ApiMap& map,
                                 const ProjectOptions& options, const ProgressFunction& progress) {

@@ -41,6 +41,11 @@ struct ProjectResult {
 
 bool is_source_file(const std::filesystem::path& path);
 
+// The quoted includes of `file` (whose text is `text`) that resolve to existing source files,
+// next to it or in `include_dirs`; canonical paths, in order of appearance.
+std::vector<std::filesystem::path> local_includes(const std::filesystem::path& file, const std::string& text,
+                                                  const std::vector<std::filesystem::path>& include_dirs);
+
 // Progress callback: (files done, files in total); called from worker threads.
 using ProgressFunction = std::function<void(std::size_t, std::size_t)>;
 
