@@ -71,6 +71,8 @@ class Engine {
   // Rewrites of preprocessor conditions (#ifdef __CUDA_ARCH__): not a sign that the file
   // uses the CUDA runtime.
   std::size_t pp_rewrites = 0;
+  // The translation calls __ballot/__any/__all, which HIP 5.2's NVIDIA platform lacks.
+  bool needs_nvidia_vote_shim = false;
 
   // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
   std::size_t match(std::size_t open) const;

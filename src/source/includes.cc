@@ -105,6 +105,17 @@ void rewrite_includes(Engine& e) {
   }
 }
 
+// HIP 5.2's NVIDIA platform maps __shfl* onto the *_sync intrinsics but not the votes, and
+// CUDA removed the mask-free __ballot/__any/__all for sm_70 and newer. Translated code that
+// votes gets the same kind of mapping right after its HIP runtime include.
+constexpr std::string_view kNvidiaVoteShim =
+    "#if defined(__HIP_PLATFORM_NVIDIA__) && !defined(GPUPORT_NVIDIA_WARP_VOTES)\n"
+    "#define GPUPORT_NVIDIA_WARP_VOTES /* added by gpuport: HIP 5.2 lacks these on NVIDIA */\n"
+    "#define __ballot(predicate) __ballot_sync(0xffffffffu, (predicate))\n"
+    "#define __any(predicate) __any_sync(0xffffffffu, (predicate))\n"
+    "#define __all(predicate) __all_sync(0xffffffffu, (predicate))\n"
+    "#endif\n";
+
 void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
   const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;
@@ -113,17 +124,6 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   const bool device = e.has_device_code() || launches;
   if (!device && !uses_cuda) return;
 
-  bool has_runtime = false, has_runtime_api = false;
-  for (const auto& inc : find_includes(e)) {
-    std::string_view target = inc.path;
-    if (const auto* entry = e.map().find_header(inc.path); entry && entry->status != maps::Status::unsupported)
-      target = entry->hip;
-    has_runtime |= target == kRuntime;
-    has_runtime_api |= target == kRuntimeApi;
-  }
-  if (has_runtime || (!device && has_runtime_api)) return;
-
-  // After #pragma once or an include guard's #define; else before the first line of code.
   const auto& tokens = e.stream();
   auto after_line = [&](std::size_t sig_index) {
     std::size_t k = e.token_index(sig_index);
@@ -131,13 +131,41 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     return k < tokens.size() ? tokens[k].end() : static_cast<std::uint32_t>(e.source().size());
   };
   // Match the file's line endings.
-  std::string_view eol = "\n";
+  bool crlf = false;
   for (const auto& t : tokens.tokens())
     if (t.kind == lex::TokenKind::newline) {
-      if (t.length == 2) eol = "\r\n";
+      crlf = t.length == 2;
       break;
     }
-  std::string text = "#include <hip/hip_runtime.h>" + std::string(eol);
+  const std::string_view eol = crlf ? "\r\n" : "\n";
+  auto shim = [&] {
+    std::string out;
+    for (char c : kNvidiaVoteShim) {
+      if (c == '\n' && crlf) out += '\r';
+      out += c;
+    }
+    return out;
+  };
+
+  bool has_runtime = false, has_runtime_api = false;
+  std::optional<std::size_t> runtime_hash;  // the first unconditional runtime include
+  for (const auto& inc : find_includes(e)) {
+    std::string_view target = inc.path;
+    if (const auto* entry = e.map().find_header(inc.path); entry && entry->status != maps::Status::unsupported)
+      target = entry->hip;
+    has_runtime |= target == kRuntime;
+    has_runtime_api |= target == kRuntimeApi;
+    if (target == kRuntime && inc.depth == 0 && !runtime_hash) runtime_hash = inc.hash;
+  }
+  if (has_runtime || (!device && has_runtime_api)) {
+    if (e.needs_nvidia_vote_shim && runtime_hash) e.insert(after_line(*runtime_hash), shim());
+    return;
+  }
+
+  // After #pragma once or an include guard's #define; else before the first line of code.
+  std::string text = "#include <hip/hip_runtime.h>";
+  text += eol;
+  if (e.needs_nvidia_vote_shim) text += shim();
   std::optional<std::uint32_t> at;
   for (std::size_t i : e.directives()) {
     if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
@@ -149,7 +177,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {
     at = after_line(3);
   }
-  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text = std::string(eol) + text;
+  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text.insert(0, eol);
   if (!at) {
     if (e.size() == 0) return;
     std::size_t k = e.token_index(0);

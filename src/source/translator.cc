@@ -433,6 +433,9 @@ void IdentifierRewriter::run() {
       e.report(i, Severity::warning, "deprecated-api", fmt::format("'{}' is deprecated in CUDA", name),
                advice(*entry).empty() ? fmt::format("translated to '{}'", entry->hip) : advice(*entry));
     }
+    if (entry->kind == maps::Kind::device && Engine::equals(next, "(") &&
+        (entry->hip == "__ballot" || entry->hip == "__any" || entry->hip == "__all"))
+      e.needs_nvidia_vote_shim = true;
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
         apply_call_rules(e, i, entry);
