@@ -381,6 +381,7 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
 VerifyReport verify_programs(const std::vector<fs::path>& inputs, const maps::ApiMap& map, const VerifyOptions& options,
                              const VerifyProgress& progress) {
   VerifyReport report;
+  report.run_requested = options.run;
   const auto programs = find_programs(inputs, report.errors);
   if (options.gpu_present) {
     report.gpu = *options.gpu_present;
@@ -520,7 +521,7 @@ std::string format_table(const VerifyReport& r) {
   out += fmt::format("\n{} programs ({} domains): nvcc {}/{}, translate {}/{}, gfx1100 {}/{}, hip-nvidia {}/{}; ", n,
                      domain_stats(r).size(), steps[0], n, steps[1], n, steps[2], n, steps[3], n);
   if (ran == 0) {
-    out += fmt::format("run: not run ({})", r.gpu ? "--no-run" : r.gpu_note);
+    out += fmt::format("run: not run ({})", !r.run_requested ? "--no-run" : r.gpu_note);
   } else {
     std::sort(ratios.begin(), ratios.end());
     out += fmt::format("run: {} passed of {} run on {}", passed, ran, r.gpu_note);

@@ -86,6 +86,7 @@ struct VerifyOptions {
 struct VerifyReport {
   std::vector<ProgramReport> programs;
   bool gpu = false;
+  bool run_requested = true;  // false with --no-run
   std::string gpu_note;  // which GPU, or why there is none
   std::vector<std::string> errors;  // inputs that could not be read
   bool all_ok() const;
