@@ -1,0 +1,203 @@
+// The SASS model: a disassembled NVIDIA program as plain values (kernels, instructions, typed
+// operands, decoded control codes). Every later machine-code stage (CFG, divergence analysis,
+// lifting, scheduling) reads these types; nothing here calls a tool or keeps global state.
+// Promise: an operand the parser cannot classify is kept as `unknown` with its text, so
+// printing a parsed instruction always gives back nvdisasm's text.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuport::sass {
+
+// The two encoding families. Maxwell/Pascal (sm_50..sm_62) have 64-bit instructions with one
+// control word per three instructions; Volta and later (sm_70+) have 128-bit instructions with
+// the control bits in the high word.
+enum class EncodingFamily : std::uint8_t { unknown, maxwell, volta };
+
+// "sm_61" -> 61; 0 when the text is not an arch name.
+int parse_arch(std::string_view text);
+EncodingFamily encoding_family(int arch);
+
+// Scheduling information the hardware reads next to each instruction.
+struct ControlCode {
+  std::uint8_t stall = 0;          // cycles to wait before issuing the next instruction (0..15)
+  bool yield = false;              // the raw yield bit as encoded (see control.h)
+  std::uint8_t write_barrier = 7;  // scoreboard set when the result is written; 7 = none
+  std::uint8_t read_barrier = 7;   // scoreboard set when the sources are read; 7 = none
+  std::uint8_t wait_mask = 0;      // scoreboards (bit i = SB i) waited on before issue
+  std::uint8_t reuse = 0;          // operand reuse-cache flags, bit i = source slot i
+  std::uint32_t bits = 0;          // the raw 21-bit field the values above come from
+
+  friend bool operator==(const ControlCode&, const ControlCode&) = default;
+};
+
+enum class OperandKind : std::uint8_t {
+  reg,                // R0..R255, RZ
+  uniform_reg,        // UR0..UR63, URZ
+  predicate,          // P0..P6, PT
+  uniform_predicate,  // UP0..UP6, UPT
+  constant,           // c[0x0][0x160], c[0x3][R1+0x10], cx[UR4][R0+0x8]
+  immediate,          // 0x10, -12, 0.5, -QNAN, +INF; relocations 32@lo(symbol) (value 0)
+  memory,             // [R2.64+0x10], [UR4+R1], desc[UR4][R2.64]
+  special_reg,        // SR_TID.X, SR_LANEID, SRZ; also PR/UPR (the whole predicate file)
+  scoreboard,         // SB0..SB5 (DEPBAR)
+  label,              // `(.L_x_3), `(function), or an absolute 0x... branch target
+  barrier,            // convergence barrier B0..B15
+  unknown,            // anything else; text kept verbatim
+};
+
+std::string_view operand_kind_name(OperandKind kind);
+
+// One register-like piece inside an address: "R2.64", "UR4", "R1.X4", or absent.
+struct AddressRegister {
+  OperandKind kind = OperandKind::reg;  // reg or uniform_reg
+  std::uint16_t index = 0;              // 255 = RZ, 63 = URZ
+  std::string suffix;                   // ".64", ".U32", ".X4", ... verbatim
+  bool present = false;
+
+  friend bool operator==(const AddressRegister&, const AddressRegister&) = default;
+};
+
+// [base + index + offset] as printed. `text` keeps the exact bracket contents for printing.
+struct MemoryAddress {
+  AddressRegister base;
+  AddressRegister index;     // a second register ([UR4+R1])
+  std::int64_t offset = 0;   // signed byte offset
+  bool has_offset = false;
+  bool wide = false;         // a 64-bit address register (.64)
+  std::string descriptor;    // "desc[UR4]" / "gdesc[UR4]" prefix, verbatim; empty when none
+
+  friend bool operator==(const MemoryAddress&, const MemoryAddress&) = default;
+};
+
+struct SassOperand {
+  OperandKind kind = OperandKind::unknown;
+
+  // Prefix modifiers.
+  bool negate = false;    // -R1
+  bool absolute = false;  // |R1|
+  bool logical_not = false;  // !P0, !PT
+  bool bitwise_not = false;  // ~R1
+  // Suffix modifiers verbatim (".reuse", ".H1", ".B1", ".H0_H1", ".X" ...), in order.
+  std::string suffix;
+
+  // reg/uniform_reg/predicate/uniform_predicate/barrier/scoreboard: the number; RZ = 255, URZ = 63,
+  // PT/UPT = 7.
+  std::uint16_t index = 0;
+
+  // constant: bank and offset; a register in either bracket is kept in `address`.
+  std::uint32_t bank = 0;
+  std::int64_t value = 0;      // constant offset; integer immediate; label absolute address
+  double float_value = 0.0;    // float immediates
+  bool is_float = false;
+  MemoryAddress address;       // memory, and register-indexed constant offsets
+
+  // Verbatim text of the operand's core (without prefix/suffix modifiers) for kinds whose
+  // spelling carries more than the fields (immediates, constants, labels, specials, unknown).
+  std::string text;
+  // nvdisasm prints a few operands with a space before the next comma ("+INF , PT").
+  bool space_before_comma = false;
+  // Printed after the previous operand with one space, not ", " ("RET.REL R2 `(kernel)").
+  bool follows_with_space = false;
+
+  bool is_zero_register() const {
+    return (kind == OperandKind::reg && index == 255) ||
+           (kind == OperandKind::uniform_reg && index == 63);
+  }
+  bool is_true_predicate() const {
+    return (kind == OperandKind::predicate || kind == OperandKind::uniform_predicate) && index == 7;
+  }
+  bool has_suffix(std::string_view s) const;  // e.g. has_suffix(".reuse")
+
+  friend bool operator==(const SassOperand&, const SassOperand&) = default;
+};
+
+// @P0 / @!UP1 / @PT
+struct PredicateGuard {
+  bool uniform = false;  // UP register
+  bool negated = false;
+  std::uint8_t index = 0;  // 7 = PT/UPT
+
+  friend bool operator==(const PredicateGuard&, const PredicateGuard&) = default;
+};
+
+struct SassInstruction {
+  std::uint64_t address = 0;
+  std::optional<PredicateGuard> guard;
+  std::string opcode;                   // "LDG"; empty when undecoded
+  // nvdisasm printed only the encoding (it could not decode it; 11.8 does so for a few sm_90
+  // instructions). The address is inferred from the previous instruction.
+  bool undecoded = false;
+  std::vector<std::string> modifiers;   // {"E", "64", "SYNC"} without dots
+  std::vector<SassOperand> operands;
+  std::string annotation;               // nvdisasm's (*"BRANCH_TARGETS .L_x_0"*) text, if any
+  bool terminated = true;               // printed with " ;" (false: last of a dual-issue pair)
+  bool tight_terminator = false;        // ";" without the space (CUDA 13 prints padding so)
+  bool dual_issue_begin = false;        // "{" before it (Maxwell/Pascal dual issue)
+  bool dual_issue_end = false;          // "}" after it
+  // Raw encoding: one word on Maxwell/Pascal, low then high word on Volta+.
+  std::array<std::uint64_t, 2> encoding{};
+  std::uint8_t encoding_words = 0;
+  std::optional<ControlCode> control;   // decoded when the encoding was printed (-hex)
+  std::uint32_t line = 0;               // 1-based line in the listing
+
+  // "E" among the modifiers.
+  bool has_modifier(std::string_view modifier) const;
+
+  friend bool operator==(const SassInstruction&, const SassInstruction&) = default;
+};
+
+struct SassLabel {
+  std::string name;
+  std::uint64_t address = 0;          // the address of the instruction that follows
+  std::size_t instruction_index = 0;  // index into SassFunction::instructions
+
+  friend bool operator==(const SassLabel&, const SassLabel&) = default;
+};
+
+// A kernel (entry) or device function: one .text.<name> section of the cubin.
+struct SassFunction {
+  std::string name;
+  std::string section;          // ".text.if_else"; empty in cuobjdump output
+  bool is_entry = false;        // STO_CUDA_ENTRY (a __global__ kernel)
+  bool is_weak = false;
+  int register_count = -1;      // SHI_REGISTERS, when printed
+  std::vector<SassInstruction> instructions;
+  std::vector<SassLabel> labels;
+  // Maxwell/Pascal control words by bundle (address of the word, the word), as printed.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> control_words;
+
+  // Index of the instruction at `address`, or npos.
+  std::size_t find_instruction(std::uint64_t address) const;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  friend bool operator==(const SassFunction&, const SassFunction&) = default;
+};
+
+struct SassSection {
+  std::string name;   // ".nv.info", ".text.if_else", ...
+  std::string flags;  // the rest of the .section line, verbatim
+
+  friend bool operator==(const SassSection&, const SassSection&) = default;
+};
+
+struct SassProgram {
+  int arch = 0;  // 61, 80, 100 ...; 0 when the listing does not say
+  std::string header_flags;             // .headerflags text, verbatim
+  std::vector<SassSection> sections;
+  std::vector<SassFunction> functions;  // in listing order
+  // A cuobjdump listing may hold code for several archs: each gets its own program there,
+  // see ParsedListing.
+
+  const SassFunction* find_function(std::string_view name) const;
+  std::size_t instruction_count() const;
+
+  friend bool operator==(const SassProgram&, const SassProgram&) = default;
+};
+
+}  // namespace gpuport::sass

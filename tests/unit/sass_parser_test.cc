@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include "sass/parser.h"
+#include "sass/printer.h"
+#include "sass_listing_util.h"
+
+namespace gpuport::sass {
+namespace {
+
+using testing::all_listings;
+using testing::instruction_text_of_line;
+using testing::read_text;
+using testing::split_lines;
+
+TEST(SassListings, EveryDefaultArchHasListings) {
+  auto listings = all_listings();
+  if (listings.empty()) GTEST_SKIP() << "no committed listings under tests/sass/listings";
+  for (const char* arch : {"sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+    EXPECT_TRUE(std::filesystem::exists(testing::listings_root() / arch)) << arch;
+  }
+}
+
+TEST(SassListings, ParseWithoutDiagnostics) {
+  auto listings = all_listings();
+  if (listings.empty()) GTEST_SKIP() << "no committed listings under tests/sass/listings";
+  for (const auto& path : listings) {
+    std::string text = read_text(path);
+    SassParseOptions options;
+    options.file_name = path.string();
+    auto result = parse_sass(text, options);
+    for (const auto& d : result.diagnostics) ADD_FAILURE() << format_diagnostic(d);
+    ASSERT_EQ(result.programs.size(), 1u) << path;
+    const auto& program = result.programs[0];
+    EXPECT_EQ(path.parent_path().filename().string(), "sm_" + std::to_string(program.arch)) << path;
+    EXPECT_FALSE(program.functions.empty()) << path;
+    EXPECT_GT(program.instruction_count(), 0u) << path;
+    bool any_entry = false;
+    for (const auto& f : program.functions) {
+      any_entry = any_entry || f.is_entry;
+      EXPECT_FALSE(f.instructions.empty()) << path << " " << f.name;
+      for (const auto& inst : f.instructions) {
+        // -hex listings give every instruction its full encoding and decoded control bits.
+        EXPECT_EQ(inst.encoding_words, program.arch < 70 ? 1 : 2) << path << ":" << inst.line;
+        EXPECT_TRUE(inst.control.has_value()) << path << ":" << inst.line;
+      }
+    }
+    EXPECT_TRUE(any_entry) << path;
+  }
+}
+
+TEST(SassListings, PrintReproducesEveryInstructionLine) {
+  auto listings = all_listings();
+  if (listings.empty()) GTEST_SKIP() << "no committed listings under tests/sass/listings";
+  std::size_t checked = 0;
+  for (const auto& path : listings) {
+    std::string text = read_text(path);
+    auto lines = split_lines(text);
+    auto result = parse_sass(text);
+    for (const auto& program : result.programs)
+      for (const auto& f : program.functions)
+        for (const auto& inst : f.instructions) {
+          ASSERT_GE(inst.line, 1u);
+          ASSERT_LE(inst.line, lines.size());
+          std::string expected = instruction_text_of_line(lines[inst.line - 1]);
+          EXPECT_EQ(print_instruction(inst), expected) << path << ":" << inst.line;
+          for (const auto& op : inst.operands)
+            EXPECT_NE(op.kind, OperandKind::unknown) << path << ":" << inst.line << " operand '" << op.text << "'";
+          ++checked;
+        }
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+}  // namespace
+}  // namespace gpuport::sass
