@@ -13,6 +13,8 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 bool is_hex_digit(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -126,7 +128,7 @@ bool parse_register_name(std::string_view s, OperandKind& kind, std::uint16_t& i
 // The leading identifier-ish run of a register operand ("R2" of "R2.64").
 std::size_t name_length(std::string_view s) {
   std::size_t n = 0;
-  while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_')) ++n;
+  while (n < s.size() && (is_alnum(s[n]) || s[n] == '_')) ++n;
   return n;
 }
 
@@ -298,15 +300,36 @@ bool parse_memory(std::string_view s, SassOperand& op, std::string_view& rest) {
 
 }  // namespace
 
+namespace {
+
+// Classifies `text` into `op` (a fresh operand); false when it is not a known form. Filling
+// the caller's operand in place keeps the big operand value from being moved per operand.
+bool classify_operand(std::string_view s, SassOperand& op);
+
+}  // namespace
+
 SassOperand parse_operand(std::string_view text) {
   SassOperand op;
   std::string_view s = trim(text);
-  auto unknown = [&]() {
-    SassOperand u;
-    u.kind = OperandKind::unknown;
-    u.text.assign(s);
-    return u;
-  };
+  if (!classify_operand(s, op)) {
+    op = SassOperand{};
+    op.text.assign(s);
+  }
+  return op;
+}
+
+namespace {
+
+void parse_operand_into(std::string_view text, SassOperand& op) {
+  std::string_view s = trim(text);
+  if (!classify_operand(s, op)) {
+    op = SassOperand{};
+    op.text.assign(s);
+  }
+}
+
+bool classify_operand(std::string_view s, SassOperand& op) {
+  auto unknown = [&]() { return false; };
   if (s.empty()) return unknown();
 
   std::string_view core = s;
@@ -346,7 +369,8 @@ SassOperand parse_operand(std::string_view text) {
     innerop.logical_not = op.logical_not;
     innerop.bitwise_not = op.bitwise_not;
     innerop.suffix.assign(after);
-    return innerop;
+    op = std::move(innerop);
+    return true;
   }
 
   std::string_view rest;
@@ -361,7 +385,7 @@ SassOperand parse_operand(std::string_view text) {
     rest = core.substr(close + 1);
   } else if (c == 'c' && core.size() > 1 && (core[1] == '[' || (core[1] == 'x' && core.size() > 2 && core[2] == '['))) {
     if (!parse_constant(core, op, rest)) return unknown();
-  } else if (c == '[' || (std::isalpha(static_cast<unsigned char>(c)) && core.find("[") != std::string_view::npos &&
+  } else if (c == '[' || (is_alpha(c) && core.find("[") != std::string_view::npos &&
                           core.find("[") == name_length(core))) {
     if (!parse_memory(core, op, rest)) return unknown();
   } else if ((c == 'S' && core.size() > 2 && core[1] == 'R' && (core[2] == '_' || core == "SRZ")) ||
@@ -392,8 +416,10 @@ SassOperand parse_operand(std::string_view text) {
       (op.kind == OperandKind::barrier && (op.negate || op.logical_not))) {
     return unknown();
   }
-  return op;
+  return true;
 }
+
+}  // namespace
 
 bool parse_instruction_text(std::string_view text, SassInstruction& out) {
   std::string_view s = trim(text);
@@ -425,7 +451,7 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
   out.opcode.assign(mnemonic.substr(0, dot));
   if (out.opcode.empty()) return false;
   for (char c : out.opcode)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!(is_alnum(c) || c == '_')) return false;
   while (dot != std::string_view::npos) {
     std::size_t next = mnemonic.find('.', dot + 1);
     out.modifiers.emplace_back(mnemonic.substr(dot + 1, next == std::string_view::npos ? std::string_view::npos
@@ -479,7 +505,7 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
           else if (d == ' ' && inner == 0 && (j == piece.size() || (j + 1 < piece.size() && piece[j + 1] != '['))) {
             std::string_view part = trim(piece.substr(from, j - from));
             if (!part.empty() || (first && j == piece.size())) {
-              out.operands.push_back(parse_operand(part));
+              parse_operand_into(part, out.operands.emplace_back());
               out.operands.back().follows_with_space = !first;
               first = false;
             }
