@@ -421,6 +421,21 @@ bool classify_operand(std::string_view s, SassOperand& op) {
 
 }  // namespace
 
+namespace {
+
+// Opcodes whose integer operand is a code address (cuobjdump prints "BRA 0x138" where
+// nvdisasm prints a label).
+constexpr std::string_view kBranchOpcodes[] = {"BRA", "BRX", "SSY", "PBK", "PCNT", "PRET", "CAL", "JCAL",
+                                               "JMP", "JMX", "BSSY", "CALL", "WARPSYNC_BRA"};
+
+bool is_branch_opcode(std::string_view opcode) {
+  for (auto b : kBranchOpcodes)
+    if (b == opcode) return true;
+  return false;
+}
+
+}  // namespace
+
 bool parse_instruction_text(std::string_view text, SassInstruction& out) {
   std::string_view s = trim(text);
   if (!s.empty() && s.front() == '@') {
@@ -516,6 +531,10 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
       }
       start = i + 1;
     }
+  }
+  if (is_branch_opcode(out.opcode)) {
+    for (auto& op : out.operands)
+      if (op.kind == OperandKind::immediate && !op.is_float && op.text.starts_with("0x")) op.kind = OperandKind::label;
   }
   return true;
 }

@@ -73,3 +73,35 @@ TEST(SassListings, PrintReproducesEveryInstructionLine) {
 
 }  // namespace
 }  // namespace gpuport::sass
+
+namespace gpuport::sass {
+namespace {
+
+// cuobjdump -sass of the sm_61 and sm_80 if_else cubins (CUDA 11.8), concatenated: one program
+// per "code for sm_XX" block, branch targets as absolute addresses.
+TEST(SassCuobjdump, OneProgramPerArchAndRoundTrip) {
+  auto path = std::filesystem::path(GPUPORT_SOURCE_DIR) / "tests/sass/cuobjdump/if_else.sm_61.sm_80.txt";
+  std::string text = testing::read_text(path);
+  if (text.empty()) GTEST_SKIP() << "missing " << path;
+  auto lines = testing::split_lines(text);
+  auto r = parse_sass(text);
+  EXPECT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.programs.size(), 2u);
+  EXPECT_EQ(r.programs[0].arch, 61);
+  EXPECT_EQ(r.programs[1].arch, 80);
+  for (const auto& p : r.programs) {
+    ASSERT_EQ(p.functions.size(), 1u);
+    EXPECT_EQ(p.functions[0].name, "if_else");
+    for (const auto& inst : p.functions[0].instructions) {
+      EXPECT_EQ(print_instruction(inst), testing::instruction_text_of_line(lines[inst.line - 1])) << inst.line;
+      EXPECT_TRUE(inst.control.has_value()) << inst.line;
+      if (inst.opcode == "BRA" || inst.opcode == "SSY") {
+        ASSERT_FALSE(inst.operands.empty());
+        EXPECT_EQ(inst.operands.back().kind, OperandKind::label) << inst.line;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuport::sass
