@@ -106,7 +106,8 @@ class Engine {
   }
   bool is_dropped(std::size_t i) const { return i < dropped_.size() && dropped_[i]; }
 
-  std::string apply_edits();
+  // The edited text, built in `out`'s storage (reused across files).
+  std::string apply_edits(std::string out = {});
 
  private:
   struct DeviceRange {

@@ -244,8 +244,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         break;
       }
     }
-    t.output.clear();
-    t.output.shrink_to_fit();
+    if (options.mode != OutputMode::memory) recycle_output(std::move(t.output));
+    t.output = std::string();
   };
 
   std::atomic<std::size_t> next{0}, done{0};

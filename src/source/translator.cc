@@ -21,7 +21,13 @@ namespace {
 // Per-thread buffers an Engine borrows for its token lists and hands back when it is done.
 thread_local std::vector<std::uint32_t> spare_sig;
 thread_local std::vector<lex::Token> spare_sig_tokens;
+// Output text storage, handed back by recycle_output() once the caller has written it.
+thread_local std::string spare_output;
 }  // namespace
+
+void recycle_output(std::string&& text) {
+  if (text.capacity() > spare_output.capacity()) spare_output = std::move(text);
+}
 
 Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
                const TranslateOptions& options, FileTranslation& result)
@@ -182,7 +188,7 @@ const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
   return c < n && device_ranges_[c].first <= i ? &device_ranges_[c] : nullptr;
 }
 
-std::string Engine::apply_edits() {
+std::string Engine::apply_edits(std::string out) {
   // Sort packed keys rather than the edits themselves (each holds a string): offset, then
   // insertions before a replacement at the same offset, then creation order.
   std::vector<std::uint64_t> keys(edits_.size());
@@ -206,7 +212,7 @@ std::string Engine::apply_edits() {
     runs = std::move(merged);
   }
   const std::string_view src = tokens_.text();
-  std::string out;
+  out.clear();
   out.reserve(src.size() + src.size() / 16);
   std::uint32_t pos = 0;
   for (auto key : keys) {
@@ -522,7 +528,7 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   rewrite_and_scan(engine);
   place_runtime_include(engine, include_rewrites);
   if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
-  result.output = engine.apply_edits();
+  result.output = engine.apply_edits(std::move(spare_output));
   sort_by_position(result.findings);
   return result;
 }

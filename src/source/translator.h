@@ -45,6 +45,10 @@ struct FileTranslation {
 FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
                                const TranslateOptions& options);
 
+// Gives a translation's text storage back to this thread for the next translate_text() call
+// (for callers that translate many files; optional).
+void recycle_output(std::string&& text);
+
 // Turns the unknown-API candidates of a set of files into findings, dropping names any file
 // of the set declares. Findings are appended to each file's list in source order.
 void resolve_unknown_apis(std::vector<FileTranslation*> files);
