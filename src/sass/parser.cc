@@ -141,9 +141,9 @@ bool parse_address_register(std::string_view s, AddressRegister& out) {
   if (kind != OperandKind::reg && kind != OperandKind::uniform_reg) return false;
   std::string_view suffix = s.substr(n);
   if (!suffix.empty() && suffix.front() != '.') return false;
+  if (!out.suffix.assign(suffix)) return false;
   out.kind = kind;
   out.index = index;
-  out.suffix.assign(suffix);
   out.present = true;
   return true;
 }
@@ -290,7 +290,7 @@ bool parse_memory(std::string_view s, SassOperand& op, std::string_view& rest) {
     // An empty or exotic address keeps its text but is still a memory operand.
     a = MemoryAddress{};
   }
-  a.descriptor.assign(descriptor);
+  if (!a.descriptor.assign(descriptor)) return false;
   op.kind = OperandKind::memory;
   op.address = std::move(a);
   op.text.assign(s.substr(0, close + 1));
@@ -368,7 +368,7 @@ bool classify_operand(std::string_view s, SassOperand& op) {
     innerop.absolute = true;
     innerop.logical_not = op.logical_not;
     innerop.bitwise_not = op.bitwise_not;
-    innerop.suffix.assign(after);
+    if (!innerop.suffix.assign(after)) return unknown();
     op = std::move(innerop);
     return true;
   }
@@ -385,8 +385,7 @@ bool classify_operand(std::string_view s, SassOperand& op) {
     rest = core.substr(close + 1);
   } else if (c == 'c' && core.size() > 1 && (core[1] == '[' || (core[1] == 'x' && core.size() > 2 && core[2] == '['))) {
     if (!parse_constant(core, op, rest)) return unknown();
-  } else if (c == '[' || (is_alpha(c) && core.find("[") != std::string_view::npos &&
-                          core.find("[") == name_length(core))) {
+  } else if (c == '[' || (is_alpha(c) && name_length(core) < core.size() && core[name_length(core)] == '[')) {
     if (!parse_memory(core, op, rest)) return unknown();
   } else if ((c == 'S' && core.size() > 2 && core[1] == 'R' && (core[2] == '_' || core == "SRZ")) ||
              core == "PR" || core == "UPR") {
@@ -409,8 +408,7 @@ bool classify_operand(std::string_view s, SassOperand& op) {
     rest = core.substr(n);
   }
   if (!rest.empty()) {
-    if (rest.front() != '.') return unknown();
-    op.suffix.assign(rest);
+    if (rest.front() != '.' || !op.suffix.assign(rest)) return unknown();
   }
   if ((op.logical_not && op.kind != OperandKind::predicate && op.kind != OperandKind::uniform_predicate) ||
       (op.kind == OperandKind::barrier && (op.negate || op.logical_not))) {
@@ -683,7 +681,8 @@ struct LineParser {
       // nvdisasm -c without section lines, or a fragment: an anonymous function.
       start_function("", "");
     }
-    SassInstruction inst;
+    // Built in place: a SassInstruction is large, and moving one per line shows in the profile.
+    SassInstruction& inst = function->instructions.emplace_back();
     inst.address = address;
     inst.line = line_number;
     std::string_view s = trim_left(rest);
@@ -713,6 +712,7 @@ struct LineParser {
     }
     if (!parse_instruction_text(body, inst)) {
       error(column, "sass-bad-instruction", "cannot parse instruction '" + std::string(body.substr(0, 80)) + "'");
+      function->instructions.pop_back();
       return;
     }
     if (family == EncodingFamily::unknown) {
@@ -728,11 +728,10 @@ struct LineParser {
     }
     for (auto& l : pending_labels) {
       l.address = address;
-      l.instruction_index = function->instructions.size();
+      l.instruction_index = function->instructions.size() - 1;
       function->labels.push_back(std::move(l));
     }
     pending_labels.clear();
-    function->instructions.push_back(std::move(inst));
   }
 
   void on_directive(std::string_view s, std::uint32_t column) {

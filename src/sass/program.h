@@ -7,12 +7,115 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace gpuport::sass {
+
+// Short verbatim text held inside the value (no allocation, trivially copyable). Operand pieces
+// such as suffixes (".reuse", ".H0_H1") are a few bytes; keeping them inline keeps an operand
+// small, which is what parse throughput is bound by. assign() refuses text longer than N: the
+// parser then keeps the whole operand as `unknown` with its full text, so nothing is lost.
+template <std::size_t N>
+class InlineText {
+  static_assert(N < 256);
+
+ public:
+  InlineText() = default;
+  bool assign(std::string_view s) {
+    if (s.size() > N) return false;
+    std::memcpy(data_, s.data(), s.size());
+    size_ = static_cast<std::uint8_t>(s.size());
+    return true;
+  }
+  static constexpr std::size_t capacity() { return N; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const char* data() const { return data_; }
+  std::string_view view() const { return {data_, size_}; }
+  operator std::string_view() const { return view(); }
+  char operator[](std::size_t i) const { return data_[i]; }
+  std::size_t find(std::string_view s) const { return view().find(s); }
+  bool starts_with(std::string_view s) const { return view().starts_with(s); }
+
+  friend bool operator==(const InlineText& a, const InlineText& b) { return a.view() == b.view(); }
+  friend bool operator==(const InlineText& a, std::string_view b) { return a.view() == b; }
+  friend std::ostream& operator<<(std::ostream& os, const InlineText& t) { return os << t.view(); }
+
+ private:
+  char data_[N];
+  std::uint8_t size_ = 0;
+};
+
+// Operand text of any length: up to 28 bytes inline (labels, constants, addresses such as
+// "desc[UR4][R2.64+0x10]"), longer text on the heap. Same size as std::string, whose inline part
+// (15 bytes) is too short for many sm_90+ memory operands.
+class OperandText {
+ public:
+  OperandText() = default;
+  OperandText(const OperandText& o) { assign(o.view()); }
+  OperandText(OperandText&& o) noexcept { steal(o); }
+  OperandText& operator=(const OperandText& o) {
+    if (this != &o) assign(o.view());
+    return *this;
+  }
+  OperandText& operator=(OperandText&& o) noexcept {
+    if (this != &o) {
+      release();
+      steal(o);
+    }
+    return *this;
+  }
+  ~OperandText() { release(); }
+
+  void assign(std::string_view s) {
+    char* heap = nullptr;
+    if (s.size() > kInline) {
+      heap = new char[s.size()];
+      std::memcpy(heap, s.data(), s.size());
+    }
+    release();
+    if (heap != nullptr) std::memcpy(storage_, &heap, sizeof heap);
+    else if (!s.empty()) std::memcpy(storage_, s.data(), s.size());
+    size_ = static_cast<std::uint32_t>(s.size());
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const char* data() const { return size_ <= kInline ? storage_ : heap(); }
+  std::string_view view() const { return {data(), size_}; }
+  operator std::string_view() const { return view(); }
+  char operator[](std::size_t i) const { return data()[i]; }
+  std::size_t find(std::string_view s) const { return view().find(s); }
+  bool starts_with(std::string_view s) const { return view().starts_with(s); }
+
+  friend bool operator==(const OperandText& a, const OperandText& b) { return a.view() == b.view(); }
+  friend bool operator==(const OperandText& a, std::string_view b) { return a.view() == b; }
+  friend std::ostream& operator<<(std::ostream& os, const OperandText& t) { return os << t.view(); }
+
+ private:
+  static constexpr std::size_t kInline = 28;
+  // Longer text: the heap pointer is kept (unaligned) in the first bytes of storage_.
+  char* heap() const {
+    char* p = nullptr;
+    std::memcpy(&p, storage_, sizeof p);
+    return p;
+  }
+  void release() {
+    if (size_ > kInline) delete[] heap();
+    size_ = 0;
+  }
+  void steal(OperandText& o) {
+    std::memcpy(storage_, o.storage_, o.size_ <= kInline ? o.size_ : sizeof(char*));
+    size_ = o.size_;
+    o.size_ = 0;
+  }
+  char storage_[kInline];
+  std::uint32_t size_ = 0;
+};
 
 // The two encoding families. Maxwell/Pascal (sm_50..sm_62) have 64-bit instructions with one
 // control word per three instructions; Volta and later (sm_70+) have 128-bit instructions with
@@ -56,9 +159,9 @@ std::string_view operand_kind_name(OperandKind kind);
 // One register-like piece inside an address: "R2.64", "UR4", "R1.X4", or absent.
 struct AddressRegister {
   OperandKind kind = OperandKind::reg;  // reg or uniform_reg
-  std::uint16_t index = 0;              // 255 = RZ, 63 = URZ
-  std::string suffix;                   // ".64", ".U32", ".X4", ... verbatim
   bool present = false;
+  std::uint16_t index = 0;              // 255 = RZ, 63 = URZ
+  InlineText<7> suffix;                 // ".64", ".U32", ".X4", ... verbatim
 
   friend bool operator==(const AddressRegister&, const AddressRegister&) = default;
 };
@@ -67,15 +170,19 @@ struct AddressRegister {
 struct MemoryAddress {
   AddressRegister base;
   AddressRegister index;     // a second register ([UR4+R1])
-  std::int64_t offset = 0;   // signed byte offset
   bool has_offset = false;
   bool wide = false;         // a 64-bit address register (.64)
-  std::string descriptor;    // "desc[UR4]" / "gdesc[UR4]" prefix, verbatim; empty when none
+  std::int64_t offset = 0;   // signed byte offset
+  InlineText<15> descriptor; // "desc[UR4]" / "gdesc[UR4]" prefix, verbatim; empty when none
 
   friend bool operator==(const MemoryAddress&, const MemoryAddress&) = default;
 };
 
 struct SassOperand {
+  // Written out (not `= default`) so that `operands.emplace_back()` runs the member initialisers
+  // only, instead of first zero-filling the whole value: the parser creates one per operand.
+  SassOperand() noexcept {}
+
   OperandKind kind = OperandKind::unknown;
 
   // Prefix modifiers.
@@ -83,8 +190,11 @@ struct SassOperand {
   bool absolute = false;  // |R1|
   bool logical_not = false;  // !P0, !PT
   bool bitwise_not = false;  // ~R1
-  // Suffix modifiers verbatim (".reuse", ".H1", ".B1", ".H0_H1", ".X" ...), in order.
-  std::string suffix;
+  bool is_float = false;     // a float immediate (float_value)
+  // nvdisasm prints a few operands with a space before the next comma ("+INF , PT").
+  bool space_before_comma = false;
+  // Printed after the previous operand with one space, not ", " ("RET.REL R2 `(kernel)").
+  bool follows_with_space = false;
 
   // reg/uniform_reg/predicate/uniform_predicate/barrier/scoreboard: the number; RZ = 255, URZ = 63,
   // PT/UPT = 7.
@@ -94,16 +204,15 @@ struct SassOperand {
   std::uint32_t bank = 0;
   std::int64_t value = 0;      // constant offset; integer immediate; label absolute address
   double float_value = 0.0;    // float immediates
-  bool is_float = false;
+
+  // Suffix modifiers verbatim (".reuse", ".H1", ".B1", ".H0_H1", ".X" ...), in order. A longer
+  // suffix than fits makes the operand `unknown` (its text is kept whole).
+  InlineText<15> suffix;
   MemoryAddress address;       // memory, and register-indexed constant offsets
 
   // Verbatim text of the operand's core (without prefix/suffix modifiers) for kinds whose
   // spelling carries more than the fields (immediates, constants, labels, specials, unknown).
-  std::string text;
-  // nvdisasm prints a few operands with a space before the next comma ("+INF , PT").
-  bool space_before_comma = false;
-  // Printed after the previous operand with one space, not ", " ("RET.REL R2 `(kernel)").
-  bool follows_with_space = false;
+  OperandText text;
 
   bool is_zero_register() const {
     return (kind == OperandKind::reg && index == 255) ||
