@@ -1,0 +1,468 @@
+#include "sass/cfg.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <deque>
+#include <unordered_map>
+
+namespace gpuport::sass {
+
+namespace {
+
+bool has_label_operand(const SassInstruction& inst) {
+  for (const auto& op : inst.operands)
+    if (op.kind == OperandKind::label) return true;
+  return false;
+}
+
+const SassOperand* first_label(const SassInstruction& inst) {
+  for (const auto& op : inst.operands)
+    if (op.kind == OperandKind::label) return &op;
+  return nullptr;
+}
+
+// Control transfers end a block; the rest (SSY, BSSY, BSYNC, plain WARPSYNC) do not.
+bool ends_block(ControlKind kind, const SassInstruction& inst) {
+  switch (kind) {
+    case ControlKind::branch:
+    case ControlKind::indirect:
+    case ControlKind::call:
+    case ControlKind::ret:
+    case ControlKind::exit:
+    case ControlKind::trap:
+    case ControlKind::pop_sync:
+    case ControlKind::pop_break:
+    case ControlKind::pop_continue:
+      return true;
+    case ControlKind::warpsync:
+      return has_label_operand(inst);
+    default:
+      return false;
+  }
+}
+
+// "(*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*)" -> {".L_x_1", ".L_x_2"}
+std::vector<std::string> branch_targets(std::string_view annotation) {
+  std::vector<std::string> out;
+  constexpr std::string_view key = "BRANCH_TARGETS";
+  std::size_t at = annotation.find(key);
+  if (at == std::string_view::npos) return out;
+  std::string_view rest = annotation.substr(at + key.size());
+  std::size_t end = rest.find('"');
+  if (end != std::string_view::npos) rest = rest.substr(0, end);
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) out.push_back(current);
+    current.clear();
+  };
+  for (char c : rest) {
+    if (c == ',' || c == ' ' || c == '\t') flush();
+    else current += c;
+  }
+  flush();
+  return out;
+}
+
+ControlKind matching_push(ControlKind pop) {
+  switch (pop) {
+    case ControlKind::pop_sync: return ControlKind::push_sync;
+    case ControlKind::pop_break: return ControlKind::push_break;
+    case ControlKind::pop_continue: return ControlKind::push_continue;
+    default: return ControlKind::none;
+  }
+}
+
+struct Builder {
+  const SassFunction& function;
+  ControlFlowGraph& cfg;
+  std::unordered_map<std::string_view, std::size_t> label_index;  // name -> instruction index
+
+  std::optional<std::size_t> resolve(std::string_view target) const {
+    if (target.starts_with("0x")) {
+      std::uint64_t address = 0;
+      auto [p, ec] = std::from_chars(target.data() + 2, target.data() + target.size(), address, 16);
+      if (ec != std::errc() || p != target.data() + target.size()) return std::nullopt;
+      std::size_t i = function.find_instruction(address);
+      if (i == SassFunction::npos) return std::nullopt;
+      return i;
+    }
+    auto it = label_index.find(target);
+    if (it == label_index.end() || it->second >= function.instructions.size()) return std::nullopt;
+    return it->second;
+  }
+
+  std::optional<std::size_t> resolve_block(std::string_view target) const {
+    auto i = resolve(target);
+    if (!i) return std::nullopt;
+    return cfg.block_of[*i];
+  }
+
+  void problem(std::size_t instruction, std::string_view what) {
+    const auto& inst = function.instructions[instruction];
+    char address[32];
+    std::snprintf(address, sizeof address, "%04llx", static_cast<unsigned long long>(inst.address));
+    cfg.problems.push_back(cfg.function + " /*" + address + "*/ " + inst.opcode + ": " + std::string(what));
+  }
+
+  void add_edge(std::size_t from, std::size_t to, EdgeKind kind, std::size_t instruction) {
+    std::size_t index = cfg.edges.size();
+    cfg.edges.push_back({from, to, kind, instruction});
+    cfg.blocks[from].successors.push_back(index);
+    cfg.blocks[to].predecessors.push_back(index);
+  }
+};
+
+}  // namespace
+
+std::string_view edge_kind_name(EdgeKind kind) {
+  switch (kind) {
+    case EdgeKind::fallthrough: return "fallthrough";
+    case EdgeKind::branch_taken: return "branch-taken";
+    case EdgeKind::branch_not_taken: return "branch-not-taken";
+    case EdgeKind::indirect: return "indirect";
+    case EdgeKind::call_return: return "call-return";
+    case EdgeKind::reconvergence: return "reconvergence";
+    case EdgeKind::exit: return "exit";
+  }
+  return "?";
+}
+
+ControlKind control_kind(const SassInstruction& instruction) {
+  const OpcodeInfo* info = builtin_opcode_table().find(instruction.opcode);
+  if (info == nullptr) return ControlKind::none;
+  if (info->control == ControlKind::trap && !instruction.has_modifier("TRAP")) return ControlKind::none;
+  return info->control;
+}
+
+bool is_conditional(const SassInstruction& instruction) {
+  if (instruction.guard && instruction.guard->index != 7) return true;
+  if (instruction.guard && instruction.guard->index == 7 && instruction.guard->negated) return true;
+  if (instruction.has_modifier("DIV") || instruction.has_modifier("CONV")) return true;
+  if (instruction.opcode == "WARPSYNC" && has_label_operand(instruction)) return true;
+  if (instruction.opcode == "BRA" || instruction.opcode == "JMP") {
+    for (const auto& op : instruction.operands)
+      if ((op.kind == OperandKind::predicate || op.kind == OperandKind::uniform_predicate) &&
+          !(op.is_true_predicate() && !op.logical_not))
+        return true;
+  }
+  return false;
+}
+
+std::vector<std::size_t> ControlFlowGraph::successor_blocks(std::size_t block) const {
+  std::vector<std::size_t> out;
+  for (std::size_t e : blocks[block].successors) out.push_back(edges[e].to);
+  return out;
+}
+
+std::vector<std::size_t> ControlFlowGraph::predecessor_blocks(std::size_t block) const {
+  std::vector<std::size_t> out;
+  for (std::size_t e : blocks[block].predecessors) out.push_back(edges[e].from);
+  return out;
+}
+
+std::optional<std::size_t> ControlFlowGraph::block_of_label(std::string_view label) const {
+  for (const auto& b : blocks)
+    for (const auto& l : b.labels)
+      if (l == label) return b.id;
+  return std::nullopt;
+}
+
+bool ControlFlowGraph::is_backward(const CfgEdge& e) const {
+  if (blocks[e.to].is_virtual_exit || blocks[e.from].is_virtual_exit) return false;
+  return blocks[e.to].first <= blocks[e.from].first;
+}
+
+ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
+  ControlFlowGraph cfg;
+  cfg.function = function.name;
+  cfg.arch = arch;
+  const auto& insts = function.instructions;
+  const std::size_t n = insts.size();
+  Builder b{function, cfg, {}};
+  for (const auto& l : function.labels) b.label_index.emplace(l.name, l.instruction_index);
+
+  cfg.control_of.resize(n);
+  for (std::size_t i = 0; i < n; ++i) cfg.control_of[i] = control_kind(insts[i]);
+
+  // Leaders: the first instruction, labelled instructions, resolved targets, and the instruction
+  // after each control transfer.
+  std::vector<char> leader(n + 1, 0);
+  if (n > 0) leader[0] = 1;
+  for (const auto& l : function.labels)
+    if (l.instruction_index < n) leader[l.instruction_index] = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    ControlKind kind = cfg.control_of[i];
+    if (ends_block(kind, insts[i])) leader[i + 1] = 1;
+    if (kind == ControlKind::call) continue;  // the callee is another function
+    if (const SassOperand* label = first_label(insts[i]))
+      if (auto t = b.resolve(label->text)) leader[*t] = 1;
+    for (const auto& name : branch_targets(insts[i].annotation))
+      if (auto t = b.resolve(name)) leader[*t] = 1;
+  }
+
+  cfg.block_of.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (leader[i]) {
+      BasicBlock block;
+      block.id = cfg.blocks.size();
+      block.first = i;
+      cfg.blocks.push_back(std::move(block));
+    }
+    cfg.blocks.back().last = i;
+    cfg.block_of[i] = cfg.blocks.back().id;
+  }
+  for (const auto& l : function.labels)
+    if (l.instruction_index < n) cfg.blocks[cfg.block_of[l.instruction_index]].labels.push_back(l.name);
+  {
+    BasicBlock exit;
+    exit.id = cfg.blocks.size();
+    exit.is_virtual_exit = true;
+    cfg.exit = exit.id;
+    cfg.blocks.push_back(std::move(exit));
+  }
+  cfg.entry = n > 0 ? 0 : cfg.exit;
+
+  for (std::size_t i = 0; i < n; ++i) {
+    ControlKind kind = cfg.control_of[i];
+    if (kind == ControlKind::push_sync || kind == ControlKind::push_break ||
+        kind == ControlKind::push_continue || kind == ControlKind::barrier_set) {
+      ReconvergenceMarker m;
+      m.instruction = i;
+      m.kind = kind;
+      for (const auto& op : insts[i].operands)
+        if (op.kind == OperandKind::barrier) m.barrier = op.index;
+      if (const SassOperand* label = first_label(insts[i])) {
+        if (auto t = b.resolve_block(label->text)) {
+          m.target_block = *t;
+          m.resolved = true;
+        }
+      }
+      if (!m.resolved) b.problem(i, "reconvergence target not found");
+      cfg.reconvergence.push_back(m);
+    }
+  }
+
+  // Edges, block by block; Pascal pops without a BRANCH_TARGETS annotation wait for the stack walk.
+  std::vector<std::size_t> pending_pops;  // block ids
+  const std::size_t real_blocks = cfg.exit;
+  for (std::size_t bid = 0; bid < real_blocks; ++bid) {
+    std::size_t last = cfg.blocks[bid].last;
+    const SassInstruction& inst = insts[last];
+    ControlKind kind = cfg.control_of[last];
+    bool conditional = is_conditional(inst);
+    bool has_next = bid + 1 < real_blocks;
+    auto next = [&](EdgeKind k) {
+      if (has_next) b.add_edge(bid, bid + 1, k, last);
+      // Falling off the end happens only in the padding after the last RET/BRA-to-self.
+    };
+    if (!ends_block(kind, inst)) {
+      next(EdgeKind::fallthrough);
+      continue;
+    }
+    switch (kind) {
+      case ControlKind::branch:
+      case ControlKind::warpsync: {
+        const SassOperand* label = first_label(inst);
+        std::optional<std::size_t> target;
+        if (label != nullptr) target = b.resolve_block(label->text);
+        if (target) b.add_edge(bid, *target, EdgeKind::branch_taken, last);
+        else b.problem(last, "branch target not found");
+        if (conditional) next(EdgeKind::branch_not_taken);
+        break;
+      }
+      case ControlKind::indirect: {
+        auto names = branch_targets(inst.annotation);
+        if (names.empty()) b.problem(last, "indirect branch without BRANCH_TARGETS");
+        for (const auto& name : names) {
+          if (auto t = b.resolve_block(name)) b.add_edge(bid, *t, EdgeKind::indirect, last);
+          else b.problem(last, "indirect target " + name + " not found");
+        }
+        if (conditional) next(EdgeKind::branch_not_taken);
+        break;
+      }
+      case ControlKind::call: {
+        const SassOperand* label = first_label(inst);
+        cfg.calls.push_back({last, label != nullptr ? std::string(std::string_view(label->text)) : std::string()});
+        next(EdgeKind::call_return);
+        break;
+      }
+      case ControlKind::ret:
+      case ControlKind::exit:
+      case ControlKind::trap:
+        b.add_edge(bid, cfg.exit, EdgeKind::exit, last);
+        if (conditional) next(EdgeKind::branch_not_taken);
+        break;
+      case ControlKind::pop_sync:
+      case ControlKind::pop_break:
+      case ControlKind::pop_continue: {
+        auto names = branch_targets(inst.annotation);
+        if (names.empty()) {
+          pending_pops.push_back(bid);
+        } else {
+          for (const auto& name : names) {
+            if (auto t = b.resolve_block(name)) b.add_edge(bid, *t, EdgeKind::reconvergence, last);
+            else b.problem(last, "reconvergence target " + name + " not found");
+          }
+        }
+        if (conditional) next(EdgeKind::branch_not_taken);
+        break;
+      }
+      default:
+        next(EdgeKind::fallthrough);
+        break;
+    }
+  }
+
+  // Pascal's reconvergence stack: walk the graph with the stack of (push kind, target block) in
+  // force at each block, so a SYNC/BRK/CONT without an annotation goes where its SSY/PBK/PCNT
+  // said. Merges keep the first stack seen (the compiler keeps them equal).
+  bool has_pushes = std::any_of(cfg.control_of.begin(), cfg.control_of.end(), [](ControlKind k) {
+    return k == ControlKind::push_sync || k == ControlKind::push_break || k == ControlKind::push_continue;
+  });
+  if (!pending_pops.empty() || has_pushes) {
+    using Stack = std::vector<std::pair<ControlKind, std::size_t>>;
+    std::vector<std::optional<Stack>> at_entry(cfg.blocks.size());
+    std::vector<char> pending(cfg.blocks.size(), 0);
+    for (std::size_t p : pending_pops) pending[p] = 1;
+    std::deque<std::size_t> work;
+    if (n > 0) {
+      at_entry[cfg.entry] = Stack{};
+      work.push_back(cfg.entry);
+    }
+    auto flow = [&](std::size_t to, const Stack& s) {
+      if (cfg.blocks[to].is_virtual_exit || at_entry[to]) return;
+      at_entry[to] = s;
+      work.push_back(to);
+    };
+    while (!work.empty()) {
+      std::size_t bid = work.front();
+      work.pop_front();
+      Stack stack = *at_entry[bid];
+      const auto& block = cfg.blocks[bid];
+      for (std::size_t i = block.first; i <= block.last; ++i) {
+        ControlKind kind = cfg.control_of[i];
+        if (kind == ControlKind::push_sync || kind == ControlKind::push_break ||
+            kind == ControlKind::push_continue) {
+          const SassOperand* label = first_label(insts[i]);
+          std::optional<std::size_t> t;
+          if (label != nullptr) t = b.resolve_block(label->text);
+          if (t) stack.emplace_back(kind, *t);
+        }
+      }
+      ControlKind last_kind = cfg.control_of[block.last];
+      ControlKind push = matching_push(last_kind);
+      std::optional<Stack> popped;
+      if (push != ControlKind::none) {
+        for (std::size_t k = stack.size(); k-- > 0;) {
+          if (stack[k].first == push) {
+            Stack below(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(k));
+            if (pending[bid]) {
+              b.add_edge(bid, stack[k].second, EdgeKind::reconvergence, block.last);
+              pending[bid] = 0;
+            }
+            popped = std::move(below);
+            break;
+          }
+        }
+        if (!popped && pending[bid]) {
+          b.problem(block.last, "no matching SSY/PBK/PCNT on the reconvergence stack");
+          pending[bid] = 0;
+        }
+      }
+      for (std::size_t e : cfg.blocks[bid].successors) {
+        const CfgEdge& edge = cfg.edges[e];
+        if (edge.kind == EdgeKind::reconvergence && popped) flow(edge.to, *popped);
+        else flow(edge.to, stack);
+      }
+    }
+    for (std::size_t p = 0; p < pending.size(); ++p)
+      if (pending[p]) b.problem(cfg.blocks[p].last, "unreachable SYNC/BRK/CONT without a target");
+  }
+  return cfg;
+}
+
+namespace {
+
+std::string escape_dot(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string instruction_summary(const SassInstruction& inst) {
+  std::string s;
+  if (inst.guard) {
+    s += '@';
+    if (inst.guard->negated) s += '!';
+    if (inst.guard->uniform) s += 'U';
+    s += inst.guard->index == 7 ? "PT" : "P" + std::to_string(inst.guard->index);
+    s += ' ';
+  }
+  s += inst.opcode.empty() ? "<undecoded>" : inst.opcode;
+  for (const auto& m : inst.modifiers) s += "." + m;
+  return s;
+}
+
+std::string edge_style(EdgeKind kind) {
+  switch (kind) {
+    case EdgeKind::fallthrough: return "";
+    case EdgeKind::branch_taken: return " [label=\"T\", color=\"darkgreen\"]";
+    case EdgeKind::branch_not_taken: return " [label=\"F\", color=\"red\"]";
+    case EdgeKind::indirect: return " [label=\"indirect\", style=dashed]";
+    case EdgeKind::call_return: return " [label=\"call\", style=dotted]";
+    case EdgeKind::reconvergence: return " [label=\"reconv\", color=\"blue\", style=bold]";
+    case EdgeKind::exit: return " [style=dashed, color=\"gray\"]";
+  }
+  return "";
+}
+
+std::string dot(const ControlFlowGraph& cfg, const SassFunction* function) {
+  std::string out = "digraph \"" + escape_dot(cfg.function) + "\" {\n";
+  out += "  node [shape=box, fontname=\"monospace\"];\n";
+  for (const auto& block : cfg.blocks) {
+    std::string label;
+    if (block.is_virtual_exit) {
+      out += "  b" + std::to_string(block.id) + " [label=\"exit\", shape=oval];\n";
+      continue;
+    }
+    label = "B" + std::to_string(block.id);
+    for (const auto& l : block.labels) label += " " + l;
+    if (function != nullptr) {
+      const auto& first = function->instructions[block.first];
+      const auto& last = function->instructions[block.last];
+      char range[64];
+      std::snprintf(range, sizeof range, " [%04llx..%04llx]", static_cast<unsigned long long>(first.address),
+                    static_cast<unsigned long long>(last.address));
+      label += range;
+      label += "\n" + instruction_summary(first);
+      if (block.last != block.first) {
+        if (block.last > block.first + 1) label += "\n...";
+        label += "\n" + instruction_summary(last);
+      }
+    } else {
+      label += " [" + std::to_string(block.first) + ".." + std::to_string(block.last) + "]";
+    }
+    out += "  b" + std::to_string(block.id) + " [label=\"" + escape_dot(label) + "\"";
+    if (block.id == cfg.entry) out += ", penwidth=2";
+    out += "];\n";
+  }
+  for (const auto& e : cfg.edges)
+    out += "  b" + std::to_string(e.from) + " -> b" + std::to_string(e.to) + edge_style(e.kind) + ";\n";
+  out += "}\n";
+  return out;
+}
+
+}  // namespace
+
+std::string to_dot(const ControlFlowGraph& cfg, const SassFunction& function) { return dot(cfg, &function); }
+std::string to_dot(const ControlFlowGraph& cfg) { return dot(cfg, nullptr); }
+
+}  // namespace gpuport::sass
