@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   gpuport::cli::Action translate = gpuport::cli::add_translate_command(app);
   gpuport::cli::Action verify = gpuport::cli::add_verify_command(app);
+  gpuport::cli::Action sass = gpuport::cli::add_sass_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -23,5 +24,6 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("translate")) return translate();
   if (app.got_subcommand("verify")) return verify();
+  if (app.got_subcommand("sass")) return sass();
   return 2;
 }

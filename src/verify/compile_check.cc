@@ -1,11 +1,11 @@
 #include "verify/compile_check.h"
 
 #include <cstdlib>
-#include <mutex>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "common/nvcc11.h"
 #include "common/process.h"
 
 namespace gpuport::verify {
@@ -42,45 +42,9 @@ std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options
   return std::nullopt;
 }
 
-std::map<std::string, std::optional<std::string>> nvcc_environment() {
-  // CUDA 13 may be first on PATH and named by CUDA_HOME: nvcc 11.8 must not pick up its ptxas.
-  return {{"PATH", "/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:/bin"},
-          {"CUDA_HOME", std::nullopt},
-          {"CUDA_PATH", std::nullopt},
-          {"LIBRARY_PATH", std::nullopt},
-          {"CPATH", std::nullopt}};
-}
+std::map<std::string, std::optional<std::string>> nvcc_environment() { return nvcc11_environment(); }
 
 namespace {
-
-// The host compiler's system include folders, without folders that hold another CUDA's
-// headers (some machines install CUDA 13 headers into /usr/local/include, which would shadow
-// Debian's CUDA 11.8 ones in /usr/include).
-const std::vector<std::string>& host_include_dirs(const std::string& host_compiler) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> cache;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(host_compiler); it != cache.end()) return it->second;
-  std::vector<std::string> dirs;
-  auto r = run_process({host_compiler, "-x", "c++", "-E", "-v", "/dev/null"});
-  bool in_list = false;
-  std::size_t pos = 0;
-  const std::string& text = r.err;
-  while (pos < text.size()) {
-    auto nl = text.find('\n', pos);
-    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    pos = nl == std::string::npos ? text.size() : nl + 1;
-    if (line.starts_with("#include <...> search starts here")) in_list = true;
-    else if (line.starts_with("End of search list")) in_list = false;
-    else if (in_list && line.starts_with(" ")) {
-      std::string dir = line.substr(1);
-      std::error_code ec;
-      if (dir != "/usr/include" && fs::exists(fs::path(dir) / "cuda_runtime_api.h", ec)) continue;
-      dirs.push_back(dir);
-    }
-  }
-  return cache.emplace(host_compiler, std::move(dirs)).first->second;
-}
 
 std::string trim_output(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -92,15 +56,8 @@ std::string trim_output(std::string s) {
 std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options) {
   std::vector<std::string> cmd = {options.nvcc, "-ccbin", options.nvcc_host_compiler, "-x", "cu",
                                   "-D__HIP_PLATFORM_NVIDIA__", fmt::format("-arch={}", options.nvidia_arch)};
-  const auto& dirs = host_include_dirs(options.nvcc_host_compiler);
-  if (!dirs.empty()) {
-    cmd.push_back("-Xcompiler");
-    cmd.push_back("-nostdinc");
-    for (const auto& d : dirs) {
-      cmd.push_back("-Xcompiler");
-      cmd.push_back("-isystem," + d);
-    }
-  }
+  const auto flags = nvcc11_host_include_flags(options.nvcc_host_compiler);
+  cmd.insert(cmd.end(), flags.begin(), flags.end());
   return cmd;
 }
 

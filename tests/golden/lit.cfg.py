@@ -22,3 +22,21 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
         os.path.exists("/usr/bin/nvcc") and shutil.which("clang-14") and \
         os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
     config.available_features.add("hip-compilers")
+
+# SASS from .cu/.cubin (gpuport sass): CUDA 11.8's nvcc + nvdisasm (Debian puts nvdisasm in
+# /usr/bin), and CUDA 13's nvcc + the nvdisasm from the nvidia-cuda-nvdisasm wheel.
+def _first_executable(paths):
+    return next((p for p in paths if p and os.access(p, os.X_OK)), None)
+
+if _first_executable(["/usr/lib/nvidia-cuda-toolkit/bin/nvdisasm", "/usr/bin/nvdisasm"]) and \
+        os.path.exists("/usr/lib/nvidia-cuda-toolkit/bin/nvcc") and shutil.which("clang-14"):
+    config.available_features.add("cuda11-tools")
+_cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "gpuport")
+_nvdisasm13 = _first_executable([os.environ.get("GPUPORT_NVDISASM13"), "/usr/local/cuda/bin/nvdisasm",
+                                 os.path.join(_cache, "nvdisasm13", "nvidia", "cu13", "bin", "nvdisasm")])
+if _nvdisasm13 and os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+    config.available_features.add("cuda13-tools")
+    config.environment["GPUPORT_NVDISASM13"] = _nvdisasm13
+for _name in ("HOME", "XDG_CACHE_HOME", "GPUPORT_CUOBJDUMP13"):
+    if os.environ.get(_name):
+        config.environment[_name] = os.environ[_name]

@@ -1,0 +1,151 @@
+// gpuport sass: reads SASS from .cu, cubin, executable/fatbinary or disassembler text and
+// prints a summary or the parsed program. Argument handling and printing only; the work is in
+// sass/listing_source.h (tools) and sass/parser.h.
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "common/file_io.h"
+#include "sass/listing_source.h"
+#include "sass/parser.h"
+#include "sass/printer.h"
+#include "sass/program.h"
+
+namespace gpuport::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// What `gpuport sass` reports for each program. The divergence analysis will be one more
+// mode here (reconvergence mechanisms and points per branch); it is not implemented yet.
+enum class SassReport { summary, print };
+
+struct SassArguments {
+  std::vector<std::string> inputs;
+  bool print = false;
+  bool encoding = false;
+  std::string archs;
+  std::string toolchain = "auto";
+  std::vector<std::string> include_dirs;
+  std::string save_dir;
+};
+
+constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
+
+void print_diagnostics(const std::vector<Diagnostic>& diagnostics) {
+  for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+}
+
+int usage(const std::string& message) {
+  std::fprintf(stderr, "gpuport sass: %s\n", message.c_str());
+  return 2;
+}
+
+std::string summarise(const sass::SassProgram& program) {
+  std::string out;
+  for (const auto& f : program.functions) {
+    out += fmt::format("{} {}: {} instructions, {} labels", f.is_entry ? "kernel" : "function", f.name,
+                       f.instructions.size(), f.labels.size());
+    if (f.register_count >= 0) out += fmt::format(", {} registers", f.register_count);
+    out += "\n";
+  }
+  if (program.functions.empty()) out += "no functions\n";
+  return out;
+}
+
+int run_sass(const SassArguments& a) {
+  sass::ListingRequest request;
+  std::vector<int> wanted_archs;
+  if (!a.archs.empty()) {
+    std::string_view rest = a.archs;
+    while (!rest.empty()) {
+      auto comma = rest.find_first_of(", ");
+      std::string_view item = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      if (item.empty()) continue;
+      int arch = sass::parse_arch(item);
+      if (arch < 50 || arch > 120) return usage(fmt::format("--arch: '{}' is not an arch (sm_50..sm_120)", item));
+      wanted_archs.push_back(arch);
+    }
+    request.archs = wanted_archs;
+  }
+  if (a.toolchain != "auto") {
+    request.toolchain = sass::parse_toolchain_name(a.toolchain);
+    if (!request.toolchain) return usage("--toolchain: expected cuda11, cuda13 or auto, not '" + a.toolchain + "'");
+  }
+  for (const auto& d : a.include_dirs) request.compile.include_dirs.emplace_back(d);
+  if (!a.save_dir.empty()) request.save_dir = a.save_dir;
+  const SassReport report = a.print ? SassReport::print : SassReport::summary;
+  sass::SassPrintOptions print_options;
+  print_options.encoding = a.encoding;
+
+  int status = 0;
+  bool first = true;
+  std::string content;
+  for (const auto& input : a.inputs) {
+    if (auto err = read_file_into(input, kMaxInputBytes, content)) {
+      print_diagnostics({*err});
+      status = 2;
+      continue;
+    }
+    auto listings = sass::obtain_listings(input, content, request);
+    if (!listings.diagnostics.empty()) {
+      print_diagnostics(listings.diagnostics);
+      status = 2;
+    }
+    for (const auto& listing : listings.listings) {
+      sass::SassParseOptions po;
+      po.file_name = listing.name;
+      po.arch = listing.arch;
+      auto parsed = sass::parse_sass(listing.text, po);
+      print_diagnostics(parsed.diagnostics);
+      if (!parsed.ok()) status = std::max(status, 1);
+      for (const auto& program : parsed.programs) {
+        const int arch = program.arch ? program.arch : listing.arch;
+        if (!wanted_archs.empty() && std::find(wanted_archs.begin(), wanted_archs.end(), arch) == wanted_archs.end())
+          continue;
+        std::string out = first ? "" : "\n";
+        first = false;
+        out += fmt::format("// {}: sm_{}", input, arch);
+        if (listing.toolchain)
+          out += fmt::format(" ({}: {})", sass::toolchain_name(*listing.toolchain), listing.tools);
+        out += "\n";
+        switch (report) {
+          case SassReport::summary: out += summarise(program); break;
+          case SassReport::print: out += sass::print_program(program, print_options); break;
+        }
+        std::fwrite(out.data(), 1, out.size(), stdout);
+      }
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+Action add_sass_command(CLI::App& app) {
+  auto args = std::make_shared<SassArguments>();
+  CLI::App* cmd = app.add_subcommand("sass", "Read NVIDIA SASS from .cu, cubin, executable/fatbinary or nvdisasm text");
+  cmd->footer(
+      "Inputs: .cu (compiled for each --arch with its toolchain: cuda11 = Debian CUDA 11.8 for sm_50..sm_90,\n"
+      "cuda13 = /usr/local/cuda + the nvidia-cuda-nvdisasm/-cuobjdump wheels for sm_75..sm_120), .cubin\n"
+      "(disassembled by the nvdisasm of the CUDA that made it), executables/objects/fatbinaries (cuobjdump\n"
+      "-sass), and nvdisasm or cuobjdump text.\n"
+      "Exit status: 0 ok; 1 the listing has parse errors; 2 usage, I/O, or a tool missing or failing.");
+  cmd->add_option("inputs", args->inputs, "Files to read")->required();
+  cmd->add_flag("--print", args->print, "Print each parsed program as nvdisasm text (instead of a summary)");
+  cmd->add_flag("--encoding", args->encoding, "With --print: also print the encoding words");
+  cmd->add_option("--arch", args->archs,
+                  "Archs, comma-separated (sm_61,sm_80); .cu default: sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 "
+                  "sm_100 sm_120. For other inputs: only these archs are shown");
+  cmd->add_option("--toolchain", args->toolchain, "cuda11, cuda13 or auto (11.8 up to sm_90, 13 beyond)")
+      ->capture_default_str();
+  cmd->add_option("-I", args->include_dirs, "Include folder for compiling .cu inputs");
+  cmd->add_option("--save-temps", args->save_dir, "Keep the cubins and listings made from the inputs in DIR");
+  return [args] { return run_sass(*args); };
+}
+
+}  // namespace gpuport::cli

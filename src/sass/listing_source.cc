@@ -1,0 +1,201 @@
+#include "sass/listing_source.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/file_io.h"
+
+namespace gpuport::sass {
+namespace fs = std::filesystem;
+
+std::string_view input_kind_name(InputKind kind) {
+  switch (kind) {
+    case InputKind::cuda_source: return "CUDA source";
+    case InputKind::cubin: return "cubin";
+    case InputKind::binary: return "executable or fatbinary";
+    case InputKind::listing: return "SASS listing";
+    case InputKind::unknown_binary: return "binary file";
+  }
+  return "?";
+}
+
+namespace {
+
+bool is_fatbinary(std::string_view bytes) {
+  // The fatbinary wrapper's magic 0xBA55ED50, little-endian.
+  return bytes.size() >= 4 && std::memcmp(bytes.data(), "\x50\xed\x55\xba", 4) == 0;
+}
+
+Diagnostic error(const fs::path& path, std::string code, std::string message) {
+  Diagnostic d;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.location.file = path.string();
+  return d;
+}
+
+// Which toolchain made the CUDA code inside a host binary: the first embedded cubin says (a
+// compressed fatbinary hides them; std::nullopt then).
+std::optional<ToolchainId> embedded_toolchain(std::string_view bytes) {
+  std::size_t pos = 0;
+  while ((pos = bytes.find("\x7f" "ELF", pos + 1)) != std::string_view::npos)
+    if (auto id = identify_cubin(bytes.substr(pos))) return id->toolchain;
+  return std::nullopt;
+}
+
+std::string tool_versions(const Toolchain& t, bool compiled, bool disassembled, bool dumped) {
+  std::string s;
+  auto add = [&](std::string_view name, const std::string& release) {
+    s += fmt::format("{}{} {}", s.empty() ? "" : ", ", name, release.empty() ? "?" : release);
+  };
+  if (compiled) add("nvcc", t.nvcc_release);
+  if (disassembled) add("nvdisasm", t.nvdisasm_release);
+  if (dumped) add("cuobjdump", t.cuobjdump_release);
+  return s;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string base = (fs::temp_directory_path() / "gpuport-sass-XXXXXX").string();
+    if (::mkdtemp(base.data())) path_ = base;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void save(const ListingRequest& request, const fs::path& name, std::string_view content, ListingResult& out) {
+  if (request.save_dir.empty()) return;
+  if (auto err = write_file_atomic(request.save_dir / name, content, false)) out.diagnostics.push_back(*err);
+}
+
+void disassemble(const fs::path& path, const fs::path& cubin, const std::string& name,
+                 int arch, const Toolchain& t, bool compiled, ListingResult& out) {
+  auto r = disassemble_cubin(t, cubin);
+  if (!r.ok) {
+    out.diagnostics.push_back(error(path, "tool-failed", r.message));
+    return;
+  }
+  Listing l;
+  l.name = name;
+  l.arch = arch;
+  l.toolchain = t.id;
+  l.tools = tool_versions(t, compiled, true, false);
+  l.text = std::move(r.output);
+  out.listings.push_back(std::move(l));
+}
+
+}  // namespace
+
+InputKind classify_input(const fs::path& path, std::string_view bytes) {
+  if (identify_cubin(bytes)) return InputKind::cubin;
+  if (is_elf(bytes) || is_fatbinary(bytes)) return InputKind::binary;
+  if (path.extension() == ".cu") return InputKind::cuda_source;
+  if (bytes.find('\0') != std::string_view::npos) return InputKind::unknown_binary;
+  return InputKind::listing;
+}
+
+ListingResult obtain_listings(const fs::path& path, std::string_view bytes, const ListingRequest& request) {
+  ListingResult out;
+  const InputKind kind = classify_input(path, bytes);
+  switch (kind) {
+    case InputKind::listing: {
+      Listing l;
+      l.name = path.string();
+      l.text = std::string(bytes);
+      out.listings.push_back(std::move(l));
+      return out;
+    }
+    case InputKind::unknown_binary:
+      out.diagnostics.push_back(error(path, "not-sass-input",
+                                      "binary file that is neither a cubin, an executable or object with CUDA code, "
+                                      "nor a fatbinary"));
+      return out;
+    case InputKind::cubin: {
+      const auto id = *identify_cubin(bytes);
+      ToolchainId tc = request.toolchain.value_or(id.toolchain);
+      if (id.toolchain == ToolchainId::cuda13 && tc == ToolchainId::cuda11) {
+        out.diagnostics.push_back(error(path, "toolchain-mismatch",
+                                        fmt::format("this sm_{} cubin was made by CUDA 13 (ELF ABI version {}); "
+                                                    "nvdisasm 11.8 cannot read it: use --toolchain cuda13",
+                                                    id.arch, id.abi_version)));
+        return out;
+      }
+      const Toolchain t = detect_toolchain(tc);
+      disassemble(path, path, path.string(), id.arch, t, false, out);
+      if (!out.listings.empty()) save(request, path.filename().replace_extension(".sass"), out.listings.back().text, out);
+      return out;
+    }
+    case InputKind::binary: {
+      std::vector<ToolchainId> order;
+      if (request.toolchain) order = {*request.toolchain};
+      else if (auto tc = embedded_toolchain(bytes)) order = {*tc};
+      else order = {ToolchainId::cuda11, ToolchainId::cuda13};  // compressed: try 11.8's reader first
+      std::vector<std::string> failures;
+      for (ToolchainId tc : order) {
+        const Toolchain t = detect_toolchain(tc);
+        auto r = dump_sass(t, path);
+        if (!r.ok) {
+          failures.push_back(r.message);
+          continue;
+        }
+        Listing l;
+        l.name = path.string();
+        l.toolchain = tc;
+        l.tools = tool_versions(t, false, false, true);
+        l.text = std::move(r.output);
+        save(request, path.filename().string() + ".sass", l.text, out);
+        out.listings.push_back(std::move(l));
+        return out;
+      }
+      std::string all;
+      for (const auto& f : failures) all += (all.empty() ? "" : "\n") + f;
+      out.diagnostics.push_back(error(path, "tool-failed", all));
+      return out;
+    }
+    case InputKind::cuda_source: {
+      TempDir tmp;
+      if (tmp.path().empty()) {
+        out.diagnostics.push_back(error(path, "io-error", "cannot make a temporary folder"));
+        return out;
+      }
+      const std::vector<int>& archs = request.archs.empty() ? default_archs() : request.archs;
+      std::optional<Toolchain> toolchains[2];
+      for (int arch : archs) {
+        const ToolchainId tc = request.toolchain.value_or(default_toolchain(arch));
+        auto& slot = toolchains[tc == ToolchainId::cuda11 ? 0 : 1];
+        if (!slot) slot = detect_toolchain(tc);
+        const Toolchain& t = *slot;
+        const std::string stem = path.stem().string();
+        const fs::path cubin = tmp.path() / fmt::format("{}.sm_{}.cubin", stem, arch);
+        auto c = compile_cubin(t, path, arch, cubin, request.compile);
+        if (!c.ok) {
+          out.diagnostics.push_back(error(path, "tool-failed", fmt::format("sm_{}: {}", arch, c.message)));
+          continue;
+        }
+        const std::size_t before = out.listings.size();
+        disassemble(path, cubin, fmt::format("{}@sm_{}", path.string(), arch), arch, t, true, out);
+        if (!request.save_dir.empty()) {
+          std::error_code ec;
+          fs::create_directories(request.save_dir, ec);
+          fs::copy_file(cubin, request.save_dir / cubin.filename(), fs::copy_options::overwrite_existing, ec);
+          if (out.listings.size() > before)
+            save(request, fmt::format("{}.sm_{}.sass", stem, arch), out.listings.back().text, out);
+        }
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuport::sass

@@ -1,0 +1,243 @@
+#include "sass/toolchain.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "common/nvcc11.h"
+#include "common/process.h"
+
+namespace gpuport::sass {
+namespace fs = std::filesystem;
+
+std::string_view toolchain_name(ToolchainId id) { return id == ToolchainId::cuda11 ? "cuda11" : "cuda13"; }
+
+std::optional<ToolchainId> parse_toolchain_name(std::string_view text) {
+  if (text == "cuda11") return ToolchainId::cuda11;
+  if (text == "cuda13") return ToolchainId::cuda13;
+  return std::nullopt;
+}
+
+std::string_view tool_name(Tool tool) {
+  switch (tool) {
+    case Tool::nvcc: return "nvcc";
+    case Tool::nvdisasm: return "nvdisasm";
+    case Tool::cuobjdump: return "cuobjdump";
+  }
+  return "?";
+}
+
+namespace {
+
+bool is_executable(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+fs::path cache_root() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "gpuport";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "gpuport";
+  return {};
+}
+
+// "Cuda compilation tools, release 11.8, V11.8.89" -> "11.8".
+std::string release_of(const fs::path& tool) {
+  ProcessOptions o;
+  o.timeout = std::chrono::seconds(30);
+  auto r = run_process({tool.string(), "--version"}, o);
+  const std::string& text = r.out;
+  auto pos = text.find("release ");
+  if (pos == std::string::npos) return {};
+  pos += 8;
+  auto end = text.find_first_of(", \n", pos);
+  return text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+}
+
+std::string install_hint(ToolchainId id, Tool tool) {
+  if (id == ToolchainId::cuda11)
+    return "install nvidia-cuda-toolkit from Debian non-free (scripts/bootstrap), and clang-14 as its host compiler";
+  if (tool == Tool::nvcc) return "install CUDA 13 at /usr/local/cuda";
+  return fmt::format("fetch the PyPI wheel nvidia-cuda-{0} (scripts/fetch-cuda13-tools), or set GPUPORT_{1}13 "
+                     "to a CUDA 13 {0}",
+                     tool_name(tool), tool == Tool::nvdisasm ? "NVDISASM" : "CUOBJDUMP");
+}
+
+}  // namespace
+
+std::vector<fs::path> tool_candidates(ToolchainId id, Tool tool) {
+  const std::string name(tool_name(tool));
+  std::vector<fs::path> out;
+  if (id == ToolchainId::cuda11) {
+    out.push_back(fs::path("/usr/lib/nvidia-cuda-toolkit/bin") / name);
+    out.push_back(fs::path("/usr/bin") / name);
+    return out;
+  }
+  const std::string env = tool == Tool::nvcc ? "GPUPORT_NVCC13"
+                          : tool == Tool::nvdisasm ? "GPUPORT_NVDISASM13" : "GPUPORT_CUOBJDUMP13";
+  if (const char* v = std::getenv(env.c_str()); v && *v) out.emplace_back(v);
+  out.push_back(fs::path("/usr/local/cuda/bin") / name);
+  if (tool != Tool::nvcc) {
+    if (fs::path root = cache_root(); !root.empty()) out.push_back(root / (name + "13") / "nvidia/cu13/bin" / name);
+  }
+  return out;
+}
+
+const fs::path& Toolchain::path(Tool tool) const {
+  switch (tool) {
+    case Tool::nvcc: return nvcc;
+    case Tool::nvdisasm: return nvdisasm;
+    case Tool::cuobjdump: return cuobjdump;
+  }
+  return nvcc;
+}
+
+std::optional<std::string> Toolchain::unavailable(Tool tool) const {
+  const auto& p = path(tool);
+  const std::string expected = id == ToolchainId::cuda11 ? "11.8" : "13";
+  if (p.empty()) {
+    std::string looked;
+    for (const auto& c : tool_candidates(id, tool)) looked += (looked.empty() ? "" : ", ") + c.string();
+    return fmt::format("{} {} not found (looked in {}): {}", toolchain_name(id), tool_name(tool), looked,
+                       install_hint(id, tool));
+  }
+  const std::string& release = tool == Tool::nvcc       ? nvcc_release
+                               : tool == Tool::nvdisasm ? nvdisasm_release
+                                                        : cuobjdump_release;
+  const bool matches = id == ToolchainId::cuda11 ? release == "11.8" : release.starts_with("13.");
+  if (!matches)
+    return fmt::format("{} is release '{}', not CUDA {} as {} needs: {}", p.string(), release, expected,
+                       toolchain_name(id), install_hint(id, tool));
+  if (id == ToolchainId::cuda11 && tool == Tool::nvcc && find_program(host_compiler).empty())
+    return fmt::format("{} not found (nvcc 11.8 needs it as host compiler; install clang-14)", host_compiler);
+  return std::nullopt;
+}
+
+Toolchain detect_toolchain(ToolchainId id) {
+  Toolchain t;
+  t.id = id;
+  if (id == ToolchainId::cuda11) {
+    t.min_arch = 50;
+    t.max_arch = 90;
+    t.host_compiler = "clang-14";
+  } else {
+    t.min_arch = 75;
+    t.max_arch = 120;
+  }
+  for (Tool tool : {Tool::nvcc, Tool::nvdisasm, Tool::cuobjdump}) {
+    fs::path& slot = tool == Tool::nvcc ? t.nvcc : tool == Tool::nvdisasm ? t.nvdisasm : t.cuobjdump;
+    for (const auto& c : tool_candidates(id, tool))
+      if (is_executable(c)) {
+        slot = c;
+        break;
+      }
+  }
+  if (!t.nvcc.empty()) t.nvcc_release = release_of(t.nvcc);
+  if (!t.nvdisasm.empty()) t.nvdisasm_release = release_of(t.nvdisasm);
+  if (!t.cuobjdump.empty()) t.cuobjdump_release = release_of(t.cuobjdump);
+  return t;
+}
+
+const std::vector<int>& default_archs() {
+  static const std::vector<int> archs = {61, 70, 75, 80, 86, 89, 90, 100, 120};
+  return archs;
+}
+
+ToolchainId default_toolchain(int arch) { return arch <= 90 ? ToolchainId::cuda11 : ToolchainId::cuda13; }
+
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+ToolRun run_tool(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  ToolRun out;
+  auto r = run_process(argv, options);
+  out.command_line = r.command_line;
+  out.ok = r.succeeded();
+  out.output = std::move(r.out);
+  if (!out.ok) {
+    std::string detail = trimmed(r.err);
+    out.message = fmt::format("`{}` failed ({}){}{}", r.command_line, r.outcome(), detail.empty() ? "" : ":\n",
+                              detail);
+  }
+  return out;
+}
+
+ToolRun missing(std::string why) {
+  ToolRun r;
+  r.message = std::move(why);
+  return r;
+}
+
+}  // namespace
+
+ToolRun compile_cubin(const Toolchain& toolchain, const fs::path& source, int arch, const fs::path& cubin,
+                      const CompileOptions& options) {
+  if (auto why = toolchain.unavailable(Tool::nvcc)) return missing(*why);
+  if (!toolchain.covers(arch))
+    return missing(fmt::format("{} does not build sm_{} (it covers sm_{}..sm_{})", toolchain_name(toolchain.id), arch,
+                               toolchain.min_arch, toolchain.max_arch));
+  std::vector<std::string> cmd = {toolchain.nvcc.string()};
+  ProcessOptions po;
+  po.timeout = options.timeout;
+  if (toolchain.id == ToolchainId::cuda11) {
+    cmd.insert(cmd.end(), {"-ccbin", toolchain.host_compiler});
+    const auto flags = nvcc11_host_include_flags(toolchain.host_compiler);
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    po.environment = nvcc11_environment();
+  }
+  for (const auto& d : options.include_dirs) cmd.push_back("-I" + d.string());
+  cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
+  cmd.insert(cmd.end(), {"-cubin", options.optimisation, fmt::format("-arch=sm_{}", arch), "-o", cubin.string(),
+                         source.string()});
+  return run_tool(cmd, po);
+}
+
+ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::nvdisasm)) return missing(*why);
+  ProcessOptions po;
+  po.timeout = timeout;
+  po.max_output_bytes = std::size_t{1} << 30;
+  return run_tool({toolchain.nvdisasm.string(), "-hex", cubin.string()}, po);
+}
+
+ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
+  ProcessOptions po;
+  po.timeout = timeout;
+  po.max_output_bytes = std::size_t{1} << 30;
+  // cuobjdump runs nvdisasm from PATH: it must find its own toolchain's (CUDA 13's cuobjdump
+  // with 11.8's nvdisasm fails with "Unknown option").
+  if (toolchain.id == ToolchainId::cuda11) {
+    po.environment = nvcc11_environment();
+  } else {
+    std::string path = toolchain.nvdisasm.empty() ? "" : toolchain.nvdisasm.parent_path().string() + ":";
+    path += toolchain.cuobjdump.parent_path().string();
+    if (const char* inherited = std::getenv("PATH"); inherited && *inherited) path += std::string(":") + inherited;
+    po.environment["PATH"] = path;
+  }
+  return run_tool({toolchain.cuobjdump.string(), "-sass", binary.string()}, po);
+}
+
+bool is_elf(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "\x7f" "ELF"; }
+
+std::optional<CubinIdentity> identify_cubin(std::string_view bytes) {
+  // ELF64 header: e_ident[4] class, [7] OSABI, [8] ABI version; e_flags at offset 48.
+  if (!is_elf(bytes) || bytes.size() < 64 || bytes[4] != 2) return std::nullopt;
+  const auto osabi = static_cast<unsigned char>(bytes[7]);
+  if (osabi != 0x33 && osabi != 0x41) return std::nullopt;
+  std::uint32_t flags = 0;
+  std::memcpy(&flags, bytes.data() + 48, 4);  // little-endian hosts only, as CUDA itself
+  CubinIdentity id;
+  id.abi_version = static_cast<unsigned char>(bytes[8]);
+  // The CUDA 13 layout (ABI version 8) moved the SM number up one byte.
+  id.arch = id.abi_version >= 8 ? static_cast<int>((flags >> 8) & 0xff) : static_cast<int>(flags & 0xff);
+  id.toolchain = id.abi_version >= 8 || id.arch > 90 ? ToolchainId::cuda13 : ToolchainId::cuda11;
+  return id;
+}
+
+}  // namespace gpuport::sass
