@@ -525,7 +525,10 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
             from = j + 1;
           }
         }
-        if (i < operands.size() && !raw.empty() && is_space(raw.back())) out.operands.back().space_before_comma = true;
+        // An empty slot is printed as ", ," whose one space belongs to the separator: only a
+        // second space there is a space before the comma (keeps print -> parse -> print stable).
+        if (i < operands.size() && raw.size() > (piece.empty() ? 1u : 0u) && is_space(raw.back()))
+          out.operands.back().space_before_comma = true;
       }
       start = i + 1;
     }

@@ -28,7 +28,7 @@ class InlineText {
   InlineText() = default;
   bool assign(std::string_view s) {
     if (s.size() > N) return false;
-    std::memcpy(data_, s.data(), s.size());
+    if (!s.empty()) std::memcpy(data_, s.data(), s.size());
     size_ = static_cast<std::uint8_t>(s.size());
     return true;
   }
