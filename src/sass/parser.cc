@@ -605,6 +605,9 @@ struct LineParser {
     function = &p.functions.back();
     function->name = std::move(name);
     function->section = std::move(section);
+    // Kernels run to hundreds of instructions: skip the first rounds of vector growth, each of
+    // which moves every (large) instruction.
+    function->instructions.reserve(128);
     in_text_section = true;
   }
 
