@@ -7,7 +7,7 @@
 // Tolerance: per-row error against the double CPU result relative to sum_j |a_ij x_j|. Each
 // lane sums <= 4 products and the tree adds log2(warpSize) levels, so the float error is
 // below ~12 * 6e-8 of that scale; 1e-5 is a safe bound, a wrong or missing term is >= 1e-3.
-#include "../include/corpus.cuh"
+#include "../include/csr.cuh"
 
 __global__ void spmv_csr_vector(int rows, const int* __restrict__ row_ptr,
                                 const int* __restrict__ col_idx, const float* __restrict__ val,
@@ -28,11 +28,18 @@ int main() {
   const int rows = 1 << 18;
   const int cols = 1 << 18;
   corpus::Rng rng(0x5C5Cu);
-  std::vector<int> row_ptr(rows + 1, 0);
+  corpus::CsrMatrix a;
+  a.rows = rows;
+  a.cols = cols;
+  std::vector<int>& row_ptr = a.row_ptr;
+  row_ptr.assign(rows + 1, 0);
   for (int r = 0; r < rows; ++r) row_ptr[r + 1] = row_ptr[r] + 16 + static_cast<int>(rng.below(97));
   const int nnz = row_ptr[rows];
-  std::vector<int> col_idx(nnz);
-  std::vector<float> val(nnz), x(cols);
+  std::vector<int>& col_idx = a.col_idx;
+  std::vector<float>& val = a.val;
+  col_idx.resize(nnz);
+  val.resize(nnz);
+  std::vector<float> x(cols);
   for (int r = 0; r < rows; ++r) {
     // Sorted, distinct-ish columns: a random start and random gaps, as a FEM-like row.
     int c = static_cast<int>(rng.below(cols));
@@ -44,17 +51,7 @@ int main() {
   }
   for (int i = 0; i < cols; ++i) x[i] = rng.uniform(-1.0f, 1.0f);
 
-  int *d_row = nullptr, *d_col = nullptr;
-  float *d_val = nullptr, *d_x = nullptr, *d_y = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_row, (rows + 1) * sizeof(int)));
-  CORPUS_CHECK(cudaMalloc(&d_col, nnz * sizeof(int)));
-  CORPUS_CHECK(cudaMalloc(&d_val, nnz * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_x, cols * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_y, rows * sizeof(float)));
-  CORPUS_CHECK(cudaMemcpy(d_row, row_ptr.data(), (rows + 1) * sizeof(int), cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemcpy(d_col, col_idx.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemcpy(d_val, val.data(), nnz * sizeof(float), cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemcpy(d_x, x.data(), cols * sizeof(float), cudaMemcpyHostToDevice));
+  corpus::DeviceCsr d(a, x);
 
   cudaDeviceProp prop;
   int device = 0;
@@ -64,7 +61,7 @@ int main() {
   const int rows_per_block = threads / prop.warpSize;
   const int blocks = (rows + rows_per_block - 1) / rows_per_block;
 
-  spmv_csr_vector<<<blocks, threads>>>(rows, d_row, d_col, d_val, d_x, d_y);  // warm-up
+  spmv_csr_vector<<<blocks, threads>>>(rows, d.row_ptr, d.col_idx, d.val, d.x, d.y);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
@@ -72,32 +69,17 @@ int main() {
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {
-    spmv_csr_vector<<<blocks, threads>>>(rows, d_row, d_col, d_val, d_x, d_y);
+    spmv_csr_vector<<<blocks, threads>>>(rows, d.row_ptr, d.col_idx, d.val, d.x, d.y);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
   std::vector<float> y(rows);
-  CORPUS_CHECK(cudaMemcpy(y.data(), d_y, rows * sizeof(float), cudaMemcpyDeviceToHost));
+  CORPUS_CHECK(cudaMemcpy(y.data(), d.y, rows * sizeof(float), cudaMemcpyDeviceToHost));
 
   // CPU reference in double, error scaled by sum |a_ij x_j| per row.
-  double worst = 0.0;
-  for (int r = 0; r < rows; ++r) {
-    double sum = 0.0, scale = 0.0;
-    for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) {
-      const double p = static_cast<double>(val[j]) * x[col_idx[j]];
-      sum += p;
-      scale += std::fabs(p);
-    }
-    const double e = std::fabs(static_cast<double>(y[r]) - sum) / (scale > 1e-30 ? scale : 1e-30);
-    if (!(e <= worst)) worst = e;
-  }
+  const double worst = corpus::csr_spmv_error(a, x, y);
   const bool pass = worst <= 1e-5;
 
-  CORPUS_CHECK(cudaFree(d_row));
-  CORPUS_CHECK(cudaFree(d_col));
-  CORPUS_CHECK(cudaFree(d_val));
-  CORPUS_CHECK(cudaFree(d_x));
-  CORPUS_CHECK(cudaFree(d_y));
   return corpus::report("spmv_csr_vector", pass, worst, gpu_ms);
 }
