@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "common/file_io.h"
+#include "sass/divergence.h"
 #include "sass/listing_source.h"
 #include "sass/parser.h"
 #include "sass/printer.h"
@@ -21,11 +22,13 @@ namespace {
 
 // What `gpuport sass` reports for each program. The divergence analysis will be one more
 // mode here (reconvergence mechanisms and points per branch); it is not implemented yet.
-enum class SassReport { summary, print };
+enum class SassReport { summary, print, divergence };
 
 struct SassArguments {
   std::vector<std::string> inputs;
   bool print = false;
+  bool divergence = false;
+  std::string format = "text";
   bool encoding = false;
   std::string archs;
   std::string toolchain = "auto";
@@ -78,7 +81,10 @@ int run_sass(const SassArguments& a) {
   }
   for (const auto& d : a.include_dirs) request.compile.include_dirs.emplace_back(d);
   if (!a.save_dir.empty()) request.save_dir = a.save_dir;
-  const SassReport report = a.print ? SassReport::print : SassReport::summary;
+  const SassReport report =
+      a.divergence ? SassReport::divergence : a.print ? SassReport::print : SassReport::summary;
+  if (a.format != "text" && a.format != "json" && a.format != "dot")
+    return usage("--format: expected text, json or dot, not '" + a.format + "'");
   sass::SassPrintOptions print_options;
   print_options.encoding = a.encoding;
 
@@ -116,6 +122,16 @@ int run_sass(const SassArguments& a) {
         switch (report) {
           case SassReport::summary: out += summarise(program); break;
           case SassReport::print: out += sass::print_program(program, print_options); break;
+          case SassReport::divergence: {
+            std::vector<sass::DivergenceReport> reports;
+            for (const auto& f : program.functions) reports.push_back(sass::analyze_divergence(f, arch));
+            if (a.format == "json") out += sass::divergence_json(reports);
+            else
+              for (std::size_t k = 0; k < reports.size(); ++k)
+                out += a.format == "dot" ? sass::divergence_dot(reports[k], program.functions[k])
+                                         : sass::divergence_text(reports[k]);
+            break;
+          }
         }
         std::fwrite(out.data(), 1, out.size(), stdout);
       }
@@ -137,6 +153,9 @@ Action add_sass_command(CLI::App& app) {
       "Exit status: 0 ok; 1 the listing has parse errors; 2 usage, I/O, or a tool missing or failing.");
   cmd->add_option("inputs", args->inputs, "Files to read")->required();
   cmd->add_flag("--print", args->print, "Print each parsed program as nvdisasm text (instead of a summary)");
+  cmd->add_flag("--divergence", args->divergence,
+                "Report per conditional branch: divergent or uniform, reconvergence mechanism and point");
+  cmd->add_option("--format", args->format, "With --divergence: text, json or dot")->capture_default_str();
   cmd->add_flag("--encoding", args->encoding, "With --print: also print the encoding words");
   cmd->add_option("--arch", args->archs,
                   "Archs, comma-separated (sm_61,sm_80); .cu default: sm_61 sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 "

@@ -407,7 +407,7 @@ std::string instruction_summary(const SassInstruction& inst) {
     s += ' ';
   }
   s += inst.opcode.empty() ? "<undecoded>" : inst.opcode;
-  for (const auto& m : inst.modifiers) s += "." + m;
+  s += inst.modifiers.dotted();
   return s;
 }
 
@@ -424,7 +424,7 @@ std::string edge_style(EdgeKind kind) {
   return "";
 }
 
-std::string dot(const ControlFlowGraph& cfg, const SassFunction* function) {
+std::string dot(const ControlFlowGraph& cfg, const SassFunction* function, const DotDecorations* deco = nullptr) {
   std::string out = "digraph \"" + escape_dot(cfg.function) + "\" {\n";
   out += "  node [shape=box, fontname=\"monospace\"];\n";
   for (const auto& block : cfg.blocks) {
@@ -450,12 +450,17 @@ std::string dot(const ControlFlowGraph& cfg, const SassFunction* function) {
     } else {
       label += " [" + std::to_string(block.first) + ".." + std::to_string(block.last) + "]";
     }
+    if (deco != nullptr && block.id < deco->block_notes.size() && !deco->block_notes[block.id].empty())
+      label += "\n" + deco->block_notes[block.id];
     out += "  b" + std::to_string(block.id) + " [label=\"" + escape_dot(label) + "\"";
     if (block.id == cfg.entry) out += ", penwidth=2";
+    if (deco != nullptr && block.id < deco->block_attributes.size()) out += deco->block_attributes[block.id];
     out += "];\n";
   }
   for (const auto& e : cfg.edges)
     out += "  b" + std::to_string(e.from) + " -> b" + std::to_string(e.to) + edge_style(e.kind) + ";\n";
+  if (deco != nullptr)
+    for (const auto& line : deco->extra_lines) out += "  " + line + "\n";
   out += "}\n";
   return out;
 }
@@ -464,5 +469,8 @@ std::string dot(const ControlFlowGraph& cfg, const SassFunction* function) {
 
 std::string to_dot(const ControlFlowGraph& cfg, const SassFunction& function) { return dot(cfg, &function); }
 std::string to_dot(const ControlFlowGraph& cfg) { return dot(cfg, nullptr); }
+std::string to_dot(const ControlFlowGraph& cfg, const SassFunction& function, const DotDecorations& decorations) {
+  return dot(cfg, &function, &decorations);
+}
 
 }  // namespace gpuport::sass

@@ -108,4 +108,13 @@ std::string to_dot(const ControlFlowGraph& cfg, const SassFunction& function);
 // Without the function: nodes show only instruction index ranges.
 std::string to_dot(const ControlFlowGraph& cfg);
 
+// Extra marks for to_dot (the divergence analysis uses them): per block id, attributes added to
+// the node (", color=red") and lines appended to its label; whole lines added before the '}'.
+struct DotDecorations {
+  std::vector<std::string> block_attributes;
+  std::vector<std::string> block_notes;
+  std::vector<std::string> extra_lines;
+};
+std::string to_dot(const ControlFlowGraph& cfg, const SassFunction& function, const DotDecorations& decorations);
+
 }  // namespace gpuport::sass

@@ -1,0 +1,490 @@
+#include "sass/divergence.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sass/defuse.h"
+#include "sass/dominators.h"
+
+namespace gpuport::sass {
+
+std::string_view mechanism_name(DivergenceMechanism m) {
+  switch (m) {
+    case DivergenceMechanism::ssy_sync: return "ssy_sync";
+    case DivergenceMechanism::bssy_bsync: return "bssy_bsync";
+    case DivergenceMechanism::warpsync: return "warpsync";
+    case DivergenceMechanism::predication: return "predication";
+    case DivergenceMechanism::uniform_branch: return "uniform_branch";
+    case DivergenceMechanism::break_exit: return "break";
+    case DivergenceMechanism::call: return "call";
+    case DivergenceMechanism::other: return "other";
+  }
+  return "other";
+}
+
+std::string_view placement_name(ReconvergencePlacement p) {
+  switch (p) {
+    case ReconvergencePlacement::none: return "none";
+    case ReconvergencePlacement::at_ipdom: return "at_ipdom";
+    case ReconvergencePlacement::deferred: return "deferred";
+    case ReconvergencePlacement::other: return "not_postdominating";
+  }
+  return "none";
+}
+
+namespace {
+
+// Why an instruction's results differ between lanes regardless of its inputs; empty if they do not.
+std::string divergence_source(const SassInstruction& in) {
+  const std::string& op = in.opcode;
+  if (op == "S2R" || op == "CS2R") {
+    for (const auto& o : in.operands) {
+      if (o.kind != OperandKind::special_reg) continue;
+      std::string_view t = o.text.view();
+      if (t.starts_with("SR_TID") || t.find("LANEID") != std::string_view::npos ||
+          t.find("MASK") != std::string_view::npos || t.find("CLOCK") != std::string_view::npos ||
+          t.find("TIMER") != std::string_view::npos)
+        return std::string(t);
+    }
+    return {};
+  }
+  if ((op.starts_with("LD") && op != "LDC") || op.starts_with("ATOM") || op == "RED" || op == "SHFL" ||
+      op == "MATCH" || op.starts_with("TEX") || op.starts_with("TLD") || op.starts_with("SULD") ||
+      op.starts_with("SUATOM") || op == "ELECT" || op == "QSPC" || op == "CCTL")
+    return op;
+  return {};
+}
+
+bool writes_uniform_file(const RegisterRef& r) { return r.file == RegisterFile::ur || r.file == RegisterFile::up; }
+
+std::string instruction_head(const SassInstruction& in) {
+  std::string s;
+  if (in.guard) {
+    s += "@";
+    if (in.guard->negated) s += "!";
+    s += in.guard->uniform ? "UP" : "P";
+    s += in.guard->index == 7 ? "T" : std::to_string(in.guard->index);
+    s += " ";
+  }
+  s += in.opcode;
+  for (const auto& m : in.modifiers) { s += "."; s += m; }
+  return s;
+}
+
+}  // namespace
+
+DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
+  DivergenceReport report;
+  report.function = function.name;
+  report.arch = arch;
+  const ControlFlowGraph cfg = build_cfg(function, arch);
+  report.problems = cfg.problems;
+  const auto du = def_use(function);
+  const auto rd = reaching_definitions(cfg, du);
+  const DominatorTree dom = compute_dominators(cfg);
+  const DominatorTree pdom = compute_post_dominators(cfg);
+  const std::size_t n = function.instructions.size();
+
+  // Reaching definitions of every use, computed once.
+  std::vector<std::vector<std::pair<RegisterRef, std::vector<std::size_t>>>> uses(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const auto& r : du[i].uses) uses[i].push_back({r, rd.reaching(cfg, du, i, r)});
+  std::vector<std::vector<std::size_t>> defs_of(n);
+  for (std::size_t d = 0; d < rd.definitions.size(); ++d) defs_of[rd.definitions[d].instruction].push_back(d);
+
+  auto is_transfer = [&](std::size_t i) { return cfg.control_of[i] != ControlKind::none; };
+
+  // The registers a conditional transfer decides on.
+  auto condition_regs = [&](std::size_t i) {
+    std::vector<RegisterRef> regs;
+    const auto& in = function.instructions[i];
+    if (in.guard && in.guard->index != 7)
+      regs.push_back({in.guard->uniform ? RegisterFile::up : RegisterFile::p, in.guard->index});
+    for (const auto& o : in.operands) {
+      if (o.kind == OperandKind::predicate && o.index != 7) regs.push_back({RegisterFile::p, o.index});
+      if (o.kind == OperandKind::uniform_predicate && o.index != 7) regs.push_back({RegisterFile::up, o.index});
+      if (o.kind == OperandKind::reg && o.index != 255 &&
+          (cfg.control_of[i] == ControlKind::indirect || cfg.control_of[i] == ControlKind::warpsync))
+        regs.push_back({RegisterFile::r, o.index});
+    }
+    return regs;
+  };
+
+  // Uniformity: fixed point over definitions, with sync dependence through divergent branches.
+  std::vector<char> div_def(rd.definitions.size(), 0);
+  std::vector<std::string> why_def(rd.definitions.size());
+  std::vector<char> div_branch(n, 0);
+  std::vector<std::string> why_branch(n);
+  auto reg_divergent = [&](std::size_t i, RegisterRef r, std::string* why) {
+    if (writes_uniform_file(r)) return false;
+    for (const auto& [reg, reaching] : uses[i]) {
+      if (reg != r) continue;
+      if (reaching.empty()) {
+        if (why) *why = register_name(r) + " live-in";
+        return true;
+      }
+      for (std::size_t d : reaching)
+        if (div_def[d]) {
+          if (why) *why = why_def[d];
+          return true;
+        }
+    }
+    return false;
+  };
+  // Whether block d lies strictly between divergent branch block b and b's ipdom.
+  auto in_region = [&](std::size_t b, std::size_t d) {
+    auto ip = pdom.immediate(b);
+    if (!ip || d == b || d == *ip) return false;
+    return dom.dominates(b, d) && pdom.strictly_dominates(*ip, d);
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& in = function.instructions[i];
+      // Branch condition.
+      if (is_transfer(i) && is_conditional(in) && !div_branch[i]) {
+        bool convergence_test = in.has_modifier("DIV") || in.has_modifier("CONV");
+        if (!convergence_test)
+          for (const auto& r : condition_regs(i)) {
+            std::string why;
+            if (reg_divergent(i, r, &why)) {
+              div_branch[i] = 1;
+              why_branch[i] = register_name(r) + " depends on " + why;
+              changed = true;
+              break;
+            }
+          }
+      }
+      if (defs_of[i].empty()) continue;
+      bool all = true;
+      for (std::size_t d : defs_of[i]) all = all && (div_def[d] || writes_uniform_file(rd.definitions[d].reg));
+      if (all) continue;
+      std::string why = divergence_source(in);
+      if (why.empty())
+        for (const auto& [reg, reaching] : uses[i]) {
+          if (reg_divergent(i, reg, &why)) break;
+          // Sync dependence: several definitions meet here, one made under a divergent branch.
+          if (reaching.size() > 1)
+            for (std::size_t d : reaching) {
+              std::size_t db = cfg.block_of[rd.definitions[d].instruction];
+              for (std::size_t j = 0; j < n && why.empty(); ++j)
+                if (div_branch[j] && in_region(cfg.block_of[j], db) && !in_region(cfg.block_of[j], cfg.block_of[i]))
+                  why = "merge after divergent branch at " +
+                        fmt::format("{:04x}", function.instructions[j].address);
+              if (!why.empty()) break;
+            }
+          if (!why.empty()) break;
+        }
+      if (why.empty()) continue;
+      for (std::size_t d : defs_of[i])
+        if (!div_def[d] && !writes_uniform_file(rd.definitions[d].reg)) {
+          div_def[d] = 1;
+          why_def[d] = why;
+          changed = true;
+        }
+    }
+  }
+
+  // Dominator-tree depth, for picking the innermost marker.
+  std::vector<std::size_t> depth(cfg.block_count(), 0);
+  for (std::size_t b = 0; b < cfg.block_count(); ++b) {
+    std::size_t d = 0, x = b;
+    while (auto p = dom.immediate(x)) { x = *p; ++d; }
+    depth[b] = d;
+  }
+  // BREAK Bx pairs by barrier number, SYNC/BRK/CONT with the innermost SSY/PBK/PCNT of their kind;
+  // branches with the innermost marker whose target strictly post-dominates them.
+  auto pair_marker = [&](std::size_t i, int barrier, ControlKind kind) -> const ReconvergenceMarker* {
+    const ReconvergenceMarker* best = nullptr;
+    std::size_t b = cfg.block_of[i];
+    for (const auto& m : cfg.reconvergence) {
+      if (!m.resolved) continue;
+      if (barrier >= 0 && m.barrier != barrier) continue;
+      if (kind != ControlKind::none && m.kind != kind) continue;
+      std::size_t mb = cfg.block_of[m.instruction];
+      if (!dom.dominates(mb, b) || (mb == b && m.instruction > i)) continue;
+      if (barrier < 0 && kind == ControlKind::none && !pdom.strictly_dominates(m.target_block, b)) continue;
+      if (best == nullptr || depth[mb] > depth[cfg.block_of[best->instruction]] ||
+          (mb == cfg.block_of[best->instruction] && m.instruction > best->instruction))
+        best = &m;
+    }
+    return best;
+  };
+  auto block_has = [&](std::size_t b, std::function<bool(std::size_t)> pred) {
+    const auto& blk = cfg.blocks[b];
+    if (blk.is_virtual_exit) return false;
+    for (std::size_t k = blk.first; k <= blk.last; ++k)
+      if (pred(k)) return true;
+    return false;
+  };
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& in = function.instructions[i];
+    const ControlKind ck = cfg.control_of[i];
+    // Extras.
+    if ((in.opcode == "BRA" || in.opcode == "JMP") && (in.has_modifier("U") || (in.guard && in.guard->uniform)))
+      ++report.uniform_branch_instructions;
+    if ((in.opcode == "BSSY" || in.opcode == "BSYNC" || in.opcode == "BREAK" || in.opcode == "WARPSYNC" ||
+         in.opcode == "BMOV") && !in.modifiers.empty()) {
+      std::string key = in.opcode;
+      for (const auto& m : in.modifiers) { key += "."; key += m; }
+      ++report.barrier_modifiers[key];
+    }
+    if (in.opcode == "WARPSYNC" && !in.has_modifier("ALL") && !in.operands.empty()) {
+      const auto& o = in.operands[0];
+      if (o.kind != OperandKind::immediate || o.text.view() != "0xffffffff") ++report.partial_warpsyncs;
+    }
+    if (ck == ControlKind::none) {
+      if (in.guard && in.guard->index != 7) {
+        RegisterRef g{in.guard->uniform ? RegisterFile::up : RegisterFile::p, in.guard->index};
+        if (reg_divergent(i, g, nullptr)) ++report.predicated_divergent;
+        else ++report.predicated_uniform;
+      }
+      continue;
+    }
+    if (!is_conditional(in)) continue;
+    if (ck == ControlKind::push_sync || ck == ControlKind::push_break || ck == ControlKind::push_continue ||
+        ck == ControlKind::barrier_set || ck == ControlKind::barrier_sync)
+      continue;  // guarded markers: not transfers
+    BranchDivergence br;
+    br.instruction = i;
+    br.block = cfg.block_of[i];
+    br.address = in.address;
+    br.text = instruction_head(in);
+    if (auto ip = pdom.immediate(br.block)) {
+      br.has_ipdom = true;
+      br.ipdom_block = *ip;
+    }
+    const bool convergence_test = in.has_modifier("DIV") || in.has_modifier("CONV");
+    br.divergent = div_branch[i] != 0;
+    if (br.divergent) br.reason = why_branch[i];
+    else if (convergence_test) br.reason = "warp-wide convergence test";
+    else {
+      bool uni = false;
+      for (const auto& r : condition_regs(i)) uni = uni || writes_uniform_file(r);
+      br.reason = uni ? "uniform predicate" : "condition computed from uniform values";
+    }
+    int barrier = -1;
+    if (ck == ControlKind::barrier_break)
+      for (const auto& o : in.operands)
+        if (o.kind == OperandKind::barrier) barrier = o.index;
+    ControlKind pops = ck == ControlKind::pop_sync       ? ControlKind::push_sync
+                       : ck == ControlKind::pop_break    ? ControlKind::push_break
+                       : ck == ControlKind::pop_continue ? ControlKind::push_continue
+                                                         : ControlKind::none;
+    const ReconvergenceMarker* m = pair_marker(i, barrier, pops);
+    if (m != nullptr) {
+      br.has_marker = true;
+      br.marker_instruction = m->instruction;
+      br.barrier = m->barrier;
+      br.has_reconvergence = true;
+      br.reconvergence_block = m->target_block;
+    } else if (ck == ControlKind::pop_sync || ck == ControlKind::pop_break || ck == ControlKind::pop_continue) {
+      for (std::size_t e : cfg.blocks[br.block].successors)
+        if (cfg.edges[e].kind == EdgeKind::reconvergence) {
+          br.has_reconvergence = true;
+          br.reconvergence_block = cfg.edges[e].to;
+        }
+    }
+    if (br.has_reconvergence && !cfg.blocks[br.reconvergence_block].is_virtual_exit)
+      br.reconvergence_address = function.instructions[cfg.blocks[br.reconvergence_block].first].address;
+
+    // Mechanism.
+    auto has_break_before = [&] {
+      const auto& blk = cfg.blocks[br.block];
+      for (std::size_t k = blk.first; k < i; ++k)
+        if (cfg.control_of[k] == ControlKind::barrier_break || cfg.control_of[k] == ControlKind::pop_break) return true;
+      return false;
+    };
+    if (!br.divergent && !convergence_test) br.mechanism = DivergenceMechanism::uniform_branch;
+    else if (ck == ControlKind::warpsync) br.mechanism = DivergenceMechanism::warpsync;
+    else if (ck == ControlKind::call) br.mechanism = DivergenceMechanism::call;
+    else if (convergence_test || ck == ControlKind::exit || ck == ControlKind::ret || ck == ControlKind::trap)
+      br.mechanism = DivergenceMechanism::other;
+    else if (ck == ControlKind::barrier_break || ck == ControlKind::pop_break || ck == ControlKind::pop_continue ||
+             has_break_before() || (m != nullptr && (m->kind == ControlKind::push_break || m->kind == ControlKind::push_continue)))
+      br.mechanism = DivergenceMechanism::break_exit;
+    else if (ck == ControlKind::pop_sync || (m != nullptr && m->kind == ControlKind::push_sync))
+      br.mechanism = DivergenceMechanism::ssy_sync;
+    else if (m != nullptr && m->kind == ControlKind::barrier_set)
+      br.mechanism = DivergenceMechanism::bssy_bsync;
+    else {
+      br.mechanism = DivergenceMechanism::other;
+      br.reason += br.has_ipdom && cfg.blocks[br.ipdom_block].is_virtual_exit ? "; paths meet only at exit"
+                                                                              : "; no reconvergence marker";
+    }
+
+    // Placement against the immediate post-dominator.
+    if (br.divergent && br.has_reconvergence && br.has_ipdom &&
+        br.mechanism != DivergenceMechanism::other && br.mechanism != DivergenceMechanism::call &&
+        ck != ControlKind::barrier_break) {  // BREAK leaves its barrier: no reconvergence of its own
+      const std::size_t r = br.reconvergence_block, ip = br.ipdom_block;
+      auto sync_block_into_r = [&] {
+        if (cfg.blocks[ip].is_virtual_exit) return false;
+        bool sync = block_has(ip, [&](std::size_t k) {
+          if (cfg.control_of[k] == ControlKind::pop_sync) return true;
+          if (cfg.control_of[k] != ControlKind::barrier_sync) return false;
+          for (const auto& o : function.instructions[k].operands)
+            if (o.kind == OperandKind::barrier && o.index == br.barrier) return true;
+          return false;
+        });
+        auto succ = cfg.successor_blocks(ip);
+        return sync && !succ.empty() && std::all_of(succ.begin(), succ.end(), [&](std::size_t s) { return s == r; });
+      };
+      if (r == ip || sync_block_into_r()) br.placement = ReconvergencePlacement::at_ipdom;
+      else if (pdom.strictly_dominates(r, ip)) br.placement = ReconvergencePlacement::deferred;
+      else br.placement = ReconvergencePlacement::other;
+    }
+
+    if (br.divergent) {
+      ++report.divergent_branches;
+      ++report.divergent_by_mechanism[std::string(mechanism_name(br.mechanism))];
+      if (br.placement == ReconvergencePlacement::deferred) ++report.deferred;
+    } else {
+      ++report.uniform_branches;
+    }
+    report.branches.push_back(std::move(br));
+  }
+  if (report.predicated_divergent > 0) report.divergent_by_mechanism["predication"] = report.predicated_divergent;
+
+  // Loops.
+  auto backs = back_edges(cfg, dom);
+  std::map<std::size_t, std::vector<std::size_t>> by_header;
+  for (std::size_t e : backs) by_header[cfg.edges[e].to].push_back(cfg.edges[e].from);
+  for (const auto& [header, sources] : by_header) {
+    std::vector<char> body(cfg.block_count(), 0);
+    body[header] = 1;
+    std::vector<std::size_t> work;
+    for (std::size_t s : sources)
+      if (!body[s]) { body[s] = 1; work.push_back(s); }
+    while (!work.empty()) {
+      std::size_t b = work.back();
+      work.pop_back();
+      for (std::size_t p : cfg.predecessor_blocks(b))
+        if (!body[p] && dom.contains(p)) { body[p] = 1; work.push_back(p); }
+    }
+    LoopDivergence loop;
+    loop.header = header;
+    loop.address = function.instructions[cfg.blocks[header].first].address;
+    for (std::size_t b = 0; b < cfg.block_count(); ++b) {
+      if (!body[b]) continue;
+      ++loop.blocks;
+      for (std::size_t e : cfg.blocks[b].successors)
+        if (!body[cfg.edges[e].to]) {
+          ++loop.exits;
+          for (const auto& br : report.branches)
+            if (br.block == b && br.divergent) loop.divergent_exit = true;
+        }
+      if (!cfg.blocks[b].is_virtual_exit)
+        for (std::size_t k = cfg.blocks[b].first; k <= cfg.blocks[b].last; ++k)
+          if (cfg.control_of[k] == ControlKind::barrier_break || cfg.control_of[k] == ControlKind::pop_break) ++loop.breaks;
+    }
+    report.loops.push_back(loop);
+  }
+  return report;
+}
+
+std::string divergence_text(const DivergenceReport& r) {
+  std::string out = fmt::format("function {} (sm_{}):\n", r.function, r.arch);
+  for (const auto& b : r.branches) {
+    out += fmt::format("  B{} {:04x} {}: {} ({}) {}", b.block, b.address, b.text,
+                       b.divergent ? "divergent" : "uniform", b.reason, mechanism_name(b.mechanism));
+    if (b.barrier >= 0) out += fmt::format(" B{}", b.barrier);
+    if (b.has_reconvergence)
+      out += fmt::format(" reconverge=B{}@{:04x}", b.reconvergence_block, b.reconvergence_address);
+    if (b.has_ipdom) out += fmt::format(" ipdom=B{}", b.ipdom_block);
+    if (b.placement != ReconvergencePlacement::none) out += fmt::format(" {}", placement_name(b.placement));
+    out += "\n";
+  }
+  for (const auto& l : r.loops)
+    out += fmt::format("  loop B{} {:04x}: {} blocks, {} exits, {} breaks{}\n", l.header, l.address, l.blocks, l.exits,
+                       l.breaks, l.divergent_exit ? ", divergent exit" : "");
+  out += fmt::format("  totals: {} divergent, {} uniform, {} deferred, predicated {} divergent/{} uniform",
+                     r.divergent_branches, r.uniform_branches, r.deferred, r.predicated_divergent, r.predicated_uniform);
+  for (const auto& [m, c] : r.divergent_by_mechanism) out += fmt::format(", {}={}", m, c);
+  out += "\n";
+  if (r.uniform_branch_instructions || !r.barrier_modifiers.empty() || r.partial_warpsyncs) {
+    out += fmt::format("  extras: {} uniform-branch instructions, {} partial-mask WARPSYNC", r.uniform_branch_instructions,
+                       r.partial_warpsyncs);
+    for (const auto& [m, c] : r.barrier_modifiers) out += fmt::format(", {}={}", m, c);
+    out += "\n";
+  }
+  for (const auto& p : r.problems) out += "  problem: " + p + "\n";
+  return out;
+}
+
+std::string divergence_json(const std::vector<DivergenceReport>& reports, int indent) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& r : reports) {
+    nlohmann::json f;
+    f["function"] = r.function;
+    f["arch"] = r.arch;
+    nlohmann::json branches = nlohmann::json::array();
+    for (const auto& b : r.branches) {
+      nlohmann::json j;
+      j["block"] = b.block;
+      j["address"] = b.address;
+      j["instruction"] = b.text;
+      j["divergent"] = b.divergent;
+      j["reason"] = b.reason;
+      j["mechanism"] = mechanism_name(b.mechanism);
+      if (b.barrier >= 0) j["barrier"] = b.barrier;
+      if (b.has_reconvergence) {
+        j["reconvergence_block"] = b.reconvergence_block;
+        j["reconvergence_address"] = b.reconvergence_address;
+      }
+      if (b.has_ipdom) j["ipdom_block"] = b.ipdom_block;
+      j["placement"] = placement_name(b.placement);
+      branches.push_back(j);
+    }
+    f["branches"] = branches;
+    nlohmann::json loops = nlohmann::json::array();
+    for (const auto& l : r.loops)
+      loops.push_back({{"header", l.header}, {"address", l.address}, {"blocks", l.blocks}, {"exits", l.exits},
+                       {"breaks", l.breaks}, {"divergent_exit", l.divergent_exit}});
+    f["loops"] = loops;
+    f["totals"] = {{"divergent", r.divergent_branches}, {"uniform", r.uniform_branches}, {"deferred", r.deferred},
+                   {"predicated_divergent", r.predicated_divergent}, {"predicated_uniform", r.predicated_uniform},
+                   {"by_mechanism", r.divergent_by_mechanism}};
+    f["extras"] = {{"uniform_branch_instructions", r.uniform_branch_instructions},
+                   {"partial_warpsyncs", r.partial_warpsyncs}, {"barrier_modifiers", r.barrier_modifiers}};
+    f["problems"] = r.problems;
+    all.push_back(f);
+  }
+  return all.dump(indent) + "\n";
+}
+
+std::string divergence_dot(const DivergenceReport& r, const SassFunction& function) {
+  const ControlFlowGraph cfg = build_cfg(function, r.arch);
+  DotDecorations d;
+  d.block_attributes.resize(cfg.block_count());
+  d.block_notes.resize(cfg.block_count());
+  std::vector<char> reconv(cfg.block_count(), 0);
+  for (const auto& b : r.branches) {
+    if (b.block >= cfg.block_count()) continue;
+    std::string& note = d.block_notes[b.block];
+    if (!note.empty()) note += "\n";
+    note += fmt::format("{} {} {}", b.divergent ? "DIVERGENT" : "uniform", b.text, mechanism_name(b.mechanism));
+    if (b.placement != ReconvergencePlacement::none) note += fmt::format(" ({})", placement_name(b.placement));
+    if (b.divergent) d.block_attributes[b.block] = ", color=red, penwidth=2";
+    else if (d.block_attributes[b.block].empty()) d.block_attributes[b.block] = ", color=darkgreen";
+    if (b.divergent && b.has_reconvergence && b.reconvergence_block < cfg.block_count()) {
+      reconv[b.reconvergence_block] = 1;
+      d.extra_lines.push_back(fmt::format("b{} -> b{} [style=dotted, color=blue, constraint=false];", b.block,
+                                          b.reconvergence_block));
+    }
+  }
+  for (std::size_t b = 0; b < cfg.block_count(); ++b)
+    if (reconv[b]) {
+      d.block_attributes[b] += ", shape=doubleoctagon";
+      d.block_notes[b] += d.block_notes[b].empty() ? "reconvergence point" : "\nreconvergence point";
+    }
+  return to_dot(cfg, function, d);
+}
+
+}  // namespace gpuport::sass
