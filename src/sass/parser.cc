@@ -1,11 +1,17 @@
 #include "sass/parser.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstring>
 
 #include "sass/control.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace gpuport::sass {
 
@@ -15,26 +21,70 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' |
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
-bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
 
 // Listings pad columns with long runs of spaces; skip them eight bytes at a time.
 constexpr char kEightSpaces[] = "        ";
 
+std::uint64_t load8(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+const std::uint64_t kEightSpacesWord = load8(kEightSpaces);
+
+constexpr bool kLittleEndian = std::endian::native == std::endian::little;
+
+// Skips the run of ' ' at the front 16 (SSE2) or 8 bytes at a time, landing on the first
+// other byte without a per-byte loop; the caller's per-byte loop handles tabs and the tail.
+const char* skip_spaces(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i spaces = _mm_set1_epi8(' ');
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, spaces))) & 0xffffu;
+    if (other != 0) return p + __builtin_ctz(other);
+    p += 16;
+  }
+#endif
+  while (end - p >= 8) {
+    std::uint64_t other = load8(p) ^ kEightSpacesWord;
+    if (other != 0) return kLittleEndian ? p + __builtin_ctzll(other) / 8 : p;
+    p += 8;
+  }
+  return p;
+}
+
+// The same backwards: returns the end of `p..end` without its trailing run of ' '.
+const char* skip_spaces_back(const char* begin, const char* end) {
+#if defined(__SSE2__)
+  const __m128i spaces = _mm_set1_epi8(' ');
+  while (end - begin >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16));
+    unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, spaces))) & 0xffffu;
+    if (other != 0) return end - 16 + (31 - __builtin_clz(other)) + 1;
+    end -= 16;
+  }
+#endif
+  while (end - begin >= 8) {
+    std::uint64_t other = load8(end - 8) ^ kEightSpacesWord;
+    if (other != 0) return kLittleEndian ? end - __builtin_clzll(other) / 8 : end;
+    end -= 8;
+  }
+  return end;
+}
+
 std::string_view trim_left(std::string_view s) {
-  while (s.size() >= 8 && std::memcmp(s.data(), kEightSpaces, 8) == 0) s.remove_prefix(8);
+  if (s.empty() || !is_space(s.front())) return s;  // most operand pieces: no call-out work
+  const char* p = skip_spaces(s.data(), s.data() + s.size());
+  s.remove_prefix(static_cast<std::size_t>(p - s.data()));
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   return s;
 }
 
 std::string_view trim_right(std::string_view s) {
-  while (s.size() >= 8 && std::memcmp(s.data() + s.size() - 8, kEightSpaces, 8) == 0) s.remove_suffix(8);
+  if (s.empty() || !is_space(s.back())) return s;
+  const char* e = skip_spaces_back(s.data(), s.data() + s.size());
+  s.remove_suffix(static_cast<std::size_t>(s.data() + s.size() - e));
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
 }
@@ -42,12 +92,22 @@ std::string_view trim_right(std::string_view s) {
 std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
 
 // Hex digits only (no 0x); false on empty, junk or overflow past 64 bits.
+constexpr std::array<std::int8_t, 256> kHexValue = [] {
+  std::array<std::int8_t, 256> t{};
+  for (auto& v : t) v = -1;
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<std::int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<std::int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<std::int8_t>(c - 'A' + 10);
+  return t;
+}();
+
 bool parse_hex_digits(std::string_view s, std::uint64_t& out) {
   if (s.empty() || s.size() > 16) return false;
   std::uint64_t v = 0;
   for (char c : s) {
-    if (!is_hex_digit(c)) return false;
-    v = (v << 4) | static_cast<std::uint64_t>(hex_value(c));
+    int d = kHexValue[static_cast<unsigned char>(c)];
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<std::uint64_t>(d);
   }
   out = v;
   return true;
@@ -426,6 +486,13 @@ namespace {
 constexpr std::string_view kBranchOpcodes[] = {"BRA", "BRX", "SSY", "PBK", "PCNT", "PRET", "CAL", "JCAL",
                                                "JMP", "JMX", "BSSY", "CALL", "WARPSYNC_BRA"};
 
+// Operand pieces are a few bytes: a plain loop beats a memchr call.
+bool has_space(std::string_view s) {
+  for (char c : s)
+    if (c == ' ') return true;
+  return false;
+}
+
 bool is_branch_opcode(std::string_view opcode) {
   for (auto b : kBranchOpcodes)
     if (b == opcode) return true;
@@ -465,12 +532,7 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
   if (out.opcode.empty()) return false;
   for (char c : out.opcode)
     if (!(is_alnum(c) || c == '_')) return false;
-  while (dot != std::string_view::npos) {
-    std::size_t next = mnemonic.find('.', dot + 1);
-    out.modifiers.emplace_back(mnemonic.substr(dot + 1, next == std::string_view::npos ? std::string_view::npos
-                                                                                      : next - dot - 1));
-    dot = next;
-  }
+  if (dot != std::string_view::npos) out.modifiers.assign_dotted(mnemonic.substr(dot));
   const bool semicolon_after_mnemonic = n < s.size() && s[n] == ';';
   s = trim_left(s.substr(n));
   // Annotation (*"..."*) closes the operand list.
@@ -505,7 +567,11 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
     else if (c == ',' && depth == 0) {
       std::string_view raw = operands.substr(start, i - start);
       std::string_view piece = trim(raw);
-      if (!piece.empty() || i < operands.size()) {
+      if (!piece.empty() && !has_space(piece)) {
+        // The common case: one operand in the slot.
+        parse_operand_into(piece, out.operands.emplace_back());
+        if (i < operands.size() && is_space(raw.back())) out.operands.back().space_before_comma = true;
+      } else if (!piece.empty() || i < operands.size()) {
         // One slot may hold space-separated operands ("R2 `(kernel)", "R2 -0x8d0"); a space
         // before '[' stays inside (Pascal prints "c[0x0] [0x8]").
         int inner = 0;

@@ -99,10 +99,7 @@ void append_instruction(std::string& out, const SassInstruction& inst) {
     out += ' ';
   }
   out += inst.opcode;
-  for (const auto& m : inst.modifiers) {
-    out += '.';
-    out += m;
-  }
+  out += inst.modifiers.dotted();
   for (std::size_t i = 0; i < inst.operands.size(); ++i) {
     if (i == 0 || inst.operands[i].follows_with_space) out += ' ';
     else out += inst.operands[i - 1].space_before_comma ? " , " : ", ";

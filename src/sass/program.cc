@@ -53,7 +53,9 @@ bool SassOperand::has_suffix(std::string_view s) const {
 }
 
 bool SassInstruction::has_modifier(std::string_view modifier) const {
-  return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end();
+  for (std::string_view m : modifiers)
+    if (m == modifier) return true;
+  return false;
 }
 
 std::size_t SassFunction::find_instruction(std::uint64_t address) const {

@@ -5,7 +5,11 @@
 // printing a parsed instruction always gives back nvdisasm's text.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -115,6 +119,83 @@ class OperandText {
   }
   char storage_[kInline];
   std::uint32_t size_ = 0;
+};
+
+// An instruction's opcode modifiers ("E", "64", "SYNC" of LDG.E.64.SYNC), kept as the
+// mnemonic's text after the opcode (".E.64.SYNC") in one OperandText: no allocation per
+// modifier (nor, up to 28 bytes, per instruction). Iterating yields std::string_view pieces.
+class ModifierList {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = std::string_view;
+    iterator() = default;
+    iterator(const char* p, const char* end) : p_(p), end_(end) {}
+    std::string_view operator*() const {
+      const char* next = next_dot();
+      return {p_ + 1, static_cast<std::size_t>(next - p_ - 1)};
+    }
+    iterator& operator++() {
+      p_ = next_dot();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator t = *this;
+      ++*this;
+      return t;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.p_ == b.p_; }
+
+   private:
+    const char* next_dot() const {
+      const void* d = p_ + 1 < end_ ? std::memchr(p_ + 1, '.', static_cast<std::size_t>(end_ - p_ - 1)) : nullptr;
+      return d != nullptr ? static_cast<const char*>(d) : end_;
+    }
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+  };
+  using value_type = std::string_view;
+  using const_iterator = iterator;
+
+  ModifierList() = default;
+  ModifierList(std::initializer_list<std::string_view> list) {
+    for (auto m : list) push_back(m);
+  }
+  // `dotted` is "" or ".E.64.SYNC" (a leading dot before every modifier).
+  void assign_dotted(std::string_view dotted) { text_.assign(dotted); }
+  void push_back(std::string_view m) {
+    std::string t(text_.view());
+    t += '.';
+    t += m;
+    text_.assign(t);
+  }
+  void clear() { text_.assign({}); }
+  // The modifiers as printed after the opcode: ".E.64.SYNC".
+  std::string_view dotted() const { return text_.view(); }
+  bool empty() const { return text_.empty(); }
+  std::size_t size() const {
+    std::string_view t = text_.view();
+    return static_cast<std::size_t>(std::count(t.begin(), t.end(), '.'));
+  }
+  iterator begin() const { return {text_.data(), text_.data() + text_.size()}; }
+  iterator end() const { return {text_.data() + text_.size(), text_.data() + text_.size()}; }
+  std::string_view operator[](std::size_t i) const {
+    auto it = begin();
+    while (i-- > 0) ++it;
+    return *it;
+  }
+  std::string_view front() const { return *begin(); }
+  std::string_view back() const { return (*this)[size() - 1]; }
+
+  friend bool operator==(const ModifierList& a, const ModifierList& b) { return a.text_ == b.text_; }
+  friend std::ostream& operator<<(std::ostream& os, const ModifierList& m) { return os << m.dotted(); }
+
+ private:
+  OperandText text_;
 };
 
 // The two encoding families. Maxwell/Pascal (sm_50..sm_62) have 64-bit instructions with one
@@ -242,7 +323,7 @@ struct SassInstruction {
   // nvdisasm printed only the encoding (it could not decode it; 11.8 does so for a few sm_90
   // instructions). The address is inferred from the previous instruction.
   bool undecoded = false;
-  std::vector<std::string> modifiers;   // {"E", "64", "SYNC"} without dots
+  ModifierList modifiers;               // {"E", "64", "SYNC"} without dots
   std::vector<SassOperand> operands;
   std::string annotation;               // nvdisasm's (*"BRANCH_TARGETS .L_x_0"*) text, if any
   bool terminated = true;               // printed with " ;" (false: last of a dual-issue pair)

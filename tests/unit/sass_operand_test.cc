@@ -133,7 +133,11 @@ TEST(SassInstructionText, GuardsModifiersAnnotations) {
   EXPECT_TRUE(i.guard->negated);
   EXPECT_EQ(i.guard->index, 0);
   EXPECT_EQ(i.opcode, "LDG");
-  EXPECT_EQ(i.modifiers, (std::vector<std::string>{"E", "64", "SYNC"}));
+  EXPECT_EQ(i.modifiers, (ModifierList{"E", "64", "SYNC"}));
+  ASSERT_EQ(i.modifiers.size(), 3u);
+  EXPECT_EQ(i.modifiers[1], "64");
+  EXPECT_EQ(std::vector<std::string>(i.modifiers.begin(), i.modifiers.end()),
+            (std::vector<std::string>{"E", "64", "SYNC"}));
   EXPECT_EQ(i.operands.size(), 2u);
   EXPECT_EQ(print_instruction(i), "@!P0 LDG.E.64.SYNC R4, [R2.64+0x10] ;");
 
