@@ -1,0 +1,248 @@
+// The divergence analysis over the committed listings: expectations checked by hand against the
+// listings (tests/sass/listings/<arch>/<kernel>.sass) and the kernels they come from.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sass/divergence.h"
+#include "sass/parser.h"
+#include "sass_listing_util.h"
+
+namespace gpuport::sass {
+namespace {
+
+using testing::listings_root;
+using testing::read_text;
+
+SassProgram load(const std::string& arch, const std::string& kernel) {
+  auto result = parse_sass(read_text(listings_root() / arch / (kernel + ".sass")));
+  if (result.programs.empty()) return {};
+  return result.programs[0];
+}
+
+DivergenceReport analyze(const std::string& arch, const std::string& kernel) {
+  auto program = load(arch, kernel);
+  EXPECT_FALSE(program.functions.empty()) << arch << "/" << kernel;
+  if (program.functions.empty()) return {};
+  return analyze_divergence(program.functions[0], parse_arch(arch));
+}
+
+const BranchDivergence* at(const DivergenceReport& r, std::uint64_t address) {
+  for (const auto& b : r.branches)
+    if (b.address == address) return &b;
+  ADD_FAILURE() << "no branch at " << std::hex << address << " in " << r.function;
+  return nullptr;
+}
+
+std::size_t count(const DivergenceReport& r, DivergenceMechanism m, bool divergent = true) {
+  std::size_t n = 0;
+  for (const auto& b : r.branches) n += b.mechanism == m && b.divergent == divergent;
+  return n;
+}
+
+// Pattern 1: if/else on Pascal, SSY .L_x_0 ... SYNC; the SSY target is the branch's ipdom.
+TEST(SassDivergence, IfElsePascalSsySyncAtIpdom) {
+  auto r = analyze("sm_61", "if_else");
+  auto* b = at(r, 0x118);
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->divergent);
+  EXPECT_EQ(b->mechanism, DivergenceMechanism::ssy_sync);
+  EXPECT_TRUE(b->has_reconvergence);
+  EXPECT_EQ(b->reconvergence_address, 0x170u);
+  EXPECT_EQ(b->placement, ReconvergencePlacement::at_ipdom);
+  EXPECT_EQ(b->reconvergence_block, b->ipdom_block);
+}
+
+// Pattern 2: if/else on Ampere: BSSY B0, `(.L_x_0) at 0120, branch at 0140, BSYNC B0 at 01c0
+// (the ipdom block) falling into .L_x_0 at 01d0: one reconvergence point, at the ipdom.
+TEST(SassDivergence, IfElseAmpereBssyBsyncAtIpdom) {
+  auto r = analyze("sm_80", "if_else");
+  auto* b = at(r, 0x140);
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->divergent);
+  EXPECT_EQ(b->reason, "P0 depends on LDG");  // the condition tests a loaded value
+  EXPECT_EQ(b->mechanism, DivergenceMechanism::bssy_bsync);
+  EXPECT_EQ(b->barrier, 0);
+  EXPECT_EQ(b->reconvergence_address, 0x1d0u);
+  EXPECT_EQ(b->placement, ReconvergencePlacement::at_ipdom);
+  EXPECT_NE(b->reconvergence_block, b->ipdom_block);  // the BSYNC block, merged with the target
+  // The bounds check `if (i >= n) return` is a guarded EXIT depending on threadIdx.
+  auto* e = at(r, 0x50);
+  ASSERT_NE(e, nullptr);
+  EXPECT_TRUE(e->divergent);
+  EXPECT_EQ(e->reason, "P0 depends on SR_TID.X");
+  EXPECT_EQ(e->mechanism, DivergenceMechanism::other);
+  EXPECT_GT(r.predicated_divergent, 0u);  // pattern 3: predication (@!P0 FADD/FMUL/STG)
+}
+
+// Pattern 4: a k-way switch: a chain of compares on the loaded value, all under BSSY B0 and
+// reconverging at one point (.L_x at 1670); one inner branch reconverges beyond its ipdom.
+TEST(SassDivergence, SwitchKWay) {
+  auto r = analyze("sm_80", "switch_kway");
+  std::size_t chain = 0;
+  for (const auto& b : r.branches)
+    if (b.divergent && b.mechanism == DivergenceMechanism::bssy_bsync && b.reconvergence_address == 0x1670) ++chain;
+  EXPECT_GE(chain, 4u);
+  // Pattern 5: deferred reconvergence.
+  auto* d = at(r, 0xcd0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->placement, ReconvergencePlacement::deferred);
+  EXPECT_EQ(r.deferred, 1u);
+  // Pattern 6: a uniform loop branch: the counter R13 starts at a constant and is compared to 6.
+  auto* u = at(r, 0x430);
+  ASSERT_NE(u, nullptr);
+  EXPECT_FALSE(u->divergent);
+  EXPECT_EQ(u->mechanism, DivergenceMechanism::uniform_branch);
+}
+
+// Pattern 7: nested branches share the outer barrier's reconvergence point.
+TEST(SassDivergence, NestedBranches) {
+  auto r = analyze("sm_80", "nested_branches");
+  EXPECT_EQ(count(r, DivergenceMechanism::bssy_bsync), 3u);
+  for (const auto& b : r.branches)
+    if (b.mechanism == DivergenceMechanism::bssy_bsync) {
+      EXPECT_EQ(b.reconvergence_address, 0x4c0u);
+      EXPECT_EQ(b.placement, ReconvergencePlacement::at_ipdom);
+    }
+  EXPECT_GT(r.predicated_divergent, 0u);
+}
+
+// Pattern 8: a loop with break/continue: Volta+ BREAK B1 then the branch out of the loop.
+TEST(SassDivergence, LoopBreakContinueAmpere) {
+  auto r = analyze("sm_80", "loop_break_continue");
+  auto* brk = at(r, 0x310);
+  ASSERT_NE(brk, nullptr);
+  EXPECT_EQ(brk->mechanism, DivergenceMechanism::break_exit);
+  EXPECT_EQ(brk->barrier, 1);
+  auto* out = at(r, 0x320);
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->mechanism, DivergenceMechanism::break_exit);
+  EXPECT_EQ(out->barrier, 0);
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].breaks, 1u);
+  EXPECT_TRUE(r.loops[0].divergent_exit);
+  EXPECT_EQ(r.divergent_by_mechanism.at("break"), 2u);
+}
+
+// Pattern 9: the same loop on Pascal: PBK/BRK and SSY/SYNC.
+TEST(SassDivergence, LoopBreakContinuePascal) {
+  auto r = analyze("sm_61", "loop_break_continue");
+  auto* brk = at(r, 0xb8);
+  ASSERT_NE(brk, nullptr);
+  EXPECT_EQ(brk->mechanism, DivergenceMechanism::break_exit);
+  EXPECT_TRUE(brk->has_reconvergence);
+  auto* sync = at(r, 0x308);  // @!P0 SYNC pops the SSY, not the PBK
+  ASSERT_NE(sync, nullptr);
+  EXPECT_EQ(sync->mechanism, DivergenceMechanism::ssy_sync);
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].breaks, 1u);  // 0318; the BRK at 0370 follows the loop
+}
+
+// Pattern 10: early return: the guarded EXITs need no reconvergence.
+TEST(SassDivergence, EarlyReturn) {
+  auto r = analyze("sm_80", "early_return");
+  auto* e = at(r, 0x110);
+  ASSERT_NE(e, nullptr);
+  EXPECT_TRUE(e->divergent);
+  EXPECT_EQ(e->mechanism, DivergenceMechanism::other);
+  EXPECT_EQ(e->placement, ReconvergencePlacement::none);
+  EXPECT_EQ(at(r, 0x80)->mechanism, DivergenceMechanism::bssy_bsync);
+}
+
+// Pattern 11: a uniform branch on Blackwell: BRA.U UP0 (UISETP on a uniform counter).
+TEST(SassDivergence, UniformBranchBlackwell) {
+  auto r = analyze("sm_100", "switch_kway");
+  auto* u = at(r, 0x400);
+  ASSERT_NE(u, nullptr);
+  EXPECT_FALSE(u->divergent);
+  EXPECT_EQ(u->mechanism, DivergenceMechanism::uniform_branch);
+  EXPECT_EQ(u->reason, "uniform predicate");
+  EXPECT_EQ(r.uniform_branch_instructions, 2u);
+  EXPECT_EQ(r.barrier_modifiers.at("BSSY.RECONVERGENT"), 5u);  // Blackwell extras
+  EXPECT_EQ(r.barrier_modifiers.at("BSYNC.RECONVERGENT"), 5u);
+}
+
+// Pattern 12: __syncwarp with a partial mask (WARPSYNC R5) and BRA.CONV convergence tests.
+TEST(SassDivergence, SyncwarpPartialMask) {
+  auto r = analyze("sm_80", "syncwarp");
+  EXPECT_GE(r.partial_warpsyncs, 1u);
+  auto* conv = at(r, 0x100);
+  ASSERT_NE(conv, nullptr);
+  EXPECT_FALSE(conv->divergent);
+  EXPECT_EQ(conv->reason, "warp-wide convergence test");
+  EXPECT_EQ(count(r, DivergenceMechanism::bssy_bsync), 1u);
+}
+
+// Pattern 13: WARPSYNC.COLLECTIVE (tiled partitions on Blackwell) with a lane-dependent mask.
+TEST(SassDivergence, WarpsyncCollective) {
+  auto r = analyze("sm_100", "tiled_partition");
+  EXPECT_EQ(count(r, DivergenceMechanism::warpsync), 3u);
+  for (const auto& b : r.branches)
+    if (b.mechanism == DivergenceMechanism::warpsync) {
+      EXPECT_NE(b.reason.find("SR_LANEID"), std::string::npos);
+    }
+}
+
+// Pattern 14: ballot and shuffle in divergent code: BRA.DIV tests, SSY/SYNC on Pascal.
+TEST(SassDivergence, BallotAndShuffle) {
+  auto r80 = analyze("sm_80", "ballot_divergent");
+  EXPECT_EQ(count(r80, DivergenceMechanism::bssy_bsync), 1u);
+  EXPECT_EQ(at(r80, 0xd0)->reason, "warp-wide convergence test");
+  auto r61 = analyze("sm_61", "ballot_divergent");
+  EXPECT_EQ(count(r61, DivergenceMechanism::ssy_sync), 1u);
+  auto s61 = analyze("sm_61", "shuffle_divergent");
+  EXPECT_EQ(count(s61, DivergenceMechanism::ssy_sync), 1u);
+  auto s80 = analyze("sm_80", "shuffle_divergent");
+  EXPECT_EQ(count(s80, DivergenceMechanism::bssy_bsync), 1u);
+  EXPECT_EQ(count(s80, DivergenceMechanism::other, false), 3u);  // BRA.CONV/BRA.DIV
+}
+
+// Pattern 15: a divergent while loop: the loop exit is divergent.
+TEST(SassDivergence, WhileDivergent) {
+  auto r = analyze("sm_80", "while_divergent");
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_TRUE(r.loops[0].divergent_exit);
+}
+
+TEST(SassDivergence, JsonAndDot) {
+  auto program = load("sm_80", "early_return");
+  ASSERT_FALSE(program.functions.empty());
+  auto r = analyze_divergence(program.functions[0], 80);
+  auto j = nlohmann::json::parse(divergence_json({r}));
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["branches"][0]["mechanism"], "bssy_bsync");
+  EXPECT_EQ(j[0]["totals"]["divergent"], 3);
+  auto dot = divergence_dot(r, program.functions[0]);
+  EXPECT_NE(dot.find("doubleoctagon"), std::string::npos);
+  EXPECT_NE(dot.find("color=red"), std::string::npos);
+  EXPECT_NE(divergence_text(r).find("totals: 3 divergent"), std::string::npos);
+}
+
+// Every listing: no crash, every conditional transfer classified, divergent ones under a marker
+// get a reconvergence point.
+TEST(SassDivergence, AllListingsSanity) {
+  std::size_t functions = 0, branches = 0;
+  for (const auto& path : testing::all_listings()) {
+    auto parsed = parse_sass(read_text(path));
+    for (const auto& program : parsed.programs)
+      for (const auto& f : program.functions) {
+        ++functions;
+        auto r = analyze_divergence(f, program.arch);
+        EXPECT_EQ(r.divergent_branches + r.uniform_branches, r.branches.size()) << path;
+        for (const auto& b : r.branches) {
+          ++branches;
+          EXPECT_FALSE(b.reason.empty()) << path << " " << b.address;
+          if (b.divergent && (b.mechanism == DivergenceMechanism::bssy_bsync ||
+                              b.mechanism == DivergenceMechanism::ssy_sync)) {
+            EXPECT_TRUE(b.has_reconvergence) << path << " " << b.address;
+          }
+        }
+        EXPECT_FALSE(divergence_dot(r, f).empty());
+      }
+  }
+  EXPECT_GT(functions, 100u);
+  EXPECT_GT(branches, 300u);
+}
+
+}  // namespace
+}  // namespace gpuport::sass
