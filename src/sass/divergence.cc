@@ -301,8 +301,9 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
         if (cfg.control_of[k] == ControlKind::barrier_break || cfg.control_of[k] == ControlKind::pop_break) return true;
       return false;
     };
-    if (!br.divergent && !convergence_test) br.mechanism = DivergenceMechanism::uniform_branch;
-    else if (ck == ControlKind::warpsync) br.mechanism = DivergenceMechanism::warpsync;
+    // WARPSYNC.COLLECTIVE branches when the mask's threads are not converged: a warpsync whatever the mask.
+    if (ck == ControlKind::warpsync) br.mechanism = DivergenceMechanism::warpsync;
+    else if (!br.divergent && !convergence_test) br.mechanism = DivergenceMechanism::uniform_branch;
     else if (ck == ControlKind::call) br.mechanism = DivergenceMechanism::call;
     else if (convergence_test || ck == ControlKind::exit || ck == ControlKind::ret || ck == ControlKind::trap)
       br.mechanism = DivergenceMechanism::other;
