@@ -75,6 +75,7 @@ const char* skip_spaces_back(const char* begin, const char* end) {
 
 std::string_view trim_left(std::string_view s) {
   if (s.empty() || !is_space(s.front())) return s;  // most operand pieces: no call-out work
+  if (s.size() > 1 && !is_space(s[1])) return s.substr(1);  // ", R1": the one separator space
   const char* p = skip_spaces(s.data(), s.data() + s.size());
   s.remove_prefix(static_cast<std::size_t>(p - s.data()));
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -83,6 +84,7 @@ std::string_view trim_left(std::string_view s) {
 
 std::string_view trim_right(std::string_view s) {
   if (s.empty() || !is_space(s.back())) return s;
+  if (s.size() > 1 && !is_space(s[s.size() - 2])) return s.substr(0, s.size() - 1);
   const char* e = skip_spaces_back(s.data(), s.data() + s.size());
   s.remove_suffix(static_cast<std::size_t>(s.data() + s.size() - e));
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
@@ -155,23 +157,23 @@ bool parse_register_name(std::string_view s, OperandKind& kind, std::uint16_t& i
   switch (s[0]) {
     case 'R':
       kind = OperandKind::reg;
-      if (s == "RZ") { index = 255; return true; }
+      if (s.size() == 2 && s[1] == 'Z') { index = 255; return true; }
       return number(s.substr(1), 254);
     case 'U':
       if (s.size() >= 2 && s[1] == 'R') {
         kind = OperandKind::uniform_reg;
-        if (s == "URZ") { index = 63; return true; }
+        if (s.size() == 3 && s[2] == 'Z') { index = 63; return true; }
         return number(s.substr(2), 62);
       }
       if (s.size() >= 2 && s[1] == 'P') {
         kind = OperandKind::uniform_predicate;
-        if (s == "UPT") { index = 7; return true; }
+        if (s.size() == 3 && s[2] == 'T') { index = 7; return true; }
         return number(s.substr(2), 6);
       }
       return false;
     case 'P':
       kind = OperandKind::predicate;
-      if (s == "PT") { index = 7; return true; }
+      if (s.size() == 2 && s[1] == 'T') { index = 7; return true; }
       return number(s.substr(1), 6);
     case 'B':
       kind = OperandKind::barrier;
@@ -448,7 +450,8 @@ bool classify_operand(std::string_view s, SassOperand& op) {
   } else if (c == '[' || (is_alpha(c) && name_length(core) < core.size() && core[name_length(core)] == '[')) {
     if (!parse_memory(core, op, rest)) return unknown();
   } else if ((c == 'S' && core.size() > 2 && core[1] == 'R' && (core[2] == '_' || core == "SRZ")) ||
-             core == "PR" || core == "UPR") {
+             (c == 'P' && core.size() == 2 && core[1] == 'R') ||
+             (c == 'U' && core.size() == 3 && core[1] == 'P' && core[2] == 'R')) {
     op.kind = OperandKind::special_reg;
     op.text.assign(core);  // SR_TID.X: the ".X" is part of the name
     rest = {};
@@ -599,9 +602,13 @@ bool parse_instruction_text(std::string_view text, SassInstruction& out) {
       start = i + 1;
     }
   }
-  if (is_branch_opcode(out.opcode)) {
+  // Cheap test first: an integer 0x immediate is rare, the opcode comparison is not free.
+  auto hex_immediate = [](const SassOperand& op) {
+    return op.kind == OperandKind::immediate && !op.is_float && op.text.starts_with("0x");
+  };
+  if (std::any_of(out.operands.begin(), out.operands.end(), hex_immediate) && is_branch_opcode(out.opcode)) {
     for (auto& op : out.operands)
-      if (op.kind == OperandKind::immediate && !op.is_float && op.text.starts_with("0x")) op.kind = OperandKind::label;
+      if (hex_immediate(op)) op.kind = OperandKind::label;
   }
   return true;
 }
@@ -687,8 +694,10 @@ struct LineParser {
   // /*0040*/ ... : the address field; returns the rest of the line or false.
   static bool split_address(std::string_view s, std::uint64_t& address, std::string_view& rest) {
     if (s.size() < 5 || s[0] != '/' || s[1] != '*') return false;
-    std::size_t close = s.find("*/", 2);
-    if (close == std::string_view::npos) return false;
+    // The address is a few hex digits: a plain loop beats a find() call.
+    std::size_t close = 2;
+    while (close + 1 < s.size() && !(s[close] == '*' && s[close + 1] == '/')) ++close;
+    if (close + 1 >= s.size()) return false;
     if (!parse_hex_digits(s.substr(2, close - 2), address)) return false;
     rest = s.substr(close + 2);
     return true;
@@ -764,7 +773,13 @@ struct LineParser {
     }
     // Trailing encoding word.
     std::string_view body = s;
-    std::size_t word_at = s.rfind("/*");
+    // The word comment ends the line: search back for its "/*" with a plain loop.
+    std::size_t word_at = std::string_view::npos;
+    for (std::size_t k = s.size(); k >= 2; --k)
+      if (s[k - 2] == '/' && s[k - 1] == '*') {
+        word_at = k - 2;
+        break;
+      }
     std::uint64_t word = 0;
     bool has_word = false;
     if (word_at != std::string_view::npos && parse_word_comment(s.substr(word_at), word)) {
@@ -904,7 +919,8 @@ struct LineParser {
       std::string_view rest;
       if (split_address(s, address, rest)) {
         // Offsets inside data sections (.nv.info ...) carry .byte/.word data, not code.
-        if (trim_left(rest).starts_with(".")) return;
+        rest = trim_left(rest);  // on_instruction trims again: a no-op now
+        if (rest.starts_with(".")) return;
         if (!in_text_section && program != nullptr && !program->sections.empty()) return;
         on_instruction(address, rest, column);
         return;
