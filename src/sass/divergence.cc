@@ -420,14 +420,14 @@ std::string divergence_text(const DivergenceReport& r) {
 }
 
 std::string divergence_json(const std::vector<DivergenceReport>& reports, int indent) {
-  nlohmann::json all = nlohmann::json::array();
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
   for (const auto& r : reports) {
-    nlohmann::json f;
+    nlohmann::ordered_json f;
     f["function"] = r.function;
     f["arch"] = r.arch;
-    nlohmann::json branches = nlohmann::json::array();
+    nlohmann::ordered_json branches = nlohmann::ordered_json::array();
     for (const auto& b : r.branches) {
-      nlohmann::json j;
+      nlohmann::ordered_json j;
       j["block"] = b.block;
       j["address"] = b.address;
       j["instruction"] = b.text;
@@ -444,7 +444,7 @@ std::string divergence_json(const std::vector<DivergenceReport>& reports, int in
       branches.push_back(j);
     }
     f["branches"] = branches;
-    nlohmann::json loops = nlohmann::json::array();
+    nlohmann::ordered_json loops = nlohmann::ordered_json::array();
     for (const auto& l : r.loops)
       loops.push_back({{"header", l.header}, {"address", l.address}, {"blocks", l.blocks}, {"exits", l.exits},
                        {"breaks", l.breaks}, {"divergent_exit", l.divergent_exit}});
