@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What `gpuport sass` reports for each program. The divergence analysis will be one more
-// mode here (reconvergence mechanisms and points per branch); it is not implemented yet.
+// What `gpuport sass` reports for each program: a summary, the parsed program, or the
+// divergence analysis (reconvergence mechanisms and points per branch, sass/divergence.h).
 enum class SassReport { summary, print, divergence };
 
 struct SassArguments {
