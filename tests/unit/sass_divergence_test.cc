@@ -246,3 +246,28 @@ TEST(SassDivergence, AllListingsSanity) {
 
 }  // namespace
 }  // namespace gpuport::sass
+
+namespace gpuport::sass {
+namespace {
+
+// Pattern 16: a condition on blockIdx and a parameter only. The sm_80 if_else bounds check
+// `i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return` becomes uniform when the
+// threadIdx read is replaced by SR_CTAID.Y (text edit of the committed listing).
+TEST(SassDivergence, BlockIdxConditionIsUniform) {
+  std::string text = read_text(listings_root() / "sm_80" / "if_else.sass");
+  auto pos = text.find("S2R R3, SR_TID.X");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, 16, "S2R R3, SR_CTAID.Y");
+  auto parsed = parse_sass(text);
+  ASSERT_FALSE(parsed.programs.empty());
+  auto r = analyze_divergence(parsed.programs[0].functions[0], 80);
+  auto* e = at(r, 0x50);
+  ASSERT_NE(e, nullptr);
+  EXPECT_FALSE(e->divergent);
+  EXPECT_EQ(e->mechanism, DivergenceMechanism::uniform_branch);
+  EXPECT_EQ(e->reason, "condition computed from uniform values");
+  EXPECT_TRUE(at(r, 0x140)->divergent);  // still depends on the loaded value
+}
+
+}  // namespace
+}  // namespace gpuport::sass
