@@ -13,5 +13,6 @@ using Action = std::function<int()>;
 Action add_translate_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
 Action add_sass_command(CLI::App& app);
+Action add_divergence_bench_command(CLI::App& app);
 
 }  // namespace gpuport::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   gpuport::cli::Action translate = gpuport::cli::add_translate_command(app);
   gpuport::cli::Action verify = gpuport::cli::add_verify_command(app);
   gpuport::cli::Action sass = gpuport::cli::add_sass_command(app);
+  gpuport::cli::Action divergence_bench = gpuport::cli::add_divergence_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -25,5 +26,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("translate")) return translate();
   if (app.got_subcommand("verify")) return verify();
   if (app.got_subcommand("sass")) return sass();
+  if (app.got_subcommand("divergence-bench")) return divergence_bench();
   return 2;
 }
