@@ -42,8 +42,6 @@ std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options
   return std::nullopt;
 }
 
-std::map<std::string, std::optional<std::string>> nvcc_environment() { return nvcc11_environment(); }
-
 namespace {
 
 std::string trim_output(std::string s) {
@@ -53,11 +51,17 @@ std::string trim_output(std::string s) {
 
 }  // namespace
 
-std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options) {
-  std::vector<std::string> cmd = {options.nvcc, "-ccbin", options.nvcc_host_compiler, "-x", "cu",
-                                  "-D__HIP_PLATFORM_NVIDIA__", fmt::format("-arch={}", options.nvidia_arch)};
+std::vector<std::string> nvcc_command(const CompileCheckOptions& options) {
+  std::vector<std::string> cmd = {options.nvcc, "-ccbin", options.nvcc_host_compiler,
+                                  fmt::format("-arch={}", options.nvidia_arch)};
   const auto flags = nvcc11_host_include_flags(options.nvcc_host_compiler);
   cmd.insert(cmd.end(), flags.begin(), flags.end());
+  return cmd;
+}
+
+std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options) {
+  auto cmd = nvcc_command(options);
+  cmd.insert(cmd.begin() + 3, {"-x", "cu", "-D__HIP_PLATFORM_NVIDIA__"});
   return cmd;
 }
 
@@ -104,7 +108,7 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       cmd.push_back("-o");
       cmd.push_back(fmt::format("{}/unit.o", dir ? dir : "/tmp"));
       ProcessOptions nv = popts;
-      nv.environment = nvcc_environment();
+      nv.environment = nvcc11_environment();
       auto r = run_process(cmd, nv);
       c.command = r.command_line;
       c.passed = r.succeeded();

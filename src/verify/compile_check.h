@@ -40,10 +40,11 @@ bool is_compile_unit(const std::filesystem::path& path);
 // Compiles `file` for each enabled target.
 std::vector<source::CheckOutcome> check_unit(const std::filesystem::path& file, const CompileCheckOptions& options);
 
-// The nvcc 11.8 command line (without the input and output), with the host include path
-// cleaned of CUDA headers from other toolkits.
+// The nvcc 11.8 command line for CUDA (without the input and output), with the host include
+// path cleaned of CUDA headers from other toolkits. Run it with nvcc11_environment()
+// (common/nvcc11.h).
+std::vector<std::string> nvcc_command(const CompileCheckOptions& options);
+// The same for HIP code on HIP's NVIDIA platform (-x cu -D__HIP_PLATFORM_NVIDIA__).
 std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options);
-// The process environment nvcc 11.8 must run with (its own PATH, no CUDA_HOME from CUDA 13).
-std::map<std::string, std::optional<std::string>> nvcc_environment();
 
 }  // namespace gpuport::verify

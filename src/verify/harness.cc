@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/file_io.h"
+#include "common/nvcc11.h"
 #include "common/process.h"
 #include "source/project.h"
 
@@ -276,7 +277,7 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
   p.domain = source.parent_path().filename().string();
   const fs::path dir = options.work_dir / p.domain / p.name;
   const auto& cc = options.compilers;
-  const auto nv_env = nvcc_environment();
+  const auto nv_env = nvcc11_environment();
   const std::map<std::string, std::optional<std::string>> no_env;
 
   // (1) the original, with nvcc 11.8.
@@ -284,11 +285,7 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     p.build_original.status = StepStatus::skipped;
     p.build_original.message = *why;
   } else {
-    auto argv = nvcc_hip_command(cc);
-    // nvcc_hip_command carries the HIP platform define; the original is plain CUDA.
-    argv.erase(std::remove(argv.begin(), argv.end(), "-D__HIP_PLATFORM_NVIDIA__"), argv.end());
-    argv.erase(std::remove(argv.begin(), argv.end(), "-x"), argv.end());
-    argv.erase(std::remove(argv.begin(), argv.end(), "cu"), argv.end());
+    auto argv = nvcc_command(cc);
     argv.insert(argv.end(), {"-O2", source.string(), "-o", "{out}", "-lstdc++", "-lm"});
     p.build_original = cached_build(argv, dir / "original", program_inputs(source), nv_env, options);
   }
