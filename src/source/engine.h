@@ -97,6 +97,7 @@ class Engine {
     return r != nullptr && !r->host;
   }
   bool has_device_code() const { return !device_ranges_.empty() || has_device_keywords_; }
+  bool has_launches() const { return has_launches_; }  // a kernel<<<...>>>, macro bodies included
 
   // Arguments removed by a call rule: their tokens are gone from the output, so no other
   // pass may rewrite or report them.
@@ -132,6 +133,7 @@ class Engine {
   std::vector<std::size_t> directives_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   bool has_device_keywords_ = false;
+  bool has_launches_ = false;
   mutable std::optional<LineIndex> lines_;
 };
 

@@ -119,9 +119,7 @@ constexpr std::string_view kNvidiaVoteShim =
 void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
   const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;
-  bool launches = false;
-  for (std::size_t i = 0; i < e.size() && !launches; ++i) launches = e.is(i, "<<<");
-  const bool device = e.has_device_code() || launches;
+  const bool device = e.has_device_code() || e.has_launches();
   if (!device && !uses_cuda) return;
 
   const auto& tokens = e.stream();

@@ -56,6 +56,10 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     const std::size_t i = sig_.size();
     sig_.push_back(index);
     sig_tokens_.push_back(t);
+    // Launches count in macro bodies too (#define LAUNCH k<<<1, 1>>>()).
+    if (t.kind == TokenKind::punctuator && t.length == 3 && source_data_[t.offset] == '<' &&
+        source_data_[t.offset + 1] == '<' && source_data_[t.offset + 2] == '<')
+      has_launches_ = true;
     if (t.has(lex::kInDirective)) {
       if (t.has(lex::kDirectiveHash)) directives_.push_back(i);
       continue;
