@@ -62,45 +62,39 @@ std::string generate_divergence_benchmark(const DivergenceBenchOptions& o) {
   // Per-case constants, distinct so that no two paths are the same code.
   auto a_of = [](int j) { return fmt::format("{:.6f}f", 0.999 - 0.0001 * j); };
   auto b_of = [](int j) { return fmt::format("{:.6f}f", 0.001 + 0.0001 * j); };
-  s += "// cases[lane] = lane % K, written by the host; cycles[warp] = clock64 delta of the switch.\n"
-       "template <int K>\n"
-       "__global__ void divergence_branch(const int* __restrict__ cases, const float* __restrict__ seeds,\n"
-       "                                  float* out, long long* cycles, int iterations) {\n"
-       "  const int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
-       "  const int lane = threadIdx.x & 31;\n"
-       "  const int c = cases[lane];\n"
-       "  float x = seeds[tid];\n"
-       "  __syncwarp();\n"
-       "  const long long t0 = clock64();\n"
-       "  switch (c) {\n";
+  // Both variants time their body between two __syncwarp/clock64 pairs; only the body differs.
+  auto kernel = [&](std::string_view name, const std::string& body) {
+    s += fmt::format(
+        "template <int K>\n"
+        "__global__ void {}(const int* __restrict__ cases, const float* __restrict__ seeds,\n"
+        "    float* out, long long* cycles, int iterations) {{\n"
+        "  const int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  const int lane = threadIdx.x & 31;\n"
+        "  const int c = cases[lane];\n"
+        "  float x = seeds[tid];\n"
+        "  __syncwarp();\n"
+        "  const long long t0 = clock64();\n",
+        name);
+    s += body;
+    s += "  __syncwarp();\n"
+         "  const long long t1 = clock64();\n"
+         "  if (lane == 0) cycles[tid / 32] = t1 - t0;\n"
+         "  out[tid] = x;\n"
+         "}\n\n";
+  };
+  s += "// cases[lane] = lane % K, written by the host; cycles[warp] = clock64 delta of the switch.\n";
+  std::string branch_body = "  switch (c) {\n";
   for (int j = 0; j < max_k; ++j)
-    s += fmt::format("    case {0}: if constexpr ({0} < K) x = path(x, {1}, {2}, iterations); break;\n", j, a_of(j),
-                     b_of(j));
-  s += "    default: break;\n"
-       "  }\n"
-       "  __syncwarp();\n"
-       "  const long long t1 = clock64();\n"
-       "  if (lane == 0) cycles[tid / 32] = t1 - t0;\n"
-       "  out[tid] = x;\n"
-       "}\n\n"
-       "template <int K>\n"
-       "__global__ void divergence_pred(const int* __restrict__ cases, const float* __restrict__ seeds,\n"
-       "                                float* out, long long* cycles, int iterations) {\n"
-       "  const int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
-       "  const int lane = threadIdx.x & 31;\n"
-       "  const int c = cases[lane];\n"
-       "  float x = seeds[tid];\n"
-       "  __syncwarp();\n"
-       "  const long long t0 = clock64();\n";
+    branch_body += fmt::format("    case {0}: if constexpr ({0} < K) x = path(x, {1}, {2}, iterations); break;\n", j,
+                               a_of(j), b_of(j));
+  branch_body += "    default: break;\n  }\n";
+  kernel("divergence_branch", branch_body);
+  std::string pred_body;
   for (int j = 0; j < max_k; ++j)
-    s += fmt::format("  if constexpr ({0} < K) x = path_pred(x, {1}, {2}, c, {0}, iterations);\n", j, a_of(j),
-                     b_of(j));
-  s += "  __syncwarp();\n"
-       "  const long long t1 = clock64();\n"
-       "  if (lane == 0) cycles[tid / 32] = t1 - t0;\n"
-       "  out[tid] = x;\n"
-       "}\n\n"
-       "using Kernel = void (*)(const int*, const float*, float*, long long*, int);\n"
+    pred_body += fmt::format("  if constexpr ({0} < K) x = path_pred(x, {1}, {2}, c, {0}, iterations);\n", j, a_of(j),
+                             b_of(j));
+  kernel("divergence_pred", pred_body);
+  s +=        "using Kernel = void (*)(const int*, const float*, float*, long long*, int);\n"
        "template <int K> Kernel branch_kernel() { return divergence_branch<K>; }\n"
        "template <int K> Kernel pred_kernel() { return divergence_pred<K>; }\n\n"
        "static long long median(std::vector<long long> v) {\n"
