@@ -113,6 +113,7 @@ int run_sass(const SassArguments& a) {
         const int arch = program.arch ? program.arch : listing.arch;
         if (!wanted_archs.empty() && std::find(wanted_archs.begin(), wanted_archs.end(), arch) == wanted_archs.end())
           continue;
+        if (program.functions.empty()) continue;  // e.g. the empty sm_XX cubin an executable's fatbinary can hold
         std::string out = first ? "" : "\n";
         first = false;
         out += fmt::format("// {}: sm_{}", input, arch);

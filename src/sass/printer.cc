@@ -126,6 +126,7 @@ std::string print_program(const SassProgram& program, const SassPrintOptions& op
   for (const auto& f : program.functions) {
     out += '\n';
     if (!f.section.empty()) out += fmt::format("\t.section\t{}\n", f.section);
+    else if (!f.name.empty()) out += fmt::format("\t\tFunction : {}\n", f.name);  // cuobjdump -sass listing
     if (f.register_count >= 0) out += fmt::format("\t.sectioninfo\t@\"SHI_REGISTERS={}\"\n", f.register_count);
     if (f.is_entry) out += fmt::format("        .other          {},@\"STO_CUDA_ENTRY STV_DEFAULT\"\n", f.name);
     std::size_t label = 0;
