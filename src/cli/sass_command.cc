@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "common/file_io.h"
 #include "sass/divergence.h"
+#include "sass/indirect_branches.h"
 #include "sass/listing_source.h"
 #include "sass/parser.h"
 #include "sass/printer.h"
@@ -107,6 +108,15 @@ int run_sass(const SassArguments& a) {
       po.file_name = listing.name;
       po.arch = listing.arch;
       auto parsed = sass::parse_sass(listing.text, po);
+      if (!listing.cubin.empty()) {
+        // Jump tables: the targets of BRX/JMX that nvdisasm 11.8 leaves unnamed.
+        auto cubin = sass::read_cubin(listing.cubin, listing.name);
+        if (cubin.cubin)
+          for (auto& program : parsed.programs)
+            for (const auto& why : sass::resolve_indirect_branches(program, *cubin.cubin, listing.cubin))
+              parsed.diagnostics.push_back(
+                  {Severity::warning, "sass-indirect-branch", why, {listing.name, 0, 0}, {}});
+      }
       print_diagnostics(parsed.diagnostics);
       if (!parsed.ok()) status = std::max(status, 1);
       for (const auto& program : parsed.programs) {

@@ -42,28 +42,6 @@ bool ends_block(ControlKind kind, const SassInstruction& inst) {
   }
 }
 
-// "(*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*)" -> {".L_x_1", ".L_x_2"}
-std::vector<std::string> branch_targets(std::string_view annotation) {
-  std::vector<std::string> out;
-  constexpr std::string_view key = "BRANCH_TARGETS";
-  std::size_t at = annotation.find(key);
-  if (at == std::string_view::npos) return out;
-  std::string_view rest = annotation.substr(at + key.size());
-  std::size_t end = rest.find('"');
-  if (end != std::string_view::npos) rest = rest.substr(0, end);
-  std::string current;
-  auto flush = [&] {
-    if (!current.empty()) out.push_back(current);
-    current.clear();
-  };
-  for (char c : rest) {
-    if (c == ',' || c == ' ' || c == '\t') flush();
-    else current += c;
-  }
-  flush();
-  return out;
-}
-
 ControlKind matching_push(ControlKind pop) {
   switch (pop) {
     case ControlKind::pop_sync: return ControlKind::push_sync;
@@ -92,6 +70,12 @@ struct Builder {
     return it->second;
   }
 
+  const std::vector<std::uint64_t>* indirect_targets(std::uint64_t address) const {
+    for (const auto& [at, targets] : function.indirect_targets)
+      if (at == address) return &targets;
+    return nullptr;
+  }
+
   std::optional<std::size_t> resolve_block(std::string_view target) const {
     auto i = resolve(target);
     if (!i) return std::nullopt;
@@ -114,6 +98,28 @@ struct Builder {
 };
 
 }  // namespace
+
+// "(*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*)" -> {".L_x_1", ".L_x_2"}
+std::vector<std::string> branch_targets(std::string_view annotation) {
+  std::vector<std::string> out;
+  constexpr std::string_view key = "BRANCH_TARGETS";
+  std::size_t at = annotation.find(key);
+  if (at == std::string_view::npos) return out;
+  std::string_view rest = annotation.substr(at + key.size());
+  std::size_t end = rest.find('"');
+  if (end != std::string_view::npos) rest = rest.substr(0, end);
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) out.push_back(current);
+    current.clear();
+  };
+  for (char c : rest) {
+    if (c == ',' || c == ' ' || c == '\t') flush();
+    else current += c;
+  }
+  flush();
+  return out;
+}
 
 std::string_view edge_kind_name(EdgeKind kind) {
   switch (kind) {
@@ -197,8 +203,15 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
     if (kind == ControlKind::call) continue;  // the callee is another function
     if (const SassOperand* label = first_label(insts[i]))
       if (auto t = b.resolve(label->text)) leader[*t] = 1;
-    for (const auto& name : branch_targets(insts[i].annotation))
-      if (auto t = b.resolve(name)) leader[*t] = 1;
+    if (cfg.control_of[i] == ControlKind::indirect) {
+      if (const auto* known = b.indirect_targets(insts[i].address)) {
+        for (std::uint64_t a : *known)
+          if (std::size_t t = function.find_instruction(a); t != SassFunction::npos) leader[t] = 1;
+      } else {
+        for (const auto& name : branch_targets(insts[i].annotation))
+          if (auto t = b.resolve(name)) leader[*t] = 1;
+      }
+    }
   }
 
   cfg.block_of.assign(n, 0);
@@ -272,9 +285,26 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
         break;
       }
       case ControlKind::indirect: {
+        if (const auto* known = b.indirect_targets(inst.address)) {
+          std::vector<std::size_t> seen;
+          for (std::uint64_t a : *known) {
+            std::size_t t = cfg.block_of[function.find_instruction(a)];
+            if (std::find(seen.begin(), seen.end(), t) != seen.end()) continue;  // one edge per block
+            seen.push_back(t);
+            b.add_edge(bid, t, EdgeKind::indirect, last);
+          }
+          if (conditional) next(EdgeKind::branch_not_taken);
+          break;
+        }
         auto names = branch_targets(inst.annotation);
         if (names.empty()) b.problem(last, "indirect branch without BRANCH_TARGETS");
         for (const auto& name : names) {
+          // nvdisasm 11.8 names the function's section instead of the targets: no edge to the entry.
+          if (name.starts_with(".text.")) {
+            b.problem(last, "indirect targets not named (only the section " + name +
+                                "): give the cubin or the .cu, not its listing");
+            continue;
+          }
           if (auto t = b.resolve_block(name)) b.add_edge(bid, *t, EdgeKind::indirect, last);
           else b.problem(last, "indirect target " + name + " not found");
         }

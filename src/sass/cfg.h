@@ -99,6 +99,9 @@ ControlKind control_kind(const SassInstruction& instruction);
 // WARPSYNC.COLLECTIVE).
 bool is_conditional(const SassInstruction& instruction);
 
+// The label names in nvdisasm's (*"BRANCH_TARGETS .L_x_1,.L_x_2"*) annotation of a BRX/JMX.
+std::vector<std::string> branch_targets(std::string_view annotation);
+
 // `arch` only annotates the result (SassProgram::arch).
 ControlFlowGraph build_cfg(const SassFunction& function, int arch = 0);
 

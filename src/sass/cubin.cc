@@ -39,7 +39,7 @@ constexpr std::string_view kAttributeNames[] = {
 constexpr std::uint8_t kMaxThreads = 0x05, kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12,
                        kKparamInfo = 0x17, kCbankParamSize = 0x19, kMaxregCount = 0x1b, kExitOffsets = 0x1c,
                        kCrsStackSize = 0x1e, kMaxStackSize = 0x23, kRegcount = 0x2f, kSwWar = 0x36,
-                       kCudaApiVersion = 0x37, kNumBarriers = 0x4c;
+                       kCudaApiVersion = 0x37, kNumBarriers = 0x4c, kIndirectBranchTargets = 0x34;
 
 std::uint32_t load_u32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
@@ -145,6 +145,12 @@ const CubinSection* Cubin::find_section(std::string_view name) const {
   for (const auto& s : sections)
     if (s.name == name) return &s;
   return nullptr;
+}
+
+std::string_view Cubin::section_bytes(std::string_view file, const CubinSection& section) {
+  if (section.type == SHT_NOBITS || section.offset > file.size() || section.size > file.size() - section.offset)
+    return {};
+  return file.substr(section.offset, section.size);
 }
 
 CubinReadResult read_cubin(std::string_view bytes, const std::string& file_name) {
@@ -291,6 +297,18 @@ CubinReadResult read_cubin(std::string_view bytes, const std::string& file_name)
         case kMaxregCount: k.max_register_count = a.value(); break;
         case kCudaApiVersion: k.cuda_api_version = a.value(); break;
         case kCrsStackSize: k.crs_stack_size = a.value(); break;
+        case kIndirectBranchTargets:
+          // Records of {u32 offset, u32 (unused), u32 count, u32 target[count]}.
+          for (std::size_t w = 0; (w + 3) * 4 <= a.payload.size();) {
+            IndirectBranchRecord r;
+            r.offset = a.word(w);
+            r.count = a.word(w + 2);
+            w += 3;
+            for (std::uint32_t t = 0; t < r.count && (w + 1) * 4 <= a.payload.size(); ++t) r.targets.push_back(a.word(w++));
+            if (r.targets.size() != r.count) break;  // truncated record
+            k.indirect_branches.push_back(std::move(r));
+          }
+          break;
         case kExitOffsets:
           for (std::size_t i = 0; i * 4 + 4 <= a.payload.size(); ++i) k.exit_offsets.push_back(a.word(i));
           break;

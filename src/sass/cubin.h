@@ -66,6 +66,15 @@ struct KernelParameter {
   std::uint32_t flags = 0;    // the raw word the four values above come from
 };
 
+// EIATTR_INDIRECT_BRANCH_TARGETS: one BRX/JMX and how many targets its jump table holds. The
+// record's own target words are zero in the cubins nvcc writes; the table itself is in the
+// function's .nv.constant2 section (see resolve_indirect_branches).
+struct IndirectBranchRecord {
+  std::uint32_t offset = 0;  // of the BRX/JMX within the function
+  std::uint32_t count = 0;   // targets
+  std::vector<std::uint32_t> targets;  // as recorded (often all zero)
+};
+
 struct CubinKernel {
   std::string name;
   std::string text_section;       // ".text.<name>"
@@ -81,6 +90,7 @@ struct CubinKernel {
   std::optional<std::uint32_t> max_register_count;  // EIATTR_MAXREG_COUNT (0xff = no limit)
   std::vector<KernelParameter> parameters;          // sorted by ordinal
   std::vector<std::uint32_t> exit_offsets;          // EIATTR_EXIT_INSTR_OFFSETS
+  std::vector<IndirectBranchRecord> indirect_branches;  // EIATTR_INDIRECT_BRANCH_TARGETS
   std::optional<std::array<std::uint32_t, 3>> max_threads;  // EIATTR_MAX_THREADS (x, y, z)
   std::optional<std::uint32_t> num_barriers;        // EIATTR_NUM_BARRIERS
   std::uint64_t shared_memory_size = 0;             // size of .nv.shared.<name>
@@ -100,6 +110,8 @@ struct Cubin {
 
   const CubinKernel* find_kernel(std::string_view name) const;
   const CubinSection* find_section(std::string_view name) const;
+  // The bytes of a section within the file the cubin was read from; empty when out of range.
+  static std::string_view section_bytes(std::string_view file, const CubinSection& section);
 };
 
 struct CubinReadResult {

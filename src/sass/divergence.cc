@@ -97,6 +97,11 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   for (std::size_t d = 0; d < rd.definitions.size(); ++d) defs_of[rd.definitions[d].instruction].push_back(d);
 
   auto is_transfer = [&](std::size_t i) { return cfg.control_of[i] != ControlKind::none; };
+  // A transfer that can send lanes different ways: a guarded one, or an indirect branch (BRX/JMX,
+  // a k-way switch through a jump table) whatever its guard.
+  auto decides = [&](std::size_t i) {
+    return is_conditional(function.instructions[i]) || cfg.control_of[i] == ControlKind::indirect;
+  };
 
   // The registers a conditional transfer decides on.
   auto condition_regs = [&](std::size_t i) {
@@ -147,7 +152,7 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     for (std::size_t i = 0; i < n; ++i) {
       const auto& in = function.instructions[i];
       // Branch condition.
-      if (is_transfer(i) && is_conditional(in) && !div_branch[i]) {
+      if (is_transfer(i) && decides(i) && !div_branch[i]) {
         bool convergence_test = in.has_modifier("DIV") || in.has_modifier("CONV");
         if (!convergence_test)
           for (const auto& r : condition_regs(i)) {
@@ -223,6 +228,21 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     return false;
   };
 
+  // Whether a block begins (NOPs aside) with a WARPSYNC of the whole warp.
+  auto starts_with_full_warpsync = [&](std::size_t b) {
+    const auto& blk = cfg.blocks[b];
+    if (blk.is_virtual_exit) return false;
+    for (std::size_t k = blk.first; k <= blk.last; ++k) {
+      const auto& in = function.instructions[k];
+      if (in.opcode == "NOP") continue;
+      if (in.opcode != "WARPSYNC" || in.guard) return false;
+      if (in.has_modifier("ALL")) return true;
+      return !in.operands.empty() && in.operands[0].kind == OperandKind::immediate &&
+             in.operands[0].text.view() == "0xffffffff";
+    }
+    return false;
+  };
+
   for (std::size_t i = 0; i < n; ++i) {
     const auto& in = function.instructions[i];
     const ControlKind ck = cfg.control_of[i];
@@ -247,7 +267,7 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       }
       continue;
     }
-    if (!is_conditional(in)) continue;
+    if (!decides(i)) continue;
     if (ck == ControlKind::push_sync || ck == ControlKind::push_break || ck == ControlKind::push_continue ||
         ck == ControlKind::barrier_set || ck == ControlKind::barrier_sync)
       continue;  // guarded markers: not transfers
@@ -314,7 +334,15 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       br.mechanism = DivergenceMechanism::ssy_sync;
     else if (m != nullptr && m->kind == ControlKind::barrier_set)
       br.mechanism = DivergenceMechanism::bssy_bsync;
-    else {
+    else if (br.has_ipdom && starts_with_full_warpsync(br.ipdom_block)) {
+      // No barrier of its own: the paths meet at an explicit __syncwarp() (WARPSYNC of the whole
+      // warp) that the compiler relies on instead of a BSSY/BSYNC pair.
+      br.mechanism = DivergenceMechanism::warpsync;
+      br.has_reconvergence = true;
+      br.reconvergence_block = br.ipdom_block;
+      br.reconvergence_address = function.instructions[cfg.blocks[br.ipdom_block].first].address;
+      br.reason += "; paths meet at the full-warp WARPSYNC that starts the ipdom";
+    } else {
       br.mechanism = DivergenceMechanism::other;
       br.reason += br.has_ipdom && cfg.blocks[br.ipdom_block].is_virtual_exit ? "; paths meet only at exit"
                                                                               : "; no reconvergence marker";

@@ -78,6 +78,8 @@ void save(const ListingRequest& request, const fs::path& name, std::string_view 
   if (auto err = write_file_atomic(request.save_dir / name, content, false)) out.diagnostics.push_back(*err);
 }
 
+constexpr std::uint64_t kMaxCubinBytes = std::uint64_t{1} << 30;
+
 void disassemble(const fs::path& path, const fs::path& cubin, const std::string& name,
                  int arch, const Toolchain& t, bool compiled, ListingResult& out) {
   auto r = disassemble_cubin(t, cubin);
@@ -91,6 +93,7 @@ void disassemble(const fs::path& path, const fs::path& cubin, const std::string&
   l.toolchain = t.id;
   l.tools = tool_versions(t, compiled, true, false);
   l.text = std::move(r.output);
+  if (auto err = read_file_into(cubin, kMaxCubinBytes, l.cubin)) out.diagnostics.push_back(*err);
   out.listings.push_back(std::move(l));
 }
 

@@ -36,6 +36,7 @@ struct Listing {
   std::optional<ToolchainId> toolchain;  // set when a tool made the text
   std::string tools;            // "nvcc 11.8, nvdisasm 11.8"
   std::string text;
+  std::string cubin;            // the cubin's bytes when the text is its nvdisasm listing (jump tables)
 };
 
 struct ListingResult {

@@ -139,6 +139,9 @@ std::string print_program(const SassProgram& program, const SassPrintOptions& op
              f.control_words[control].first < inst.address) {
         out += fmt::format("{:>122}/* 0x{:016x} */\n", "", f.control_words[control++].second);
       }
+      // A word pair the disassembler printed no text for (nvdisasm leaves it out, cuobjdump prints
+      // only its encoding): shown only with the encodings.
+      if (inst.undecoded && !options.encoding) continue;
       std::string text;
       if (inst.dual_issue_begin) text += "{ ";
       append_instruction(text, inst);

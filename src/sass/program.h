@@ -361,6 +361,10 @@ struct SassFunction {
   std::vector<SassLabel> labels;
   // Maxwell/Pascal control words by bundle (address of the word, the word), as printed.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> control_words;
+  // Targets of indirect branches (BRX/JMX) read from the cubin's jump tables, by the branch's
+  // address; the CFG prefers them to the BRANCH_TARGETS annotation (nvdisasm 11.8 names only the
+  // section there). Empty when the listing came without its cubin.
+  std::vector<std::pair<std::uint64_t, std::vector<std::uint64_t>>> indirect_targets;
 
   // Index of the instruction at `address`, or npos.
   std::size_t find_instruction(std::uint64_t address) const;

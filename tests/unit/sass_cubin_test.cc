@@ -70,8 +70,30 @@ std::uint8_t format_code(const std::string& f) {
 }
 
 void check_records(const std::string& where, const std::vector<ExpectedRecord>& expected,
-                   const std::vector<NvInfoAttribute>& got, const Cubin& cubin) {
+                   const std::vector<NvInfoAttribute>& got, const Cubin& cubin,
+                   const CubinKernel* kernel = nullptr) {
   ASSERT_EQ(got.size(), expected.size()) << where;
+  // "\t\tOffset of Indirect Branch: 0x160\t Number of targets: 4\t\tTargets: 0x0 ..." per BRX.
+  std::vector<IndirectBranchRecord> indirect;
+  for (const auto& e : expected) {
+    if (e.name != "EIATTR_INDIRECT_BRANCH_TARGETS") continue;
+    for (std::size_t at = e.value.find("Offset of Indirect Branch:"); at != std::string::npos;
+         at = e.value.find("Offset of Indirect Branch:", at + 1)) {
+      IndirectBranchRecord r;
+      r.offset = static_cast<std::uint32_t>(field(e.value.substr(at), "Offset of Indirect Branch"));
+      std::size_t count = e.value.find("Number of targets:", at) + 18;
+      r.count = static_cast<std::uint32_t>(std::stoul(e.value.substr(count)));
+      indirect.push_back(r);
+    }
+  }
+  if (kernel != nullptr) {
+    ASSERT_EQ(kernel->indirect_branches.size(), indirect.size()) << where;
+    for (std::size_t i = 0; i < indirect.size(); ++i) {
+      EXPECT_EQ(kernel->indirect_branches[i].offset, indirect[i].offset) << where;
+      EXPECT_EQ(kernel->indirect_branches[i].count, indirect[i].count) << where;
+      EXPECT_EQ(kernel->indirect_branches[i].targets.size(), indirect[i].count) << where;
+    }
+  }
   for (std::size_t i = 0; i < got.size(); ++i) {
     const auto& e = expected[i];
     const auto& a = got[i];
@@ -131,7 +153,7 @@ TEST(Cubin, MatchesCuobjdumpForEveryCommittedCubin) {
       } else {
         const CubinKernel* k = c.find_kernel(section.substr(9));
         ASSERT_NE(k, nullptr) << section;
-        check_records(section, records, k->attributes, c);
+        check_records(section, records, k->attributes, c, k);
       }
       records.clear();
       section.clear();

@@ -2,9 +2,15 @@
 // listings (tests/sass/listings/<arch>/<kernel>.sass) and the kernels they come from.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
+#include "sass/cfg.h"
+#include "sass/cubin.h"
 #include "sass/divergence.h"
+#include "sass/indirect_branches.h"
 #include "sass/parser.h"
 #include "sass_listing_util.h"
 
@@ -267,6 +273,107 @@ TEST(SassDivergence, BlockIdxConditionIsUniform) {
   EXPECT_EQ(e->mechanism, DivergenceMechanism::uniform_branch);
   EXPECT_EQ(e->reason, "condition computed from uniform values");
   EXPECT_TRUE(at(r, 0x140)->divergent);  // still depends on the loaded value
+}
+
+}  // namespace
+}  // namespace gpuport::sass
+
+namespace gpuport::sass {
+namespace {
+
+// Pattern: a dense switch compiled to a jump table (tests/sass/kernels/switch_jumptable.cu):
+// LDC from c[0x2] + BRX. nvdisasm 11.8 names only the section as the BRX's targets; the cubin's
+// .nv.constant2 table and EIATTR_INDIRECT_BRANCH_TARGETS give them.
+TEST(SassIndirectBranches, JumpTableTargetsComeFromTheCubin) {
+  for (const std::string arch : {"sm_61", "sm_70", "sm_80", "sm_90"}) {
+    SCOPED_TRACE(arch);
+    auto program = load(arch, "switch_jumptable");
+    ASSERT_EQ(program.functions.size(), 1u);
+    // The targets nvdisasm 11.8 named in this listing (BRANCH_TARGETS labels), by address.
+    // sm_90's names only the function's section: then the CFG without the cubin says so.
+    std::map<std::uint64_t, std::set<std::uint64_t>> named;
+    bool section_only = false;
+    for (const auto& in : program.functions[0].instructions) {
+      if (in.opcode != "BRX") continue;
+      for (const auto& name : branch_targets(in.annotation)) {
+        section_only = section_only || name.starts_with(".text.");
+        for (const auto& l : program.functions[0].labels)
+          if (l.name == name) named[in.address].insert(l.address);
+      }
+    }
+    if (section_only) {
+      auto bare = build_cfg(program.functions[0], parse_arch(arch));
+      ASSERT_FALSE(bare.problems.empty());
+      EXPECT_NE(bare.problems[0].find("indirect targets not named"), std::string::npos) << bare.problems[0];
+    }
+    const std::string bytes = read_text(listings_root() / arch / "switch_jumptable.cubin");
+    auto cubin = read_cubin(bytes);
+    ASSERT_TRUE(cubin.ok());
+    EXPECT_TRUE(resolve_indirect_branches(program, *cubin.cubin, bytes).empty());
+    const SassFunction& f = program.functions[0];
+    std::size_t brx = 0;
+    for (const auto& in : f.instructions) brx += in.opcode == "BRX";
+    ASSERT_EQ(f.indirect_targets.size(), brx);
+    ASSERT_GE(brx, 1u);
+    for (const auto& [at, targets] : f.indirect_targets) {
+      EXPECT_GE(targets.size(), 2u);
+      for (std::uint64_t t : targets) EXPECT_NE(f.find_instruction(t), SassFunction::npos) << std::hex << t;
+      // The jump table and nvdisasm agree on the targets.
+      if (!section_only) {
+        EXPECT_EQ(std::set<std::uint64_t>(targets.begin(), targets.end()), named[at]) << std::hex << at;
+      }
+    }
+    // With it: no CFG problem, and every block is reachable from the entry but the `BRA self`
+    // padding after the last EXIT.
+    auto cfg = build_cfg(f, parse_arch(arch));
+    EXPECT_TRUE(cfg.problems.empty()) << cfg.problems.front();
+    std::vector<char> seen(cfg.block_count(), 0);
+    std::vector<std::size_t> work{cfg.entry};
+    seen[cfg.entry] = 1;
+    while (!work.empty()) {
+      std::size_t b = work.back();
+      work.pop_back();
+      for (std::size_t s : cfg.successor_blocks(b))
+        if (!seen[s]) { seen[s] = 1; work.push_back(s); }
+    }
+    for (const auto& b : cfg.blocks) {
+      if (b.is_virtual_exit || (f.instructions[b.first].opcode == "BRA" && cfg.successor_blocks(b.id) ==
+                                                                                 std::vector<std::size_t>{b.id}))
+        continue;
+      bool padding = true;
+      for (std::size_t k = b.first; k <= b.last; ++k) padding = padding && f.instructions[k].opcode == "NOP";
+      if (!padding) {
+        EXPECT_TRUE(seen[b.id]) << "block " << b.id << " unreachable";
+      }
+    }
+    // The BRX is a divergent k-way branch (the selector is loaded per lane) that reconverges at
+    // the switch's barrier: SSY/BRK region on Pascal, BSSY/BSYNC from Volta on.
+    auto r = analyze_divergence(f, parse_arch(arch));
+    for (const auto& b : r.branches) {
+      if (b.text != "BRX") continue;
+      EXPECT_TRUE(b.divergent);
+      EXPECT_EQ(b.mechanism, arch == "sm_61" ? DivergenceMechanism::break_exit : DivergenceMechanism::bssy_bsync);
+      EXPECT_EQ(b.placement, ReconvergencePlacement::at_ipdom);
+    }
+  }
+}
+
+// Divergent branches without a barrier of their own whose paths meet at an explicit
+// __syncwarp(): the compiler relies on the WARPSYNC, and the report says so.
+TEST(SassDivergence, FullWarpsyncAtTheIpdomIsTheReconvergence) {
+  auto program = load("sm_90", "warp_scan");
+  std::size_t found = 0;
+  for (const auto& f : program.functions)
+    for (const auto& b : analyze_divergence(f, 90).branches)
+      if (b.mechanism == DivergenceMechanism::warpsync && b.divergent && !b.has_marker &&
+          b.text.find("WARPSYNC") == std::string::npos) {
+        ++found;
+        EXPECT_TRUE(b.has_reconvergence);
+        EXPECT_EQ(b.reconvergence_block, b.ipdom_block);
+        EXPECT_EQ(b.placement, ReconvergencePlacement::at_ipdom);
+        EXPECT_EQ(b.address, 0x430u);  // @P5 BRA over the tile's partial sum; 05c0 is WARPSYNC.ALL
+      }
+  EXPECT_EQ(found, 1u);
 }
 
 }  // namespace
