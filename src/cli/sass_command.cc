@@ -2,6 +2,7 @@
 // prints a summary or the parsed program. Argument handling and printing only; the work is in
 // sass/listing_source.h (tools) and sass/parser.h.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 
@@ -9,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "common/file_io.h"
+#include "common/process.h"
 #include "sass/divergence.h"
 #include "sass/indirect_branches.h"
 #include "sass/listing_source.h"
@@ -35,9 +37,42 @@ struct SassArguments {
   std::string toolchain = "auto";
   std::vector<std::string> include_dirs;
   std::string save_dir;
+  std::string svg_dir;
 };
 
 constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
+
+// Renders one function's DOT graph with Graphviz into DIR/<input stem>.sm_<arch>.<function>.svg
+// (atomically); false, with a message, when dot fails or the file cannot be written.
+bool write_svg(const std::filesystem::path& dot, const std::string& dir, const std::string& input, int arch,
+               const std::string& function, const std::string& graph) {
+  std::string name = fmt::format("{}.sm_{}.{}", std::filesystem::path(input).stem().string(), arch,
+                                 function.empty() ? "anonymous" : function);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  const std::filesystem::path target = std::filesystem::path(dir) / (name + ".svg");
+  const std::filesystem::path source = std::filesystem::path(dir) / (name + ".dot.tmp");
+  if (auto err = write_file_atomic(source, graph, false)) {
+    std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+    return false;
+  }
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(120);
+  options.max_output_bytes = 256u << 20;
+  auto r = run_process({dot.string(), "-Tsvg", source.string()}, options);
+  std::error_code ec;
+  std::filesystem::remove(source, ec);
+  if (!r.succeeded()) {
+    std::fprintf(stderr, "%s: error: %s: %s %s [tool-failed]\n", target.string().c_str(), r.command_line.c_str(),
+                 r.outcome().c_str(), r.err.c_str());
+    return false;
+  }
+  if (auto err = write_file_atomic(target, r.out, false)) {
+    std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+    return false;
+  }
+  return true;
+}
 
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
@@ -86,6 +121,21 @@ int run_sass(const SassArguments& a) {
       a.divergence ? SassReport::divergence : a.print ? SassReport::print : SassReport::summary;
   if (a.format != "text" && a.format != "json" && a.format != "dot")
     return usage("--format: expected text, json or dot, not '" + a.format + "'");
+  std::filesystem::path dot;
+  if (!a.svg_dir.empty()) {
+    if (!a.divergence) return usage("--svg needs --divergence");
+    dot = find_program("dot");
+    if (dot.empty()) {
+      std::fprintf(stderr, "gpuport sass: --svg needs Graphviz's `dot` on PATH (apt-get install graphviz)\n");
+      return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(a.svg_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "%s: error: cannot make the folder: %s [io-error]\n", a.svg_dir.c_str(), ec.message().c_str());
+      return 2;
+    }
+  }
   sass::SassPrintOptions print_options;
   print_options.encoding = a.encoding;
 
@@ -141,6 +191,11 @@ int run_sass(const SassArguments& a) {
               for (std::size_t k = 0; k < reports.size(); ++k)
                 out += a.format == "dot" ? sass::divergence_dot(reports[k], program.functions[k])
                                          : sass::divergence_text(reports[k]);
+            if (!dot.empty())
+              for (std::size_t k = 0; k < reports.size(); ++k)
+                if (!write_svg(dot, a.svg_dir, input, arch, program.functions[k].name,
+                               sass::divergence_dot(reports[k], program.functions[k])))
+                  status = 2;
             break;
           }
         }
@@ -175,6 +230,9 @@ Action add_sass_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-I", args->include_dirs, "Include folder for compiling .cu inputs");
   cmd->add_option("--save-temps", args->save_dir, "Keep the cubins and listings made from the inputs in DIR");
+  cmd->add_option("--svg", args->svg_dir,
+                  "With --divergence: also draw each function's CFG (divergent branches and reconvergence points "
+                  "marked) as DIR/<input>.sm_<arch>.<function>.svg with Graphviz's dot");
   return [args] { return run_sass(*args); };
 }
 

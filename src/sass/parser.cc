@@ -889,11 +889,12 @@ struct LineParser {
       start_function(std::string(trim(s.substr(11))), "");
       return true;
     }
-    if (s.starts_with("Fatbin ") || s.starts_with("arch = ") || s.starts_with("code version = ") ||
-        s.starts_with("host = ") || s.starts_with("compile_size = ") || s.starts_with("producer = ") ||
-        s.starts_with("identifier = ") || s.starts_with("has debug info") || s.starts_with("compressed") ||
-        s.starts_with("ptxasOptions = ") || s.starts_with("Fatbin") || s.starts_with("===") ||
-        s.starts_with("member ")) {
+    // cuobjdump's per-image header; a key with an empty value ends at '=' once trimmed (CUDA 13
+    // prints "ptxasOptions =" for code built without ptxas options).
+    if (s.starts_with("Fatbin") || s.starts_with("arch =") || s.starts_with("code version =") ||
+        s.starts_with("host =") || s.starts_with("compile_size =") || s.starts_with("producer =") ||
+        s.starts_with("identifier =") || s.starts_with("has debug info") || s.starts_with("compressed") ||
+        s.starts_with("ptxasOptions =") || s.starts_with("===") || s.starts_with("member ")) {
       return true;
     }
     if (s.starts_with("....")) {

@@ -23,6 +23,10 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
         os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
     config.available_features.add("hip-compilers")
 
+# gpuport sass --divergence --svg renders with Graphviz's dot.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+
 # SASS from .cu/.cubin (gpuport sass): CUDA 11.8's nvcc + nvdisasm (Debian puts nvdisasm in
 # /usr/bin), and CUDA 13's nvcc + the nvdisasm from the nvidia-cuda-nvdisasm wheel.
 def _first_executable(paths):
