@@ -1,5 +1,6 @@
 #include "sass/listing_source.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -144,6 +145,34 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
       else if (auto tc = embedded_toolchain(bytes)) order = {*tc};
       else order = {ToolchainId::cuda11, ToolchainId::cuda13};  // compressed: try 11.8's reader first
       std::vector<std::string> failures;
+      // First the embedded cubins themselves (cuobjdump -xelf), each disassembled by nvdisasm like
+      // a cubin input: labels, BRANCH_TARGETS and the jump tables that `cuobjdump -sass` lacks.
+      if (TempDir tmp; !tmp.path().empty())
+        for (ToolchainId tc : order) {
+          const Toolchain t = detect_toolchain(tc);
+          if (t.unavailable(Tool::nvdisasm) || !extract_cubins(t, path, tmp.path()).ok) continue;
+          std::vector<fs::path> cubins;
+          for (const auto& e : fs::directory_iterator(tmp.path()))
+            if (e.path().extension() == ".cubin") cubins.push_back(e.path());
+          std::sort(cubins.begin(), cubins.end());
+          std::size_t before = out.listings.size();
+          bool all = !cubins.empty();
+          for (const auto& c : cubins) {
+            std::string bytes;
+            if (read_file_into(c, kMaxCubinBytes, bytes)) { all = false; break; }
+            const auto id = identify_cubin(bytes);
+            if (!id || id->toolchain != tc) { all = false; break; }  // another CUDA's cubin: nvdisasm differs
+            ListingResult one;
+            disassemble(path, c, fmt::format("{}@{}", path.string(), c.filename().string()), id->arch, t, false, one);
+            if (one.listings.empty()) { all = false; break; }
+            one.listings[0].tools = tool_versions(t, false, true, true);
+            save(request, path.filename().string() + "." + c.filename().replace_extension(".sass").string(),
+                 one.listings[0].text, out);
+            out.listings.push_back(std::move(one.listings[0]));
+          }
+          if (all) return out;
+          out.listings.resize(before);  // fall back to cuobjdump -sass
+        }
       for (ToolchainId tc : order) {
         const Toolchain t = detect_toolchain(tc);
         auto r = dump_sass(t, path);

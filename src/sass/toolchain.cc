@@ -205,13 +205,14 @@ ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std
   return run_tool({toolchain.nvdisasm.string(), "-hex", cubin.string()}, po);
 }
 
-ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
-  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
+namespace {
+
+// cuobjdump runs nvdisasm from PATH: it must find its own toolchain's (CUDA 13's cuobjdump
+// with 11.8's nvdisasm fails with "Unknown option").
+ProcessOptions cuobjdump_options(const Toolchain& toolchain, std::chrono::seconds timeout) {
   ProcessOptions po;
   po.timeout = timeout;
   po.max_output_bytes = std::size_t{1} << 30;
-  // cuobjdump runs nvdisasm from PATH: it must find its own toolchain's (CUDA 13's cuobjdump
-  // with 11.8's nvdisasm fails with "Unknown option").
   if (toolchain.id == ToolchainId::cuda11) {
     po.environment = nvcc11_environment();
   } else {
@@ -220,6 +221,22 @@ ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chron
     if (const char* inherited = std::getenv("PATH"); inherited && *inherited) path += std::string(":") + inherited;
     po.environment["PATH"] = path;
   }
+  return po;
+}
+
+}  // namespace
+
+ToolRun extract_cubins(const Toolchain& toolchain, const fs::path& binary, const fs::path& dir,
+                       std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
+  ProcessOptions po = cuobjdump_options(toolchain, timeout);
+  po.working_directory = dir;
+  return run_tool({toolchain.cuobjdump.string(), "-xelf", "all", fs::absolute(binary).string()}, po);
+}
+
+ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
+  ProcessOptions po = cuobjdump_options(toolchain, timeout);
   return run_tool({toolchain.cuobjdump.string(), "-sass", binary.string()}, po);
 }
 

@@ -75,6 +75,9 @@ ToolRun compile_cubin(const Toolchain& toolchain, const std::filesystem::path& s
 // nvdisasm -hex CUBIN: the listing form of tests/sass/listings.
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));
+// cuobjdump -xelf all FILE run in `dir`: writes each embedded cubin there (<stem>.<n>.sm_XX.cubin).
+ToolRun extract_cubins(const Toolchain& toolchain, const std::filesystem::path& binary,
+                       const std::filesystem::path& dir, std::chrono::seconds timeout = std::chrono::seconds(120));
 // cuobjdump -sass FILE for an executable, object or fatbinary.
 ToolRun dump_sass(const Toolchain& toolchain, const std::filesystem::path& binary,
                   std::chrono::seconds timeout = std::chrono::seconds(120));
