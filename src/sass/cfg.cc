@@ -302,7 +302,7 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
           // nvdisasm 11.8 names the function's section instead of the targets: no edge to the entry.
           if (name.starts_with(".text.")) {
             b.problem(last, "indirect targets not named (only the section " + name +
-                                "): give the cubin or the .cu, not its listing");
+                                "): give the cubin, the .cu, or the listing beside its cubin");
             continue;
           }
           if (auto t = b.resolve_block(name)) b.add_edge(bid, *t, EdgeKind::indirect, last);

@@ -21,6 +21,8 @@ std::string_view mechanism_name(DivergenceMechanism m) {
     case DivergenceMechanism::uniform_branch: return "uniform_branch";
     case DivergenceMechanism::break_exit: return "break";
     case DivergenceMechanism::call: return "call";
+    case DivergenceMechanism::exit: return "exit";
+    case DivergenceMechanism::unmarked: return "unmarked";
     case DivergenceMechanism::other: return "other";
   }
   return "other";
@@ -325,8 +327,9 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     if (ck == ControlKind::warpsync) br.mechanism = DivergenceMechanism::warpsync;
     else if (!br.divergent && !convergence_test) br.mechanism = DivergenceMechanism::uniform_branch;
     else if (ck == ControlKind::call) br.mechanism = DivergenceMechanism::call;
-    else if (convergence_test || ck == ControlKind::exit || ck == ControlKind::ret || ck == ControlKind::trap)
-      br.mechanism = DivergenceMechanism::other;
+    else if (convergence_test) br.mechanism = DivergenceMechanism::other;
+    else if (ck == ControlKind::exit || ck == ControlKind::ret || ck == ControlKind::trap)
+      br.mechanism = DivergenceMechanism::exit;
     else if (ck == ControlKind::barrier_break || ck == ControlKind::pop_break || ck == ControlKind::pop_continue ||
              has_break_before() || (m != nullptr && (m->kind == ControlKind::push_break || m->kind == ControlKind::push_continue)))
       br.mechanism = DivergenceMechanism::break_exit;
@@ -343,14 +346,17 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       br.reconvergence_address = function.instructions[cfg.blocks[br.ipdom_block].first].address;
       br.reason += "; paths meet at the full-warp WARPSYNC that starts the ipdom";
     } else {
-      br.mechanism = DivergenceMechanism::other;
+      // No barrier, SSY or WARPSYNC: nothing makes the paths wait for each other (on Volta and
+      // later they may run on separately; the ipdom is where they could meet).
+      br.mechanism = DivergenceMechanism::unmarked;
       br.reason += br.has_ipdom && cfg.blocks[br.ipdom_block].is_virtual_exit ? "; paths meet only at exit"
                                                                               : "; no reconvergence marker";
     }
 
     // Placement against the immediate post-dominator.
     if (br.divergent && br.has_reconvergence && br.has_ipdom &&
-        br.mechanism != DivergenceMechanism::other && br.mechanism != DivergenceMechanism::call &&
+        br.mechanism != DivergenceMechanism::other && br.mechanism != DivergenceMechanism::exit &&
+        br.mechanism != DivergenceMechanism::unmarked && br.mechanism != DivergenceMechanism::call &&
         ck != ControlKind::barrier_break) {  // BREAK leaves its barrier: no reconvergence of its own
       const std::size_t r = br.reconvergence_block, ip = br.ipdom_block;
       auto sync_block_into_r = [&] {

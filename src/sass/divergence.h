@@ -26,7 +26,9 @@ enum class DivergenceMechanism : std::uint8_t {
   uniform_branch,  // the condition is warp-uniform: no divergence
   break_exit,      // BREAK/BRK (PBK) loop exits
   call,            // CAL/CALL
-  other,           // EXIT/RET, convergence tests (BRA.DIV/.CONV), unpaired branches
+  exit,            // guarded EXIT/RET/BPT.TRAP: the threads leave, nothing reconverges
+  unmarked,        // a divergent branch no barrier, SSY or WARPSYNC reconverges (ipdom only)
+  other,           // convergence tests (BRA.DIV/.CONV)
 };
 std::string_view mechanism_name(DivergenceMechanism mechanism);  // "ssy_sync", ..., "break", ...
 

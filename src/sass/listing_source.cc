@@ -116,6 +116,12 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
       Listing l;
       l.name = path.string();
       l.text = std::string(bytes);
+      // X.sass beside X.cubin (as --save-temps and scripts/make-sass-listings write them): the
+      // cubin's jump tables resolve the BRX targets that nvdisasm 11.8 leaves unnamed.
+      if (fs::path c = fs::path(path).replace_extension(".cubin"); path.extension() != ".cubin" && fs::is_regular_file(c)) {
+        std::string cubin;
+        if (!read_file_into(c, kMaxCubinBytes, cubin) && identify_cubin(cubin)) l.cubin = std::move(cubin);
+      }
       out.listings.push_back(std::move(l));
       return out;
     }

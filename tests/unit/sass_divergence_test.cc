@@ -77,7 +77,7 @@ TEST(SassDivergence, IfElseAmpereBssyBsyncAtIpdom) {
   ASSERT_NE(e, nullptr);
   EXPECT_TRUE(e->divergent);
   EXPECT_EQ(e->reason, "P0 depends on SR_TID.X");
-  EXPECT_EQ(e->mechanism, DivergenceMechanism::other);
+  EXPECT_EQ(e->mechanism, DivergenceMechanism::exit);
   EXPECT_GT(r.predicated_divergent, 0u);  // pattern 3: predication (@!P0 FADD/FMUL/STG)
 }
 
@@ -150,7 +150,7 @@ TEST(SassDivergence, EarlyReturn) {
   auto* e = at(r, 0x110);
   ASSERT_NE(e, nullptr);
   EXPECT_TRUE(e->divergent);
-  EXPECT_EQ(e->mechanism, DivergenceMechanism::other);
+  EXPECT_EQ(e->mechanism, DivergenceMechanism::exit);
   EXPECT_EQ(e->placement, ReconvergencePlacement::none);
   EXPECT_EQ(at(r, 0x80)->mechanism, DivergenceMechanism::bssy_bsync);
 }
@@ -374,6 +374,27 @@ TEST(SassDivergence, FullWarpsyncAtTheIpdomIsTheReconvergence) {
         EXPECT_EQ(b.address, 0x430u);  // @P5 BRA over the tile's partial sum; 05c0 is WARPSYNC.ALL
       }
   EXPECT_EQ(found, 1u);
+}
+
+}  // namespace
+}  // namespace gpuport::sass
+
+namespace gpuport::sass {
+namespace {
+
+// A divergent branch that no BSSY, SSY or WARPSYNC covers is `unmarked`: nothing makes its paths
+// wait for each other (sm_80 atomics_divergent: the loop over a loaded count leaves by EXIT).
+TEST(SassDivergence, UnmarkedBranchHasNoReconvergencePoint) {
+  auto r = analyze("sm_80", "atomics_divergent");
+  auto* b = at(r, 0xd0);
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->divergent);
+  EXPECT_EQ(b->mechanism, DivergenceMechanism::unmarked);
+  EXPECT_FALSE(b->has_reconvergence);
+  EXPECT_EQ(b->placement, ReconvergencePlacement::none);
+  EXPECT_NE(b->reason.find("paths meet only at exit"), std::string::npos) << b->reason;
+  EXPECT_EQ(r.divergent_by_mechanism.at("unmarked"), 6u);
+  EXPECT_EQ(r.divergent_by_mechanism.at("exit"), 2u);
 }
 
 }  // namespace
