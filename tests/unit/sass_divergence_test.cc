@@ -250,11 +250,6 @@ TEST(SassDivergence, AllListingsSanity) {
   EXPECT_GT(branches, 300u);
 }
 
-}  // namespace
-}  // namespace gpuport::sass
-
-namespace gpuport::sass {
-namespace {
 
 // Pattern 16: a condition on blockIdx and a parameter only. The sm_80 if_else bounds check
 // `i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return` becomes uniform when the
@@ -275,11 +270,6 @@ TEST(SassDivergence, BlockIdxConditionIsUniform) {
   EXPECT_TRUE(at(r, 0x140)->divergent);  // still depends on the loaded value
 }
 
-}  // namespace
-}  // namespace gpuport::sass
-
-namespace gpuport::sass {
-namespace {
 
 // Pattern: a dense switch compiled to a jump table (tests/sass/kernels/switch_jumptable.cu):
 // LDC from c[0x2] + BRX. nvdisasm 11.8 names only the section as the BRX's targets; the cubin's
@@ -376,11 +366,6 @@ TEST(SassDivergence, FullWarpsyncAtTheIpdomIsTheReconvergence) {
   EXPECT_EQ(found, 1u);
 }
 
-}  // namespace
-}  // namespace gpuport::sass
-
-namespace gpuport::sass {
-namespace {
 
 // A divergent branch that no BSSY, SSY or WARPSYNC covers is `unmarked`: nothing makes its paths
 // wait for each other (sm_80 atomics_divergent: the loop over a loaded count leaves by EXIT).
