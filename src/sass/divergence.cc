@@ -204,6 +204,43 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     while (auto p = dom.immediate(x)) { x = *p; ++d; }
     depth[b] = d;
   }
+  // Whether instruction i is inside marker m's barrier region: it can reach a BSYNC of m's barrier
+  // before any BSSY of that barrier (m's again, or a later region reusing the number), and the
+  // lanes at i have not left the barrier by a BREAK of it earlier in the block.
+  auto in_barrier_region = [&](const ReconvergenceMarker& m, std::size_t i) {
+    auto uses_barrier = [&](std::size_t k, ControlKind kind) {
+      if (cfg.control_of[k] != kind) return false;
+      for (const auto& o : function.instructions[k].operands)
+        if (o.kind == OperandKind::barrier && o.index == m.barrier) return true;
+      return false;
+    };
+    std::vector<char> seen(cfg.block_count(), 0);
+    std::vector<std::size_t> work;
+    const auto& first = cfg.blocks[cfg.block_of[i]];
+    for (std::size_t k = first.first; k < i; ++k)
+      if (uses_barrier(k, ControlKind::barrier_break)) return false;
+    // The rest of the branch's own block first.
+    for (std::size_t k = i; k <= first.last; ++k) {
+      if (uses_barrier(k, ControlKind::barrier_set)) return false;
+      if (uses_barrier(k, ControlKind::barrier_sync)) return true;
+    }
+    for (std::size_t s : cfg.successor_blocks(first.id)) work.push_back(s);
+    while (!work.empty()) {
+      std::size_t b = work.back();
+      work.pop_back();
+      if (seen[b] || cfg.blocks[b].is_virtual_exit) continue;
+      seen[b] = 1;
+      const auto& blk = cfg.blocks[b];
+      bool stop = false;
+      for (std::size_t k = blk.first; k <= blk.last && !stop; ++k) {
+        if (uses_barrier(k, ControlKind::barrier_set)) stop = true;  // a new region of the barrier
+        else if (uses_barrier(k, ControlKind::barrier_sync)) return true;
+      }
+      if (!stop)
+        for (std::size_t s : cfg.successor_blocks(b)) work.push_back(s);
+    }
+    return false;
+  };
   // BREAK Bx pairs by barrier number, SYNC/BRK/CONT with the innermost SSY/PBK/PCNT of their kind;
   // branches with the innermost marker whose target strictly post-dominates them.
   auto pair_marker = [&](std::size_t i, int barrier, ControlKind kind) -> const ReconvergenceMarker* {
@@ -215,7 +252,12 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       if (kind != ControlKind::none && m.kind != kind) continue;
       std::size_t mb = cfg.block_of[m.instruction];
       if (!dom.dominates(mb, b) || (mb == b && m.instruction > i)) continue;
-      if (barrier < 0 && kind == ControlKind::none && !pdom.strictly_dominates(m.target_block, b)) continue;
+      // A branch pairs with a BSSY whose target post-dominates it, or whose region it is in: from
+      // the branch, the barrier's BSYNC is reachable before the BSSY runs again (a `continue`
+      // inside a loop whose `break` paths leave the region by BREAK first).
+      if (barrier < 0 && kind == ControlKind::none && !pdom.strictly_dominates(m.target_block, b) &&
+          !(m.kind == ControlKind::barrier_set && in_barrier_region(m, i)))
+        continue;
       if (best == nullptr || depth[mb] > depth[cfg.block_of[best->instruction]] ||
           (mb == cfg.block_of[best->instruction] && m.instruction > best->instruction))
         best = &m;

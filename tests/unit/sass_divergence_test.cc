@@ -124,6 +124,15 @@ TEST(SassDivergence, LoopBreakContinueAmpere) {
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(out->mechanism, DivergenceMechanism::break_exit);
   EXPECT_EQ(out->barrier, 0);
+  // The `continue` (0x2f0) is inside the loop body's BSSY B1 region even though the `break`
+  // lanes leave that region by BREAK B1: it pairs with B1 (whose target then does not
+  // post-dominate it), as Pascal's continue pairs with its SSY, not with the outer B0.
+  auto* cont = at(r, 0x2f0);
+  ASSERT_NE(cont, nullptr);
+  EXPECT_EQ(cont->mechanism, DivergenceMechanism::bssy_bsync);
+  EXPECT_EQ(cont->barrier, 1);
+  EXPECT_EQ(cont->reconvergence_address, 0x350u);
+  EXPECT_EQ(cont->placement, ReconvergencePlacement::other);  // not_postdominating
   ASSERT_EQ(r.loops.size(), 1u);
   EXPECT_EQ(r.loops[0].breaks, 1u);
   EXPECT_TRUE(r.loops[0].divergent_exit);
