@@ -138,6 +138,11 @@ ControlKind control_kind(const SassInstruction& instruction) {
   const OpcodeInfo* info = builtin_opcode_table().find(instruction.opcode);
   if (info == nullptr) return ControlKind::none;
   if (info->control == ControlKind::trap && !instruction.has_modifier("TRAP")) return ControlKind::none;
+  // `CALL.REL.NOINC `(.L_x_11)`: a call to a label of the same function that pushes no return
+  // address, which nvcc uses as a (guarded) jump, e.g. a loop exit followed by the back edge.
+  if (info->control == ControlKind::call && instruction.has_modifier("NOINC"))
+    if (const SassOperand* label = first_label(instruction); label != nullptr && label->text.view().starts_with(".L"))
+      return ControlKind::branch;
   return info->control;
 }
 

@@ -280,6 +280,39 @@ TEST(SassDivergence, BlockIdxConditionIsUniform) {
 }
 
 
+// `@P0 CALL.REL.NOINC `(.L_x_1)` to a label of the same function, then the loop's back edge:
+// nvcc's loop exit (sm_80 attention_small). It is a jump, not a call that returns: the loop has
+// an exit and its blocks have post-dominators.
+TEST(SassDivergence, CallNoincToALocalLabelIsAJump) {
+  const std::string text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "k:\n"
+      ".text.k:\n"
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      ".L_x_0:\n"
+      "        /*0010*/                   IADD3 R0, R0, 0x20, RZ ;\n"
+      "        /*0020*/                   ISETP.GE.AND P0, PT, R0, 0x100, PT ;\n"
+      "        /*0030*/               @P0 CALL.REL.NOINC `(.L_x_1) ;\n"
+      "        /*0040*/                   BRA `(.L_x_0) ;\n"
+      ".L_x_1:\n"
+      "        /*0050*/                   EXIT ;\n";
+  auto parsed = parse_sass(text);
+  ASSERT_EQ(parsed.programs.size(), 1u);
+  ASSERT_EQ(parsed.programs[0].functions.size(), 1u);
+  const auto& f = parsed.programs[0].functions[0];
+  auto cfg = build_cfg(f, 80);
+  EXPECT_TRUE(cfg.problems.empty());
+  EXPECT_EQ(cfg.control_of[3], ControlKind::branch);
+  auto r = analyze_divergence(f, 80);
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].exits, 1u);
+  auto* exit = at(r, 0x30);
+  ASSERT_NE(exit, nullptr);
+  EXPECT_TRUE(exit->divergent);  // R0 starts at the thread index
+  EXPECT_TRUE(exit->has_ipdom);
+  EXPECT_EQ(exit->mechanism, DivergenceMechanism::unmarked);
+}
+
 // Pattern: a dense switch compiled to a jump table (tests/sass/kernels/switch_jumptable.cu):
 // LDC from c[0x2] + BRX. nvdisasm 11.8 names only the section as the BRX's targets; the cubin's
 // .nv.constant2 table and EIATTR_INDIRECT_BRANCH_TARGETS give them.
