@@ -141,6 +141,7 @@ int run_sass(const SassArguments& a) {
 
   int status = 0;
   bool first = true;
+  nlohmann::ordered_json json_document = nlohmann::ordered_json::array();
   std::string content;
   for (const auto& input : a.inputs) {
     if (auto err = read_file_into(input, kMaxInputBytes, content)) {
@@ -174,6 +175,27 @@ int run_sass(const SassArguments& a) {
         if (!wanted_archs.empty() && std::find(wanted_archs.begin(), wanted_archs.end(), arch) == wanted_archs.end())
           continue;
         if (program.functions.empty()) continue;  // e.g. the empty sm_XX cubin an executable's fatbinary can hold
+        std::vector<sass::DivergenceReport> reports;
+        if (report == SassReport::divergence) {
+          for (const auto& f : program.functions) reports.push_back(sass::analyze_divergence(f, arch));
+          if (!dot.empty())
+            for (std::size_t k = 0; k < reports.size(); ++k)
+              if (!write_svg(dot, a.svg_dir, input, arch, program.functions[k].name,
+                             sass::divergence_dot(reports[k], program.functions[k])))
+                status = 2;
+          if (a.format == "json") {
+            // One JSON document for the whole run, printed at the end: an array of
+            // {input, arch, toolchain, tools, functions}.
+            nlohmann::ordered_json entry;
+            entry["input"] = input;
+            entry["arch"] = arch;
+            entry["toolchain"] = listing.toolchain ? std::string(sass::toolchain_name(*listing.toolchain)) : "";
+            entry["tools"] = listing.tools;
+            entry["functions"] = sass::divergence_json_value(reports);
+            json_document.push_back(std::move(entry));
+            continue;
+          }
+        }
         std::string out = first ? "" : "\n";
         first = false;
         out += fmt::format("// {}: sm_{}", input, arch);
@@ -183,25 +205,19 @@ int run_sass(const SassArguments& a) {
         switch (report) {
           case SassReport::summary: out += summarise(program); break;
           case SassReport::print: out += sass::print_program(program, print_options); break;
-          case SassReport::divergence: {
-            std::vector<sass::DivergenceReport> reports;
-            for (const auto& f : program.functions) reports.push_back(sass::analyze_divergence(f, arch));
-            if (a.format == "json") out += sass::divergence_json(reports);
-            else
-              for (std::size_t k = 0; k < reports.size(); ++k)
-                out += a.format == "dot" ? sass::divergence_dot(reports[k], program.functions[k])
-                                         : sass::divergence_text(reports[k]);
-            if (!dot.empty())
-              for (std::size_t k = 0; k < reports.size(); ++k)
-                if (!write_svg(dot, a.svg_dir, input, arch, program.functions[k].name,
-                               sass::divergence_dot(reports[k], program.functions[k])))
-                  status = 2;
+          case SassReport::divergence:
+            for (std::size_t k = 0; k < reports.size(); ++k)
+              out += a.format == "dot" ? sass::divergence_dot(reports[k], program.functions[k])
+                                       : sass::divergence_text(reports[k]);
             break;
-          }
         }
         std::fwrite(out.data(), 1, out.size(), stdout);
       }
     }
+  }
+  if (a.divergence && a.format == "json") {
+    const std::string text = json_document.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return status;
 }

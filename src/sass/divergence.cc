@@ -496,6 +496,10 @@ std::string divergence_text(const DivergenceReport& r) {
 }
 
 std::string divergence_json(const std::vector<DivergenceReport>& reports, int indent) {
+  return divergence_json_value(reports).dump(indent) + "\n";
+}
+
+nlohmann::ordered_json divergence_json_value(const std::vector<DivergenceReport>& reports) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   for (const auto& r : reports) {
     nlohmann::ordered_json f;
@@ -533,7 +537,7 @@ std::string divergence_json(const std::vector<DivergenceReport>& reports, int in
     f["problems"] = r.problems;
     all.push_back(f);
   }
-  return all.dump(indent) + "\n";
+  return all;
 }
 
 std::string divergence_dot(const DivergenceReport& r, const SassFunction& function) {

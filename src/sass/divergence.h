@@ -5,6 +5,7 @@
 // Promise: every conditional control transfer gets one entry with a mechanism; what the
 // analysis cannot pair (no marker) is reported as such, never guessed.
 #pragma once
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -91,6 +92,8 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch);
 
 std::string divergence_text(const DivergenceReport& report);
 std::string divergence_json(const std::vector<DivergenceReport>& reports, int indent = 2);
+// The same as a value: one object per function.
+nlohmann::ordered_json divergence_json_value(const std::vector<DivergenceReport>& reports);
 // The function's CFG with divergent branches (red), uniform branches (green) and reconvergence
 // points (double octagon) marked.
 std::string divergence_dot(const DivergenceReport& report, const SassFunction& function);

@@ -1,6 +1,7 @@
 # lit configuration for gpuport's golden tests. Each test file carries its own RUN: lines;
 # %gpuport is the built tool, FileCheck/not/count come from llvm-19-tools.
 import os
+import sys
 import shutil
 import lit.formats
 
@@ -14,6 +15,7 @@ config.test_exec_root = os.path.join(os.path.dirname(config.gpuport_bin), "tests
 config.substitutions.append(("%gpuport", os.path.join(config.gpuport_bin, "gpuport")))
 config.substitutions.append(("%devicelibs", config.device_lib_dir))
 config.substitutions.append(("%srcroot", config.source_root))
+config.substitutions.append(("%python", sys.executable))
 config.environment["PATH"] = os.pathsep.join([config.llvm_bin, config.environment.get("PATH", "/usr/bin:/bin")])
 config.environment["GPUPORT_ROCM_DEVICE_LIB_PATH"] = config.device_lib_dir
 
