@@ -142,6 +142,57 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     }
     return false;
   };
+  // Natural loops (by header), and per loop the transfers whose edges leave its body.
+  struct LoopBody {
+    std::size_t header = 0;
+    std::vector<char> body;
+    std::vector<std::size_t> exit_transfers;  // instructions
+  };
+  std::vector<LoopBody> loop_bodies;
+  {
+    std::map<std::size_t, std::vector<std::size_t>> by_header;
+    for (std::size_t e : back_edges(cfg, dom)) by_header[cfg.edges[e].to].push_back(cfg.edges[e].from);
+    for (const auto& [header, sources] : by_header) {
+      LoopBody l;
+      l.header = header;
+      l.body.assign(cfg.block_count(), 0);
+      l.body[header] = 1;
+      std::vector<std::size_t> work;
+      for (std::size_t s : sources)
+        if (!l.body[s]) { l.body[s] = 1; work.push_back(s); }
+      while (!work.empty()) {
+        std::size_t b = work.back();
+        work.pop_back();
+        for (std::size_t p : cfg.predecessor_blocks(b))
+          if (!l.body[p] && dom.contains(p)) { l.body[p] = 1; work.push_back(p); }
+      }
+      for (std::size_t b = 0; b < cfg.block_count(); ++b) {
+        if (!l.body[b] || cfg.blocks[b].is_virtual_exit) continue;
+        for (std::size_t e : cfg.blocks[b].successors)
+          if (!l.body[cfg.edges[e].to] && cfg.edges[e].instruction < n && is_transfer(cfg.edges[e].instruction) &&
+              std::find(l.exit_transfers.begin(), l.exit_transfers.end(), cfg.edges[e].instruction) == l.exit_transfers.end())
+            l.exit_transfers.push_back(cfg.edges[e].instruction);
+      }
+      loop_bodies.push_back(std::move(l));
+    }
+  }
+  // Temporal divergence: a value defined inside a loop that lanes leave at different iterations
+  // (a divergent exit) differs between lanes after the loop, however uniform its inputs.
+  auto temporal = [&](std::size_t use, const std::vector<std::size_t>& reaching) -> std::string {
+    const std::size_t ub = cfg.block_of[use];
+    for (std::size_t d : reaching) {
+      const std::size_t db = cfg.block_of[rd.definitions[d].instruction];
+      for (const auto& l : loop_bodies) {
+        if (!l.body[db] || l.body[ub]) continue;
+        for (std::size_t x : l.exit_transfers)
+          if (div_branch[x])
+            return fmt::format("value of the loop at {:04x}, left at different iterations (divergent exit at {:04x})",
+                               function.instructions[cfg.blocks[l.header].first].address,
+                               function.instructions[x].address);
+      }
+    }
+    return {};
+  };
   // Whether block d lies strictly between divergent branch block b and b's ipdom.
   auto in_region = [&](std::size_t b, std::size_t d) {
     auto ip = pdom.immediate(b);
@@ -159,7 +210,11 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
         if (!convergence_test)
           for (const auto& r : condition_regs(i)) {
             std::string why;
-            if (reg_divergent(i, r, &why)) {
+            bool divergent = reg_divergent(i, r, &why);
+            if (!divergent)
+              for (const auto& [reg, reaching] : uses[i])
+                if (reg == r && !(why = temporal(i, reaching)).empty()) divergent = true;
+            if (divergent) {
               div_branch[i] = 1;
               why_branch[i] = register_name(r) + " depends on " + why;
               changed = true;
@@ -186,6 +241,7 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
               if (!why.empty()) break;
             }
           if (!why.empty()) break;
+          if (!(why = temporal(i, reaching)).empty()) break;
         }
       if (why.empty()) continue;
       for (std::size_t d : defs_of[i])
@@ -430,21 +486,9 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   if (report.predicated_divergent > 0) report.divergent_by_mechanism["predication"] = report.predicated_divergent;
 
   // Loops.
-  auto backs = back_edges(cfg, dom);
-  std::map<std::size_t, std::vector<std::size_t>> by_header;
-  for (std::size_t e : backs) by_header[cfg.edges[e].to].push_back(cfg.edges[e].from);
-  for (const auto& [header, sources] : by_header) {
-    std::vector<char> body(cfg.block_count(), 0);
-    body[header] = 1;
-    std::vector<std::size_t> work;
-    for (std::size_t s : sources)
-      if (!body[s]) { body[s] = 1; work.push_back(s); }
-    while (!work.empty()) {
-      std::size_t b = work.back();
-      work.pop_back();
-      for (std::size_t p : cfg.predecessor_blocks(b))
-        if (!body[p] && dom.contains(p)) { body[p] = 1; work.push_back(p); }
-    }
+  for (const auto& lb : loop_bodies) {
+    const std::size_t header = lb.header;
+    const std::vector<char>& body = lb.body;
     LoopDivergence loop;
     loop.header = header;
     loop.address = function.instructions[cfg.blocks[header].first].address;

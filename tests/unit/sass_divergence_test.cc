@@ -313,6 +313,40 @@ TEST(SassDivergence, CallNoincToALocalLabelIsAJump) {
   EXPECT_EQ(exit->mechanism, DivergenceMechanism::unmarked);
 }
 
+// Temporal divergence: the counter R1 is uniform inside the loop (0, then +1 per trip), but lanes
+// leave the loop at different trips (the exit compares it with the thread index), so after the
+// loop R1 differs between lanes and a branch on it is divergent.
+TEST(SassDivergence, ValueLeavingALoopWithADivergentExitIsDivergent) {
+  const std::string text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "k:\n"
+      ".text.k:\n"
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   MOV R1, RZ ;\n"
+      ".L_x_0:\n"
+      "        /*0020*/                   IADD3 R1, R1, 0x1, RZ ;\n"
+      "        /*0030*/                   ISETP.GE.AND P0, PT, R1, R0, PT ;\n"
+      "        /*0040*/              @!P0 BRA `(.L_x_0) ;\n"
+      "        /*0050*/                   ISETP.GT.AND P1, PT, R1, 0x8, PT ;\n"
+      "        /*0060*/               @P1 BRA `(.L_x_1) ;\n"
+      "        /*0070*/                   MOV R2, 0x1 ;\n"
+      ".L_x_1:\n"
+      "        /*0080*/                   EXIT ;\n";
+  auto parsed = parse_sass(text);
+  ASSERT_EQ(parsed.programs.size(), 1u);
+  auto r = analyze_divergence(parsed.programs[0].functions[0], 80);
+  auto* exit = at(r, 0x40);
+  ASSERT_NE(exit, nullptr);
+  EXPECT_TRUE(exit->divergent);  // R1 against the thread index
+  auto* after = at(r, 0x60);
+  ASSERT_NE(after, nullptr);
+  EXPECT_TRUE(after->divergent);
+  EXPECT_NE(after->reason.find("left at different iterations (divergent exit at 0040)"), std::string::npos)
+      << after->reason;
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_TRUE(r.loops[0].divergent_exit);
+}
+
 // Pattern: a dense switch compiled to a jump table (tests/sass/kernels/switch_jumptable.cu):
 // LDC from c[0x2] + BRX. nvdisasm 11.8 names only the section as the BRX's targets; the cubin's
 // .nv.constant2 table and EIATTR_INDIRECT_BRANCH_TARGETS give them.
