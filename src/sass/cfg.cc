@@ -42,6 +42,33 @@ bool ends_block(ControlKind kind, const SassInstruction& inst) {
   }
 }
 
+// The target of a Volta+ BRA or BSSY from its 128-bit encoding, for when the listing names a
+// label it never defines (nvdisasm 11.8 does that now and then). Bit layout read off the
+// committed listings and the whole benchmark corpus (every labelled BRA, WARPSYNC and BSSY of
+// sm_70..sm_120 agrees): BRA's signed offset/4 is bits 34..81; from sm_90 on that field holds
+// offset/1024 and bits 16..23 hold offset/4 mod 256 (WARPSYNC.COLLECTIVE the same). BSSY's
+// offset/4 is bits 34..63. Relative to the next instruction.
+std::optional<std::uint64_t> encoded_target(const SassInstruction& in, int arch) {
+  if (arch < 70 || in.encoding_words != 2) return std::nullopt;
+  const std::uint64_t w0 = in.encoding[0], w1 = in.encoding[1];
+  auto sext = [](std::uint64_t v, int bits) {
+    const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+    return static_cast<std::int64_t>((v ^ sign) - sign);
+  };
+  std::int64_t offset = 0;
+  if (in.opcode == "BSSY") {
+    offset = sext(w0 >> 34, 30) * 4;
+  } else if (in.opcode == "BRA" || in.opcode == "WARPSYNC") {
+    const std::int64_t high = sext(((w0 >> 34) | ((w1 & 0x3ffff) << 30)) & ((std::uint64_t{1} << 48) - 1), 48);
+    offset = arch >= 90 ? high * 1024 + static_cast<std::int64_t>(((w0 >> 16) & 0xff) * 4) : high * 4;
+  } else {
+    return std::nullopt;
+  }
+  const std::int64_t target = static_cast<std::int64_t>(in.address) + 16 + offset;
+  if (target < 0) return std::nullopt;
+  return static_cast<std::uint64_t>(target);
+}
+
 ControlKind matching_push(ControlKind pop) {
   switch (pop) {
     case ControlKind::pop_sync: return ControlKind::push_sync;
@@ -74,6 +101,24 @@ struct Builder {
     for (const auto& [at, targets] : function.indirect_targets)
       if (at == address) return &targets;
     return nullptr;
+  }
+
+  // The instruction index a transfer or marker goes to: its label, or (label undefined) the
+  // target its encoding says.
+  std::optional<std::size_t> resolve_target(std::size_t i, const SassOperand* label) const {
+    if (label != nullptr)
+      if (auto t = resolve(label->text)) return t;
+    if (auto a = encoded_target(function.instructions[i], cfg.arch)) {
+      std::size_t k = function.find_instruction(*a);
+      if (k != SassFunction::npos) return k;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::size_t> resolve_target_block(std::size_t i, const SassOperand* label) const {
+    auto k = resolve_target(i, label);
+    if (!k) return std::nullopt;
+    return cfg.block_of[*k];
   }
 
   std::optional<std::size_t> resolve_block(std::string_view target) const {
@@ -207,7 +252,7 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
     if (ends_block(kind, insts[i])) leader[i + 1] = 1;
     if (kind == ControlKind::call) continue;  // the callee is another function
     if (const SassOperand* label = first_label(insts[i]))
-      if (auto t = b.resolve(label->text)) leader[*t] = 1;
+      if (auto t = b.resolve_target(i, label)) leader[*t] = 1;
     if (cfg.control_of[i] == ControlKind::indirect) {
       if (const auto* known = b.indirect_targets(insts[i].address)) {
         for (std::uint64_t a : *known)
@@ -251,7 +296,7 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
       for (const auto& op : insts[i].operands)
         if (op.kind == OperandKind::barrier) m.barrier = op.index;
       if (const SassOperand* label = first_label(insts[i])) {
-        if (auto t = b.resolve_block(label->text)) {
+        if (auto t = b.resolve_target_block(i, label)) {
           m.target_block = *t;
           m.resolved = true;
         }
@@ -283,7 +328,7 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
       case ControlKind::warpsync: {
         const SassOperand* label = first_label(inst);
         std::optional<std::size_t> target;
-        if (label != nullptr) target = b.resolve_block(label->text);
+        if (label != nullptr) target = b.resolve_target_block(last, label);
         if (target) b.add_edge(bid, *target, EdgeKind::branch_taken, last);
         else b.problem(last, "branch target not found");
         if (conditional) next(EdgeKind::branch_not_taken);
