@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -83,12 +84,22 @@ int usage(const std::string& message) {
   return 2;
 }
 
-std::string summarise(const sass::SassProgram& program) {
+// One line per function; with the cubin, also what only its .nv.info says (parameters, shared
+// memory, stack, barriers).
+std::string summarise(const sass::SassProgram& program, const sass::Cubin* cubin) {
   std::string out;
   for (const auto& f : program.functions) {
     out += fmt::format("{} {}: {} instructions, {} labels", f.is_entry ? "kernel" : "function", f.name,
                        f.instructions.size(), f.labels.size());
     if (f.register_count >= 0) out += fmt::format(", {} registers", f.register_count);
+    if (const sass::CubinKernel* k = cubin != nullptr ? cubin->find_kernel(f.name) : nullptr) {
+      std::uint32_t bytes = 0;
+      for (const auto& p : k->parameters) bytes = std::max<std::uint32_t>(bytes, p.offset + p.size);
+      if (!k->parameters.empty()) out += fmt::format(", {} parameters ({} bytes)", k->parameters.size(), bytes);
+      out += fmt::format(", {} bytes shared", k->shared_memory_size);
+      if (k->max_stack_size) out += fmt::format(", stack {} bytes", *k->max_stack_size);
+      if (k->num_barriers) out += fmt::format(", {} barrier{}", *k->num_barriers, *k->num_barriers == 1 ? "" : "s");
+    }
     out += "\n";
   }
   if (program.functions.empty()) out += "no functions\n";
@@ -159,12 +170,13 @@ int run_sass(const SassArguments& a) {
       po.file_name = listing.name;
       po.arch = listing.arch;
       auto parsed = sass::parse_sass(listing.text, po);
+      std::optional<sass::Cubin> cubin;
       if (!listing.cubin.empty()) {
         // Jump tables: the targets of BRX/JMX that nvdisasm 11.8 leaves unnamed.
-        auto cubin = sass::read_cubin(listing.cubin, listing.name);
-        if (cubin.cubin)
+        cubin = sass::read_cubin(listing.cubin, listing.name).cubin;
+        if (cubin)
           for (auto& program : parsed.programs)
-            for (const auto& why : sass::resolve_indirect_branches(program, *cubin.cubin, listing.cubin))
+            for (const auto& why : sass::resolve_indirect_branches(program, *cubin, listing.cubin))
               parsed.diagnostics.push_back(
                   {Severity::warning, "sass-indirect-branch", why, {listing.name, 0, 0}, {}});
       }
@@ -203,7 +215,7 @@ int run_sass(const SassArguments& a) {
           out += fmt::format(" ({}: {})", sass::toolchain_name(*listing.toolchain), listing.tools);
         out += "\n";
         switch (report) {
-          case SassReport::summary: out += summarise(program); break;
+          case SassReport::summary: out += summarise(program, cubin ? &*cubin : nullptr); break;
           case SassReport::print: out += sass::print_program(program, print_options); break;
           case SassReport::divergence:
             for (std::size_t k = 0; k < reports.size(); ++k)
