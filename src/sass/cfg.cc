@@ -97,10 +97,36 @@ struct Builder {
     return it->second;
   }
 
-  const std::vector<std::uint64_t>* indirect_targets(std::uint64_t address) const {
-    for (const auto& [at, targets] : function.indirect_targets)
-      if (at == address) return &targets;
-    return nullptr;
+  // The instructions an indirect branch (BRX/JMX) at i can go to, each once: from the cubin's
+  // jump table when it is known, else from nvdisasm's BRANCH_TARGETS names. What cannot be
+  // resolved is added to `problems` when given.
+  std::vector<std::size_t> indirect_targets(std::size_t i, std::vector<std::string>* problems) const {
+    std::vector<std::size_t> out;
+    auto add = [&](std::size_t k) {
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    };
+    const SassInstruction& in = function.instructions[i];
+    for (const auto& [at, addresses] : function.indirect_targets) {
+      if (at != in.address) continue;
+      for (std::uint64_t a : addresses)
+        if (std::size_t k = function.find_instruction(a); k != SassFunction::npos) add(k);
+      return out;
+    }
+    auto names = branch_targets(in.annotation);
+    if (names.empty() && problems) problems->push_back("indirect branch without BRANCH_TARGETS");
+    for (const auto& name : names) {
+      // nvdisasm 11.8 may name the function's section instead of the targets: no edge to the entry.
+      if (name.starts_with(".text.")) {
+        if (problems)
+          problems->push_back("indirect targets not named (only the section " + name +
+                              "): give the cubin, the .cu, or the listing beside its cubin");
+      } else if (auto k = resolve(name)) {
+        add(*k);
+      } else if (problems) {
+        problems->push_back("indirect target " + name + " not found");
+      }
+    }
+    return out;
   }
 
   // The instruction index a transfer or marker goes to: its label, or (label undefined) the
@@ -253,15 +279,8 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
     if (kind == ControlKind::call) continue;  // the callee is another function
     if (const SassOperand* label = first_label(insts[i]))
       if (auto t = b.resolve_target(i, label)) leader[*t] = 1;
-    if (cfg.control_of[i] == ControlKind::indirect) {
-      if (const auto* known = b.indirect_targets(insts[i].address)) {
-        for (std::uint64_t a : *known)
-          if (std::size_t t = function.find_instruction(a); t != SassFunction::npos) leader[t] = 1;
-      } else {
-        for (const auto& name : branch_targets(insts[i].annotation))
-          if (auto t = b.resolve(name)) leader[*t] = 1;
-      }
-    }
+    if (cfg.control_of[i] == ControlKind::indirect)
+      for (std::size_t t : b.indirect_targets(i, nullptr)) leader[t] = 1;
   }
 
   cfg.block_of.assign(n, 0);
@@ -335,29 +354,12 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
         break;
       }
       case ControlKind::indirect: {
-        if (const auto* known = b.indirect_targets(inst.address)) {
-          std::vector<std::size_t> seen;
-          for (std::uint64_t a : *known) {
-            std::size_t t = cfg.block_of[function.find_instruction(a)];
-            if (std::find(seen.begin(), seen.end(), t) != seen.end()) continue;  // one edge per block
-            seen.push_back(t);
-            b.add_edge(bid, t, EdgeKind::indirect, last);
-          }
-          if (conditional) next(EdgeKind::branch_not_taken);
-          break;
-        }
-        auto names = branch_targets(inst.annotation);
-        if (names.empty()) b.problem(last, "indirect branch without BRANCH_TARGETS");
-        for (const auto& name : names) {
-          // nvdisasm 11.8 names the function's section instead of the targets: no edge to the entry.
-          if (name.starts_with(".text.")) {
-            b.problem(last, "indirect targets not named (only the section " + name +
-                                "): give the cubin, the .cu, or the listing beside its cubin");
-            continue;
-          }
-          if (auto t = b.resolve_block(name)) b.add_edge(bid, *t, EdgeKind::indirect, last);
-          else b.problem(last, "indirect target " + name + " not found");
-        }
+        std::vector<std::string> problems;
+        std::vector<std::size_t> blocks;
+        for (std::size_t k : b.indirect_targets(last, &problems))
+          if (std::find(blocks.begin(), blocks.end(), cfg.block_of[k]) == blocks.end()) blocks.push_back(cfg.block_of[k]);
+        for (std::size_t t : blocks) b.add_edge(bid, t, EdgeKind::indirect, last);
+        for (const auto& p : problems) b.problem(last, p);
         if (conditional) next(EdgeKind::branch_not_taken);
         break;
       }
