@@ -260,16 +260,18 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     while (auto p = dom.immediate(x)) { x = *p; ++d; }
     depth[b] = d;
   }
+  // Whether instruction k is a `kind` instruction (BSSY/BSYNC/BREAK) of convergence barrier Bn.
+  auto on_barrier = [&](std::size_t k, ControlKind kind, int barrier) {
+    if (cfg.control_of[k] != kind) return false;
+    for (const auto& o : function.instructions[k].operands)
+      if (o.kind == OperandKind::barrier && o.index == barrier) return true;
+    return false;
+  };
   // Whether instruction i is inside marker m's barrier region: it can reach a BSYNC of m's barrier
   // before any BSSY of that barrier (m's again, or a later region reusing the number), and the
   // lanes at i have not left the barrier by a BREAK of it earlier in the block.
   auto in_barrier_region = [&](const ReconvergenceMarker& m, std::size_t i) {
-    auto uses_barrier = [&](std::size_t k, ControlKind kind) {
-      if (cfg.control_of[k] != kind) return false;
-      for (const auto& o : function.instructions[k].operands)
-        if (o.kind == OperandKind::barrier && o.index == m.barrier) return true;
-      return false;
-    };
+    auto uses_barrier = [&](std::size_t k, ControlKind kind) { return on_barrier(k, kind, m.barrier); };
     std::vector<char> seen(cfg.block_count(), 0);
     std::vector<std::size_t> work;
     const auto& first = cfg.blocks[cfg.block_of[i]];
@@ -460,11 +462,7 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       auto sync_block_into_r = [&] {
         if (cfg.blocks[ip].is_virtual_exit) return false;
         bool sync = block_has(ip, [&](std::size_t k) {
-          if (cfg.control_of[k] == ControlKind::pop_sync) return true;
-          if (cfg.control_of[k] != ControlKind::barrier_sync) return false;
-          for (const auto& o : function.instructions[k].operands)
-            if (o.kind == OperandKind::barrier && o.index == br.barrier) return true;
-          return false;
+          return cfg.control_of[k] == ControlKind::pop_sync || on_barrier(k, ControlKind::barrier_sync, br.barrier);
         });
         auto succ = cfg.successor_blocks(ip);
         return sync && !succ.empty() && std::all_of(succ.begin(), succ.end(), [&](std::size_t s) { return s == r; });
@@ -495,16 +493,12 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
     for (std::size_t b = 0; b < cfg.block_count(); ++b) {
       if (!body[b]) continue;
       ++loop.blocks;
-      for (std::size_t e : cfg.blocks[b].successors)
-        if (!body[cfg.edges[e].to]) {
-          ++loop.exits;
-          for (const auto& br : report.branches)
-            if (br.block == b && br.divergent) loop.divergent_exit = true;
-        }
+      for (std::size_t e : cfg.blocks[b].successors) loop.exits += !body[cfg.edges[e].to];
       if (!cfg.blocks[b].is_virtual_exit)
         for (std::size_t k = cfg.blocks[b].first; k <= cfg.blocks[b].last; ++k)
           if (cfg.control_of[k] == ControlKind::barrier_break || cfg.control_of[k] == ControlKind::pop_break) ++loop.breaks;
     }
+    for (std::size_t x : lb.exit_transfers) loop.divergent_exit = loop.divergent_exit || div_branch[x];
     report.loops.push_back(loop);
   }
   return report;
