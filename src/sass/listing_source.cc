@@ -81,7 +81,9 @@ void save(const ListingRequest& request, const fs::path& name, std::string_view 
 
 constexpr std::uint64_t kMaxCubinBytes = std::uint64_t{1} << 30;
 
-void disassemble(const fs::path& path, const fs::path& cubin, const std::string& name,
+// nvdisasm of `cubin`; the listing keeps the cubin's bytes (already read by the caller) for its
+// jump tables.
+void disassemble(const fs::path& path, const fs::path& cubin, std::string bytes, const std::string& name,
                  int arch, const Toolchain& t, bool compiled, ListingResult& out) {
   auto r = disassemble_cubin(t, cubin);
   if (!r.ok) {
@@ -94,7 +96,7 @@ void disassemble(const fs::path& path, const fs::path& cubin, const std::string&
   l.toolchain = t.id;
   l.tools = tool_versions(t, compiled, true, false);
   l.text = std::move(r.output);
-  if (auto err = read_file_into(cubin, kMaxCubinBytes, l.cubin)) out.diagnostics.push_back(*err);
+  l.cubin = std::move(bytes);
   out.listings.push_back(std::move(l));
 }
 
@@ -141,7 +143,7 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
         return out;
       }
       const Toolchain t = detect_toolchain(tc);
-      disassemble(path, path, path.string(), id.arch, t, false, out);
+      disassemble(path, path, std::string(bytes), path.string(), id.arch, t, false, out);
       if (!out.listings.empty()) save(request, path.filename().replace_extension(".sass"), out.listings.back().text, out);
       return out;
     }
@@ -169,7 +171,8 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
             const auto id = identify_cubin(bytes);
             if (!id || id->toolchain != tc) { all = false; break; }  // another CUDA's cubin: nvdisasm differs
             ListingResult one;
-            disassemble(path, c, fmt::format("{}@{}", path.string(), c.filename().string()), id->arch, t, false, one);
+            disassemble(path, c, std::move(bytes), fmt::format("{}@{}", path.string(), c.filename().string()), id->arch,
+                        t, false, one);
             if (one.listings.empty()) { all = false; break; }
             one.listings[0].tools = tool_versions(t, false, true, true);
             save(request, path.filename().string() + "." + c.filename().replace_extension(".sass").string(),
@@ -221,7 +224,12 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
           continue;
         }
         const std::size_t before = out.listings.size();
-        disassemble(path, cubin, fmt::format("{}@sm_{}", path.string(), arch), arch, t, true, out);
+        std::string bytes;
+        if (auto err = read_file_into(cubin, kMaxCubinBytes, bytes)) {
+          out.diagnostics.push_back(*err);
+          continue;
+        }
+        disassemble(path, cubin, std::move(bytes), fmt::format("{}@sm_{}", path.string(), arch), arch, t, true, out);
         if (!request.save_dir.empty()) {
           std::error_code ec;
           fs::create_directories(request.save_dir, ec);
