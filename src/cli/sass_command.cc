@@ -188,13 +188,15 @@ int run_sass(const SassArguments& a) {
           continue;
         if (program.functions.empty()) continue;  // e.g. the empty sm_XX cubin an executable's fatbinary can hold
         std::vector<sass::DivergenceReport> reports;
+        std::vector<std::string> graphs;  // DOT per function, drawn once for --format dot and --svg
         if (report == SassReport::divergence) {
           for (const auto& f : program.functions) reports.push_back(sass::analyze_divergence(f, arch));
+          if (a.format == "dot" || !dot.empty())
+            for (std::size_t k = 0; k < reports.size(); ++k)
+              graphs.push_back(sass::divergence_dot(reports[k], program.functions[k]));
           if (!dot.empty())
             for (std::size_t k = 0; k < reports.size(); ++k)
-              if (!write_svg(dot, a.svg_dir, input, arch, program.functions[k].name,
-                             sass::divergence_dot(reports[k], program.functions[k])))
-                status = 2;
+              if (!write_svg(dot, a.svg_dir, input, arch, program.functions[k].name, graphs[k])) status = 2;
           if (a.format == "json") {
             // One JSON document for the whole run, printed at the end: an array of
             // {input, arch, toolchain, tools, functions}.
@@ -219,8 +221,7 @@ int run_sass(const SassArguments& a) {
           case SassReport::print: out += sass::print_program(program, print_options); break;
           case SassReport::divergence:
             for (std::size_t k = 0; k < reports.size(); ++k)
-              out += a.format == "dot" ? sass::divergence_dot(reports[k], program.functions[k])
-                                       : sass::divergence_text(reports[k]);
+              out += a.format == "dot" ? graphs[k] : sass::divergence_text(reports[k]);
             break;
         }
         std::fwrite(out.data(), 1, out.size(), stdout);
