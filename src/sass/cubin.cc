@@ -238,17 +238,14 @@ CubinReadResult read_cubin(std::string_view bytes, const std::string& file_name)
     c.kernels.push_back(std::move(k));
   }
 
-  auto section_bytes = [&](const CubinSection& s) {
-    return s.type == SHT_NOBITS ? std::string_view() : bytes.substr(s.offset, s.size);
-  };
   for (const auto& s : c.sections) {
     if (s.name == ".nv.info") {
-      c.global_attributes = decode_nv_info(section_bytes(s), result.diagnostics, file_name + ":" + s.name);
+      c.global_attributes = decode_nv_info(Cubin::section_bytes(bytes, s), result.diagnostics, file_name + ":" + s.name);
     } else if (s.name.starts_with(".nv.info.")) {
       std::string name = s.name.substr(9);
       auto it = std::find_if(c.kernels.begin(), c.kernels.end(), [&](const CubinKernel& k) { return k.name == name; });
       if (it == c.kernels.end()) continue;
-      it->attributes = decode_nv_info(section_bytes(s), result.diagnostics, file_name + ":" + s.name);
+      it->attributes = decode_nv_info(Cubin::section_bytes(bytes, s), result.diagnostics, file_name + ":" + s.name);
     }
   }
 
