@@ -1,12 +1,15 @@
 #include "common/process.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
+#include <mutex>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,10 +19,16 @@ extern char** environ;
 
 namespace gpuport {
 
+bool is_plain_argument(std::string_view text) {
+  // None of these characters is special to a POSIX shell in an argument position (no
+  // expansion, globbing, splitting, quoting or redirection).
+  return !text.empty() &&
+         text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
+             std::string_view::npos;
+}
+
 std::string shell_quote(const std::string& a) {
-  if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                        std::string::npos)
-    return a;
+  if (is_plain_argument(a)) return a;
   std::string q = "'";
   for (char c : a) {
     if (c == '\'') q += "'\\''";
@@ -33,23 +42,6 @@ std::string ProcessResult::outcome() const {
   if (timed_out) return "timed out";
   if (signal != 0) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exit {}", exit_code);
-}
-
-std::filesystem::path find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    return ::access(name.c_str(), X_OK) == 0 ? std::filesystem::path(name) : std::filesystem::path();
-  }
-  const char* path = std::getenv("PATH");
-  std::string_view rest = path ? path : "/usr/bin:/bin";
-  while (!rest.empty()) {
-    auto colon = rest.find(':');
-    std::string dir(rest.substr(0, colon));
-    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
 }
 
 namespace {
@@ -72,7 +64,79 @@ std::vector<std::string> build_environment(const ProcessOptions& options) {
   return out;
 }
 
+// The process groups of the children running now, for the signal handler (a fixed array of
+// atomics: the handler may neither lock nor allocate). 0 marks a free slot.
+constexpr std::size_t kMaxChildren = 2048;
+std::atomic<pid_t> g_child_groups[kMaxChildren];
+
+std::size_t register_child(pid_t pgid) {
+  for (std::size_t i = 0; i < kMaxChildren; ++i) {
+    pid_t expected = 0;
+    if (g_child_groups[i].compare_exchange_strong(expected, pgid)) return i;
+  }
+  return kMaxChildren;  // full: the child still runs, only unprotected
+}
+
+void unregister_child(std::size_t slot) {
+  if (slot < kMaxChildren) g_child_groups[slot].store(0);
+}
+
+constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void on_ending_signal(int sig) {
+  // SA_RESETHAND put the default action back: after the children, the signal ends gpuport
+  // as it would have without the handler (the shell sees the same status).
+  kill_running_children();
+  ::raise(sig);
+}
+
+void install_signal_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int sig : kEndingSignals) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0) continue;
+      if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;  // ignored (nohup) or someone else's
+      struct sigaction sa {};
+      sa.sa_handler = on_ending_signal;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESETHAND | SA_RESTART;
+      ::sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+std::string resolve_program(const std::string& name, const ProcessOptions& options) {
+  if (name.find('/') != std::string::npos) return name;
+  std::string path;
+  auto it = options.environment.find("PATH");
+  if (it != options.environment.end()) path = it->second.value_or("");
+  else if (const char* p = std::getenv("PATH")) path = p;
+  else path = "/usr/bin:/bin";
+  std::string_view rest = path;
+  while (!rest.empty()) {
+    auto colon = rest.find(':');
+    std::string dir(rest.substr(0, colon));
+    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
 }  // namespace
+
+std::filesystem::path find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos)
+    return ::access(name.c_str(), X_OK) == 0 ? std::filesystem::path(name) : std::filesystem::path();
+  return resolve_program(name, {});
+}
+
+void kill_running_children() {
+  for (auto& slot : g_child_groups)
+    if (pid_t g = slot.load(); g > 0) ::kill(-g, SIGKILL);
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   ProcessResult result;
@@ -81,28 +145,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     result.command_line += shell_quote(argv[i]);
   }
   if (argv.empty()) return result;
+  install_signal_handlers();
 
-  int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return result;
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ::close(out_pipe[0]);
-    ::close(out_pipe[1]);
+  // Everything the child needs is made before fork: after it, only async-signal-safe calls.
+  const std::string program = resolve_program(argv[0], options);
+  if (program.empty()) {
+    result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(ENOENT));
     return result;
   }
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  if (!options.working_directory.empty())
-    posix_spawn_file_actions_addchdir_np(&actions, options.working_directory.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // A process group of its own, so a timeout ends the program and everything it started.
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -110,35 +160,86 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
+  const std::string workdir = options.working_directory.string();
 
-  // Resolve the program with the PATH the child will see.
-  std::string program = argv[0];
-  if (program.find('/') == std::string::npos) {
-    auto path_it = options.environment.find("PATH");
-    if (path_it != options.environment.end() && path_it->second) {
-      std::string_view rest = *path_it->second;
-      while (!rest.empty()) {
-        auto colon = rest.find(':');
-        std::string candidate = std::string(rest.substr(0, colon)) + "/" + program;
-        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-        if (::access(candidate.c_str(), X_OK) == 0) {
-          program = candidate;
-          break;
-        }
-      }
-    }
+  int out_pipe[2], err_pipe[2], exec_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return result;
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return result;
+  }
+  if (::pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    return result;
   }
 
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, program.c_str(), &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  // Ending signals wait until the child is registered, so none can slip between fork and that.
+  sigset_t ending, previous;
+  sigemptyset(&ending);
+  for (int sig : kEndingSignals) sigaddset(&ending, sig);
+  ::pthread_sigmask(SIG_BLOCK, &ending, &previous);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // The child: a process group of its own, killed if gpuport dies, limits, then exec.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    for (int sig : kEndingSignals) {
+      struct sigaction sa {};
+      if (::sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler == on_ending_signal) ::signal(sig, SIG_DFL);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (options.max_memory_bytes > 0) {
+      struct rlimit limit {};
+      limit.rlim_cur = limit.rlim_max = options.max_memory_bytes;
+      ::setrlimit(RLIMIT_AS, &limit);
+    }
+    int null_fd = ::open("/dev/null", O_RDONLY);
+    if (null_fd >= 0 && null_fd != 0) {
+      ::dup2(null_fd, 0);
+      ::close(null_fd);
+    }
+    ::dup2(out_pipe[1], 1);
+    ::dup2(err_pipe[1], 2);
+    int err = 0;
+    if (!workdir.empty() && ::chdir(workdir.c_str()) != 0) err = errno;
+    if (err == 0) {
+      ::execve(program.c_str(), args.data(), envp.data());
+      err = errno;
+    }
+    ssize_t ignored = ::write(exec_pipe[1], &err, sizeof err);
+    (void)ignored;
+    ::_exit(127);
+  }
+  const std::size_t slot = pid > 0 ? register_child(pid) : kMaxChildren;
+  if (pid > 0) ::setpgid(pid, pid);  // also here: no race with a kill before the child's own call
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
-  if (rc != 0) {
+  ::close(exec_pipe[1]);
+  if (pid < 0) {
+    const int err = errno;
+    for (int fd : {out_pipe[0], err_pipe[0], exec_pipe[0]}) ::close(fd);
+    result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(err));
+    return result;
+  }
+  int exec_error = 0;
+  ssize_t got_error;
+  do {
+    got_error = ::read(exec_pipe[0], &exec_error, sizeof exec_error);
+  } while (got_error < 0 && errno == EINTR);
+  ::close(exec_pipe[0]);
+  if (got_error == sizeof exec_error) {
+    // exec failed: reap the child and say why.
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    unregister_child(slot);
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
-    result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(rc));
+    result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(exec_error));
     return result;
   }
   result.started = true;
@@ -176,20 +277,27 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   for (auto& f : fds)
     if (f.fd >= 0) ::close(f.fd);
 
-  int status = 0;
+  // Wait for the exit without reaping (WNOWAIT), so that the group is unregistered while its
+  // id cannot yet belong to another process; then reap.
   while (true) {
-    pid_t w = ::waitpid(pid, &status, result.timed_out ? 0 : WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
-    if (w == 0) {
-      // Streams closed but the program lives on: wait for it within the deadline.
-      if (std::chrono::steady_clock::now() >= deadline) {
-        result.timed_out = true;
-        ::kill(-pid, SIGKILL);
-        continue;
-      }
-      ::usleep(2000);
+    siginfo_t info {};
+    int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (result.timed_out ? 0 : WNOHANG));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      break;
     }
+    if (info.si_pid == pid) break;
+    // Streams closed but the program lives on: wait for it within the deadline.
+    if (std::chrono::steady_clock::now() >= deadline) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      continue;
+    }
+    ::usleep(2000);
+  }
+  unregister_child(slot);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !result.timed_out) result.signal = WTERMSIG(status);

@@ -1,13 +1,17 @@
 // The one way the project runs external programs (nvcc, clang, nvdisasm, ...): output is
 // captured, a timeout is enforced on the whole process group, and the exact command line is
-// kept for error messages.
+// kept for error messages. No child outlives gpuport: each runs in a process group of its own,
+// which is killed on timeout and when gpuport is ended by SIGINT, SIGTERM, SIGHUP or SIGQUIT
+// (and the direct child gets SIGKILL when gpuport itself dies by SIGKILL).
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuport {
@@ -18,6 +22,9 @@ struct ProcessOptions {
   // Environment changes: a value sets the variable, std::nullopt removes it.
   std::map<std::string, std::optional<std::string>> environment;
   std::size_t max_output_bytes = 16u << 20;  // per stream; the rest is dropped
+  // Address-space limit of the child (RLIMIT_AS) in bytes; 0: none. For tools that may loop
+  // on corrupt input while allocating (nvdisasm on a broken cubin).
+  std::uint64_t max_memory_bytes = 0;
 };
 
 struct ProcessResult {
@@ -35,6 +42,14 @@ struct ProcessResult {
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// Kills the process groups of every child run_process has running now (SIGKILL). Called by
+// gpuport's handler of SIGINT/SIGTERM/SIGHUP/SIGQUIT, which the first run_process installs;
+// async-signal-safe.
+void kill_running_children();
+
+// True when no POSIX shell would expand, split or quote-process `text` (it needs no quoting).
+bool is_plain_argument(std::string_view text);
 
 // Quotes one argument for a POSIX shell when it needs quoting.
 std::string shell_quote(const std::string& argument);
