@@ -305,35 +305,15 @@ std::string format_fit_table(const BenchmarkOutput& output) {
 
 ToolRun build_divergence_benchmark(const fs::path& source, const fs::path& executable, int arch,
                                    std::chrono::seconds timeout) {
-  ToolRun out;
   const Toolchain toolchain = detect_toolchain(ToolchainId::cuda11);
-  if (auto why = toolchain.unavailable(Tool::nvcc)) {
-    out.message = *why;
-    return out;
-  }
   if (!toolchain.covers(arch)) {
+    ToolRun out;
     out.message = fmt::format("nvcc 11.8 does not build sm_{} (it covers sm_{}..sm_{})", arch, toolchain.min_arch,
                               toolchain.max_arch);
     return out;
   }
-  std::vector<std::string> cmd = {toolchain.nvcc.string(), "-ccbin", toolchain.host_compiler};
-  const auto flags = nvcc11_host_include_flags(toolchain.host_compiler);
-  cmd.insert(cmd.end(), flags.begin(), flags.end());
-  cmd.insert(cmd.end(), {"-std=c++17", "-O3", "-lineinfo", fmt::format("-arch=sm_{}", arch), source.string(), "-o",
-                         executable.string(), "-lstdc++", "-lm"});
-  ProcessOptions po;
-  po.timeout = timeout;
-  po.environment = nvcc11_environment();
-  auto r = run_process(cmd, po);
-  out.command_line = r.command_line;
-  out.ok = r.succeeded();
-  out.output = std::move(r.out);
-  if (!out.ok) {
-    std::string detail = r.err;
-    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
-    out.message = fmt::format("`{}` failed ({}){}{}", r.command_line, r.outcome(), detail.empty() ? "" : ":\n", detail);
-  }
-  return out;
+  return build_executable(toolchain, source, executable,
+                          {"-std=c++17", "-O3", "-lineinfo", fmt::format("-arch=sm_{}", arch)}, timeout);
 }
 
 }  // namespace gpuport::sass

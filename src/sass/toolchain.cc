@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "common/diagnostic.h"
 #include "common/nvcc11.h"
+#include "common/plain_paths.h"
 #include "common/process.h"
 
 namespace gpuport::sass {
@@ -153,15 +155,26 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-ToolRun run_tool(const std::vector<std::string>& argv, const ProcessOptions& options) {
+// NVIDIA's tools may run their steps through a shell (nvcc does, with names unquoted): they
+// are given only plain paths (`plain`), and their messages name the user's files again.
+ToolRun run_tool(const std::vector<std::string>& argv, ProcessOptions options, PlainPaths& plain) {
   ToolRun out;
+  if (auto err = plain.set_temporary_folder(options.environment)) {
+    out.message = format_diagnostic(*err);
+    return out;
+  }
   auto r = run_process(argv, options);
-  out.command_line = r.command_line;
+  out.command_line = plain.restore_command(r.command_line);
   out.ok = r.succeeded();
   out.output = std::move(r.out);
-  if (!out.ok) {
-    std::string detail = trimmed(r.err);
-    out.message = fmt::format("`{}` failed ({}){}{}", r.command_line, r.outcome(), detail.empty() ? "" : ":\n",
+  if (out.ok) {
+    if (auto err = plain.commit_outputs()) {
+      out.ok = false;
+      out.message = format_diagnostic(*err);
+    }
+  } else {
+    std::string detail = plain.restore(trimmed(r.err));
+    out.message = fmt::format("`{}` failed ({}){}{}", out.command_line, r.outcome(), detail.empty() ? "" : ":\n",
                               detail);
   }
   return out;
@@ -173,6 +186,47 @@ ToolRun missing(std::string why) {
   return r;
 }
 
+ToolRun missing(const std::vector<Diagnostic>& why) { return missing(format_diagnostic(why.front())); }
+
+// A disassembler looping on a corrupt cubin must not take the machine's memory with it.
+constexpr std::uint64_t kDisassemblerMemory = std::uint64_t{8} << 30;
+
+}  // namespace
+
+namespace {
+
+// nvcc SOURCE -o OUTPUT with `flags`, the source's folder and `include_dirs` on the include
+// path; with 11.8, its host compiler, cleaned include path and environment.
+ToolRun run_nvcc(const Toolchain& toolchain, const fs::path& source, const fs::path& output,
+                 const std::vector<std::string>& flags, const std::vector<fs::path>& include_dirs,
+                 std::chrono::seconds timeout) {
+  std::vector<std::string> cmd = {toolchain.nvcc.string()};
+  ProcessOptions po;
+  po.timeout = timeout;
+  if (toolchain.id == ToolchainId::cuda11) {
+    cmd.insert(cmd.end(), {"-ccbin", toolchain.host_compiler});
+    const auto host = nvcc11_host_include_flags(toolchain.host_compiler);
+    cmd.insert(cmd.end(), host.begin(), host.end());
+    po.environment = nvcc11_environment();
+  }
+  PlainPaths plain;
+  // The source's own folder first, as its quoted includes expect (the plain name may be a link
+  // elsewhere).
+  std::error_code ec;
+  std::vector<fs::path> dirs = {fs::absolute(source, ec).parent_path()};
+  dirs.insert(dirs.end(), include_dirs.begin(), include_dirs.end());
+  auto includes = plain.include_flags(dirs);
+  auto input = plain.input(source);
+  auto out = plain.output(output);
+  if (!includes) return missing(includes.diagnostics());
+  if (!input) return missing(input.diagnostics());
+  if (!out) return missing(out.diagnostics());
+  cmd.insert(cmd.end(), includes->begin(), includes->end());
+  cmd.insert(cmd.end(), flags.begin(), flags.end());
+  cmd.insert(cmd.end(), {"-o", out->string(), input->string()});
+  return run_tool(cmd, po, plain);
+}
+
 }  // namespace
 
 ToolRun compile_cubin(const Toolchain& toolchain, const fs::path& source, int arch, const fs::path& cubin,
@@ -181,20 +235,17 @@ ToolRun compile_cubin(const Toolchain& toolchain, const fs::path& source, int ar
   if (!toolchain.covers(arch))
     return missing(fmt::format("{} does not build sm_{} (it covers sm_{}..sm_{})", toolchain_name(toolchain.id), arch,
                                toolchain.min_arch, toolchain.max_arch));
-  std::vector<std::string> cmd = {toolchain.nvcc.string()};
-  ProcessOptions po;
-  po.timeout = options.timeout;
-  if (toolchain.id == ToolchainId::cuda11) {
-    cmd.insert(cmd.end(), {"-ccbin", toolchain.host_compiler});
-    const auto flags = nvcc11_host_include_flags(toolchain.host_compiler);
-    cmd.insert(cmd.end(), flags.begin(), flags.end());
-    po.environment = nvcc11_environment();
-  }
-  for (const auto& d : options.include_dirs) cmd.push_back("-I" + d.string());
-  cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
-  cmd.insert(cmd.end(), {"-cubin", options.optimisation, fmt::format("-arch=sm_{}", arch), "-o", cubin.string(),
-                         source.string()});
-  return run_tool(cmd, po);
+  std::vector<std::string> flags = options.extra_flags;
+  flags.insert(flags.end(), {"-cubin", options.optimisation, fmt::format("-arch=sm_{}", arch)});
+  return run_nvcc(toolchain, source, cubin, flags, options.include_dirs, options.timeout);
+}
+
+ToolRun build_executable(const Toolchain& toolchain, const fs::path& source, const fs::path& executable,
+                         const std::vector<std::string>& flags, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::nvcc)) return missing(*why);
+  std::vector<std::string> all = flags;
+  all.insert(all.end(), {"-lstdc++", "-lm"});
+  return run_nvcc(toolchain, source, executable, all, {}, timeout);
 }
 
 ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std::chrono::seconds timeout) {
@@ -202,7 +253,11 @@ ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std
   ProcessOptions po;
   po.timeout = timeout;
   po.max_output_bytes = std::size_t{1} << 30;
-  return run_tool({toolchain.nvdisasm.string(), "-hex", cubin.string()}, po);
+  po.max_memory_bytes = kDisassemblerMemory;
+  PlainPaths plain;
+  auto input = plain.input(cubin);
+  if (!input) return missing(input.diagnostics());
+  return run_tool({toolchain.nvdisasm.string(), "-hex", input->string()}, po, plain);
 }
 
 namespace {
@@ -213,6 +268,7 @@ ProcessOptions cuobjdump_options(const Toolchain& toolchain, std::chrono::second
   ProcessOptions po;
   po.timeout = timeout;
   po.max_output_bytes = std::size_t{1} << 30;
+  po.max_memory_bytes = kDisassemblerMemory;
   if (toolchain.id == ToolchainId::cuda11) {
     po.environment = nvcc11_environment();
   } else {
@@ -230,14 +286,22 @@ ToolRun extract_cubins(const Toolchain& toolchain, const fs::path& binary, const
                        std::chrono::seconds timeout) {
   if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
   ProcessOptions po = cuobjdump_options(toolchain, timeout);
-  po.working_directory = dir;
-  return run_tool({toolchain.cuobjdump.string(), "-xelf", "all", fs::absolute(binary).string()}, po);
+  PlainPaths plain;
+  auto input = plain.input(binary);
+  auto workdir = plain.input(dir);
+  if (!input) return missing(input.diagnostics());
+  if (!workdir) return missing(workdir.diagnostics());
+  po.working_directory = *workdir;
+  return run_tool({toolchain.cuobjdump.string(), "-xelf", "all", input->string()}, po, plain);
 }
 
 ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
   if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
   ProcessOptions po = cuobjdump_options(toolchain, timeout);
-  return run_tool({toolchain.cuobjdump.string(), "-sass", binary.string()}, po);
+  PlainPaths plain;
+  auto input = plain.input(binary);
+  if (!input) return missing(input.diagnostics());
+  return run_tool({toolchain.cuobjdump.string(), "-sass", input->string()}, po, plain);
 }
 
 bool is_elf(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "\x7f" "ELF"; }

@@ -2,8 +2,9 @@
 // (`cuda11`, sm_50..sm_90, the only one that still targets Pascal) and CUDA 13 (`cuda13`,
 // sm_75..sm_120: nvcc at /usr/local/cuda, nvdisasm/cuobjdump from the PyPI wheels). A cubin made
 // by one is disassembled by the same one's nvdisasm (11.8 cannot read CUDA 13 cubins).
-// Every tool call goes through common/process.h; a missing tool is a message naming what to
-// install, never a silent skip.
+// Every tool call goes through common/process.h, with only plain paths (common/plain_paths.h:
+// nvcc runs its steps through a shell); a missing tool is a message naming what to install,
+// never a silent skip.
 #pragma once
 
 #include <chrono>
@@ -72,6 +73,10 @@ struct CompileOptions {
 // nvcc -cubin -arch=sm_XX: `source` (.cu) to `cubin`.
 ToolRun compile_cubin(const Toolchain& toolchain, const std::filesystem::path& source, int arch,
                       const std::filesystem::path& cubin, const CompileOptions& options = {});
+// nvcc FLAGS SOURCE -o EXECUTABLE -lstdc++ -lm: a program for the GPU machine.
+ToolRun build_executable(const Toolchain& toolchain, const std::filesystem::path& source,
+                         const std::filesystem::path& executable, const std::vector<std::string>& flags,
+                         std::chrono::seconds timeout = std::chrono::seconds(300));
 // nvdisasm -hex CUBIN: the listing form of tests/sass/listings.
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));

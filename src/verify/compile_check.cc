@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/nvcc11.h"
+#include "common/plain_paths.h"
 #include "common/process.h"
 
 namespace gpuport::verify {
@@ -67,8 +68,10 @@ std::vector<std::string> nvcc_hip_command(const CompileCheckOptions& options) {
 
 std::vector<source::CheckOutcome> check_unit(const fs::path& file, const CompileCheckOptions& options) {
   std::vector<source::CheckOutcome> out;
-  std::vector<std::string> includes = {"-I" + file.parent_path().string()};
-  for (const auto& d : options.include_dirs) includes.push_back("-I" + d.string());
+  std::error_code ec;
+  const fs::path unit = fs::absolute(file, ec);
+  std::vector<fs::path> include_dirs = {unit.parent_path()};
+  for (const auto& d : options.include_dirs) include_dirs.push_back(fs::absolute(d, ec));
   ProcessOptions popts;
   popts.timeout = options.timeout;
 
@@ -79,12 +82,13 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       c.skipped = true;
       c.message = *why;
     } else {
+      // clang runs its steps itself, without a shell: the user's paths go as they are.
       std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch,
                                       "--rocm-path=/usr",
                                       "--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(),
                                       "-fsyntax-only", "-Wno-unused-result"};
-      cmd.insert(cmd.end(), includes.begin(), includes.end());
-      cmd.push_back(file.string());
+      for (const auto& d : include_dirs) cmd.push_back("-I" + d.string());
+      cmd.push_back(unit.string());
       auto r = run_process(cmd, popts);
       c.command = r.command_line;
       c.passed = r.succeeded();
@@ -99,23 +103,26 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       c.skipped = true;
       c.message = *why;
     } else {
-      char tmpl[] = "/tmp/gpuport-check-XXXXXX";
-      const char* dir = ::mkdtemp(tmpl);
-      auto cmd = nvcc_hip_command(options);
-      cmd.insert(cmd.end(), includes.begin(), includes.end());
-      cmd.push_back("-c");
-      cmd.push_back(file.string());
-      cmd.push_back("-o");
-      cmd.push_back(fmt::format("{}/unit.o", dir ? dir : "/tmp"));
+      // nvcc runs its steps through /bin/sh: it sees only paths of gpuport's choosing.
+      PlainPaths plain;
       ProcessOptions nv = popts;
       nv.environment = nvcc11_environment();
-      auto r = run_process(cmd, nv);
-      c.command = r.command_line;
-      c.passed = r.succeeded();
-      c.message = c.passed ? "" : trim_output(r.err + r.out + (r.timed_out ? "\n(timed out)" : ""));
-      if (dir) {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
+      auto source = plain.input(unit);
+      auto includes = plain.include_flags(include_dirs);
+      auto dir = plain.folder();
+      std::optional<Diagnostic> problem = plain.set_temporary_folder(nv.environment);
+      if (!source) problem = source.diagnostics().front();
+      else if (!includes) problem = includes.diagnostics().front();
+      if (problem || !dir) {
+        c.message = problem ? format_diagnostic(*problem) : "cannot make a private folder";
+      } else {
+        auto cmd = nvcc_hip_command(options);
+        cmd.insert(cmd.end(), includes->begin(), includes->end());
+        cmd.insert(cmd.end(), {"-c", source->string(), "-o", (*dir / "unit.o").string()});
+        auto r = run_process(cmd, nv);
+        c.command = plain.restore_command(r.command_line);
+        c.passed = r.succeeded();
+        c.message = c.passed ? "" : plain.restore(trim_output(r.err + r.out + (r.timed_out ? "\n(timed out)" : "")));
       }
     }
     out.push_back(std::move(c));

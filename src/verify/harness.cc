@@ -12,6 +12,7 @@
 
 #include "common/file_io.h"
 #include "common/nvcc11.h"
+#include "common/plain_paths.h"
 #include "common/process.h"
 #include "source/project.h"
 
@@ -206,9 +207,12 @@ std::string trim(std::string s, std::size_t max_lines = 40) {
 }
 
 // Runs a build command that writes `output`, through the content-hash cache. `inputs` are the
-// files whose bytes decide the result; `argv` holds "{out}" where the output path goes.
+// files whose bytes decide the result; `argv` holds "{out}" where the output path goes. A
+// compiler that runs its steps through a shell (`through_shell`: nvcc) gets plain names for
+// the output, the inputs and the -I folders (common/plain_paths.h).
 StepResult cached_build(std::vector<std::string> argv, const fs::path& output, const std::vector<fs::path>& inputs,
-                        const std::map<std::string, std::optional<std::string>>& env, const VerifyOptions& options) {
+                        const std::map<std::string, std::optional<std::string>>& env, const VerifyOptions& options,
+                        bool through_shell) {
   StepResult step;
   const auto start = Clock::now();
   ContentHash hash;
@@ -229,7 +233,7 @@ StepResult cached_build(std::vector<std::string> argv, const fs::path& output, c
   std::error_code ec;
   fs::create_directories(output.parent_path(), ec);
   if (options.use_cache && fs::exists(entry / "output", ec)) {
-    if (!copy_file_atomic(entry / "output", output, false)) {
+    if (!copy_file_atomic(entry / "output", output, {.durable = false})) {
       fs::permissions(output, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                       fs::perm_options::add, ec);
       step.status = StepStatus::ok;
@@ -241,18 +245,39 @@ StepResult cached_build(std::vector<std::string> argv, const fs::path& output, c
   ProcessOptions o;
   o.environment = env;
   o.timeout = options.build_timeout;
-  auto r = run_process(argv, o);
-  step.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (!r.succeeded() || !fs::exists(output, ec)) {
+  PlainPaths plain;
+  std::optional<Diagnostic> problem;
+  if (through_shell) {
+    std::set<std::string> input_names;
+    for (const auto& f : inputs) input_names.insert(f.string());
+    problem = plain.set_temporary_folder(o.environment);
+    for (auto& a : argv) {
+      Result<fs::path> alias = fs::path(a);
+      if (a == output.string()) alias = plain.output(output);
+      else if (a.starts_with("-I") && a.size() > 2) alias = plain.input(a.substr(2));
+      else if (input_names.count(a)) alias = plain.input(a);
+      if (!alias) problem = alias.diagnostics().front();
+      else a = (a.starts_with("-I") ? "-I" : "") + alias->string();
+    }
+  }
+  if (problem) {
     step.status = StepStatus::failed;
-    step.message = trim(r.err + r.out + (r.started ? "" : "\ncould not start " + argv.front()) +
-                        (r.timed_out ? "\n(timed out)" : ""));
+    step.message = format_diagnostic(*problem);
+    return step;
+  }
+  auto r = run_process(argv, o);
+  const auto committed = plain.commit_outputs();
+  step.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!r.succeeded() || committed || !fs::exists(output, ec)) {
+    step.status = StepStatus::failed;
+    step.message = trim(plain.restore(r.err + r.out) + (r.started ? "" : "\ncould not start " + argv.front()) +
+                        (r.timed_out ? "\n(timed out)" : "") + (committed ? "\n" + format_diagnostic(*committed) : ""));
     return step;
   }
   step.status = StepStatus::ok;
   if (options.use_cache) {
     fs::create_directories(entry, ec);
-    copy_file_atomic(output, entry / "output", false);
+    copy_file_atomic(output, entry / "output", {.durable = false});
   }
   return step;
 }
@@ -286,8 +311,8 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     p.build_original.message = *why;
   } else {
     auto argv = nvcc_command(cc);
-    argv.insert(argv.end(), {"-O2", source.string(), "-o", "{out}", "-lstdc++", "-lm"});
-    p.build_original = cached_build(argv, dir / "original", program_inputs(source), nv_env, options);
+    argv.insert(argv.end(), {"-O2", "-I" + source.parent_path().string(), source.string(), "-o", "{out}", "-lstdc++", "-lm"});
+    p.build_original = cached_build(argv, dir / "original", program_inputs(source), nv_env, options, true);
   }
 
   // (2) translate, with the local headers it includes.
@@ -324,7 +349,7 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
       std::vector<std::string> argv = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--rocm-path=/usr",
                                        "--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2",
                                        "-Wno-unused-result", hip_unit.string(), "-o", "{out}", "-lamdhip64"};
-      p.compile_amd = cached_build(argv, dir / ("translated-" + cc.amd_arch), hip_files, no_env, options);
+      p.compile_amd = cached_build(argv, dir / ("translated-" + cc.amd_arch), hip_files, no_env, options, false);
     }
     // (4) HIP on NVIDIA, with nvcc 11.8.
     if (auto why = nvidia_unavailable(cc)) {
@@ -332,8 +357,9 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
       p.build_hip_nvidia.message = *why;
     } else {
       auto argv = nvcc_hip_command(cc);
-      argv.insert(argv.end(), {"-O2", hip_unit.string(), "-o", "{out}", "-lstdc++", "-lm"});
-      p.build_hip_nvidia = cached_build(argv, dir / "translated-nvidia", hip_files, nv_env, options);
+      argv.insert(argv.end(), {"-O2", "-I" + hip_unit.parent_path().string(), hip_unit.string(), "-o", "{out}",
+                               "-lstdc++", "-lm"});
+      p.build_hip_nvidia = cached_build(argv, dir / "translated-nvidia", hip_files, nv_env, options, true);
     }
   }
 
