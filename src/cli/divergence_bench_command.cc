@@ -59,7 +59,7 @@ int run_divergence_bench(const DivergenceBenchArguments& a) {
   const fs::path dir = a.out_dir;
   const fs::path source = dir / "divergence_bench.cu";
   const fs::path executable = dir / "divergence_bench";
-  if (auto err = write_file_atomic(source, sass::generate_divergence_benchmark(options), false))
+  if (auto err = write_file_atomic(source, sass::generate_divergence_benchmark(options), {.durable = false}))
     return fail(2, format_diagnostic(*err));
   std::printf("wrote %s\n", source.string().c_str());
   auto built = sass::build_divergence_benchmark(source, executable, arch);
@@ -79,7 +79,7 @@ int run_divergence_bench(const DivergenceBenchArguments& a) {
     std::string detail = r.err;
     return fail(1, fmt::format("`{}` failed ({}){}{}", r.command_line, r.outcome(), detail.empty() ? "" : ":\n", detail));
   }
-  if (auto err = write_file_atomic(dir / "divergence_bench.out", r.out, false)) return fail(2, format_diagnostic(*err));
+  if (auto err = write_file_atomic(dir / "divergence_bench.out", r.out, {.durable = false})) return fail(2, format_diagnostic(*err));
   std::printf("\n");
   return print_fit(r.out);
 }

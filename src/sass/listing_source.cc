@@ -76,7 +76,7 @@ class TempDir {
 
 void save(const ListingRequest& request, const fs::path& name, std::string_view content, ListingResult& out) {
   if (request.save_dir.empty()) return;
-  if (auto err = write_file_atomic(request.save_dir / name, content, false)) out.diagnostics.push_back(*err);
+  if (auto err = write_file_atomic(request.save_dir / name, content, {.durable = false})) out.diagnostics.push_back(*err);
 }
 
 constexpr std::uint64_t kMaxCubinBytes = std::uint64_t{1} << 30;
