@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "common/file_io.h"
+#include "common/json.h"
 #include "maps/api_map.h"
 #include "verify/harness.h"
 
@@ -63,7 +64,7 @@ int run_verify(const VerifyArguments& a) {
   std::fwrite(table.data(), 1, table.size(), stdout);
   int status = report.all_ok() ? 0 : 1;
   if (!a.json_path.empty()) {
-    if (auto err = write_file_atomic(a.json_path, verify::to_json(report).dump(2) + "\n")) {
+    if (auto err = write_file_atomic(a.json_path, dump_json(verify::to_json(report)))) {
       std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
       status = 2;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace gpuport {
 
@@ -22,6 +23,73 @@ LineColumn LineIndex::locate(std::uint32_t offset) const {
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   auto line = static_cast<std::uint32_t>(it - starts_.begin());
   return {line, offset - starts_[line - 1] + 1};
+}
+
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  if (i >= n) return 0;
+  const unsigned char c = s[i];
+  if (c < 0x80) return 1;
+  std::size_t len = 0;
+  std::uint32_t cp = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > n) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((s[i + k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i + k] & 0x3F);
+  }
+  const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+  const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+  if (overlong || surrogate || cp > 0x10FFFF) return 0;
+  return len;
+}
+
+std::string to_valid_utf8(std::string_view text) {
+  if (check_text(text).problem != TextProblem::invalid_utf8) return std::string(text);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    if (const std::size_t len = utf8_sequence_length(text, i); len > 0) {
+      out.append(text, i, len);
+      i += len;
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(text[i++]);
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+  }
+  return out;
+}
+
+std::string path_to_uri(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = path.starts_with('/') ? "file://" : "";
+  for (unsigned char c : path) {
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                            c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (unreserved) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 TextCheck check_text(std::string_view text) {
@@ -45,28 +113,8 @@ TextCheck check_text(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
-    }
-    if (i + len > n) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-    const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
-    if (overlong || surrogate || cp > 0x10FFFF) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
+    const std::size_t len = utf8_sequence_length(text, i);
+    if (len == 0) return {TextProblem::invalid_utf8, static_cast<std::uint32_t>(i)};
     i += len;
   }
   return {};

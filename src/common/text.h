@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,5 +36,19 @@ struct TextCheck {
 
 // Source text must be UTF-8 without NUL bytes; anything else is treated as binary or foreign.
 TextCheck check_text(std::string_view text);
+
+// The length of the valid UTF-8 sequence that starts at byte `i` of `text`; 0 when the bytes
+// there are not one (a stray continuation byte, an overlong form, a surrogate, a cut sequence).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
+// `text` as valid UTF-8, for JSON and SARIF (whose strings must be Unicode): each byte that is
+// not part of a valid sequence becomes the four characters \xNN, as compilers print such bytes
+// in file names. Valid text comes back unchanged.
+std::string to_valid_utf8(std::string_view text);
+
+// A path as a URI reference (RFC 3986), as SARIF's artifactLocation.uri wants it: every byte
+// but the unreserved characters and '/' percent-encoded (spaces, '#', '%', non-UTF-8 bytes);
+// an absolute path becomes a file:// URI. Lossless: each path has its own URI.
+std::string path_to_uri(std::string_view path);
 
 }  // namespace gpuport

@@ -1,5 +1,7 @@
 #include "sass/divergence.h"
 
+#include "common/json.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -534,7 +536,7 @@ std::string divergence_text(const DivergenceReport& r) {
 }
 
 std::string divergence_json(const std::vector<DivergenceReport>& reports, int indent) {
-  return divergence_json_value(reports).dump(indent) + "\n";
+  return dump_json(divergence_json_value(reports), indent);
 }
 
 nlohmann::ordered_json divergence_json_value(const std::vector<DivergenceReport>& reports) {

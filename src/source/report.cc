@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "common/text.h"
+
 namespace gpuport::source {
 
 std::size_t TranslationReport::count(Severity severity) const {
@@ -126,7 +128,7 @@ nlohmann::json to_sarif(const TranslationReport& report) {
   auto add = [&](const Diagnostic& d) {
     if (!rules.count(d.code)) rules[d.code] = {{"id", d.code}, {"shortDescription", {{"text", d.code}}}};
     const char* level = d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note";
-    nlohmann::json loc = {{"physicalLocation", {{"artifactLocation", {{"uri", d.location.file}}}}}};
+    nlohmann::json loc = {{"physicalLocation", {{"artifactLocation", {{"uri", path_to_uri(d.location.file)}}}}}};
     if (d.location.line > 0)
       loc["physicalLocation"]["region"] = {{"startLine", d.location.line}, {"startColumn", d.location.column}};
     nlohmann::json r = {{"ruleId", d.code},

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "common/json.h"
 #include "common/text.h"
 
 namespace gpuport {
@@ -29,6 +30,33 @@ TEST(Text, FindsNulBytesAndBadEncodings) {
   EXPECT_EQ(check_text("\xC0\xAF").problem, TextProblem::invalid_utf8);          // overlong
   EXPECT_EQ(check_text("\xED\xA0\x80").problem, TextProblem::invalid_utf8);      // surrogate
   EXPECT_EQ(check_text("truncated \xE2\x82").problem, TextProblem::invalid_utf8);
+}
+
+TEST(Text, InvalidBytesBecomeEscapesValidTextStays) {
+  EXPECT_EQ(to_valid_utf8("caf\xC3\xA9.cu"), "caf\xC3\xA9.cu");
+  EXPECT_EQ(to_valid_utf8("caf\xE9.cu"), "caf\\xE9.cu");
+  EXPECT_EQ(to_valid_utf8("\xFF\xFE"), "\\xFF\\xFE");
+  EXPECT_EQ(to_valid_utf8("cut \xE2\x82"), "cut \\xE2\\x82");
+  EXPECT_EQ(check_text(to_valid_utf8("\xC0\xAF \xED\xA0\x80")).problem, TextProblem::none);
+}
+
+TEST(Text, PathsBecomePercentEncodedUris) {
+  EXPECT_EQ(path_to_uri("src/kernel.cu"), "src/kernel.cu");
+  EXPECT_EQ(path_to_uri("my dir/a#1%.cu"), "my%20dir/a%231%25.cu");
+  EXPECT_EQ(path_to_uri("/abs/caf\xE9.cu"), "file:///abs/caf%E9.cu");
+}
+
+TEST(Json, EveryStringAndKeyIsMadeValid) {
+  nlohmann::json j = {{"file", "a\xFF.cu"}, {"list", {"ok", "b\xFE"}}, {"nested", {{"k\x80", 1}}}};
+  EXPECT_THROW((void)j.dump(), nlohmann::json::type_error);  // what used to abort gpuport
+  const std::string text = dump_json(j);
+  const auto back = nlohmann::json::parse(text);
+  EXPECT_EQ(back["file"], "a\\xFF.cu");
+  EXPECT_EQ(back["list"][1], "b\\xFE");
+  EXPECT_EQ(back["nested"]["k\\x80"], 1);
+  nlohmann::ordered_json o = {{"z\xC1", "v"}, {"a", "w"}};
+  const auto ordered = nlohmann::ordered_json::parse(dump_json(o));
+  EXPECT_EQ(ordered.begin().key(), "z\\xC1") << "order is kept";
 }
 
 }  // namespace
