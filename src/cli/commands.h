@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -14,5 +15,11 @@ Action add_translate_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
 Action add_sass_command(CLI::App& app);
 Action add_divergence_bench_command(CLI::App& app);
+
+// Writes to stdout, remembering why the first failed write failed (a full disk, a closed pipe).
+void write_stdout(std::string_view text);
+// Flushes stdout; the errno of the first failed write (0: everything arrived). main turns a
+// failure into exit status 2, whatever the command returned.
+int finish_stdout();
 
 }  // namespace gpuport::cli

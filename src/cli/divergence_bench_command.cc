@@ -36,7 +36,7 @@ int print_fit(const std::string& output_text) {
   const auto parsed = sass::parse_benchmark_output(output_text);
   for (const auto& e : parsed.errors) std::fprintf(stderr, "gpuport divergence-bench: %s\n", e.c_str());
   const std::string table = sass::format_fit_table(parsed);
-  std::fwrite(table.data(), 1, table.size(), stdout);
+  write_stdout(table);
   return parsed.points.empty() ? 1 : 0;
 }
 
@@ -74,7 +74,7 @@ int run_divergence_bench(const DivergenceBenchArguments& a) {
   ProcessOptions po;
   po.timeout = std::chrono::minutes(10);
   auto r = run_process({fs::absolute(executable).string()}, po);
-  std::fwrite(r.out.data(), 1, r.out.size(), stdout);
+  write_stdout(r.out);
   if (!r.succeeded()) {
     std::string detail = r.err;
     return fail(1, fmt::format("`{}` failed ({}){}{}", r.command_line, r.outcome(), detail.empty() ? "" : ":\n", detail));

@@ -1,5 +1,7 @@
 // gpuport: ports GPU code between NVIDIA and AMD and proves that the port works.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/commands.h"
 
@@ -23,9 +25,16 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;  // usage error
   }
-  if (app.got_subcommand("translate")) return translate();
-  if (app.got_subcommand("verify")) return verify();
-  if (app.got_subcommand("sass")) return sass();
-  if (app.got_subcommand("divergence-bench")) return divergence_bench();
-  return 2;
+  int status = 2;
+  if (app.got_subcommand("translate")) status = translate();
+  else if (app.got_subcommand("verify")) status = verify();
+  else if (app.got_subcommand("sass")) status = sass();
+  else if (app.got_subcommand("divergence-bench")) status = divergence_bench();
+  // What went to stdout (a translation, a listing, a report) must have arrived: a full disk or
+  // a closed pipe is an I/O error, not a success.
+  if (const int err = gpuport::cli::finish_stdout(); err != 0) {
+    std::fprintf(stderr, "gpuport: error: cannot write to standard output: %s [io-error]\n", std::strerror(err));
+    return 2;
+  }
+  return status;
 }

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/file_io.h"
+#include "common/json.h"
 #include "common/process.h"
 #include "sass/divergence.h"
 #include "sass/indirect_branches.h"
@@ -51,9 +52,17 @@ bool write_svg(const std::filesystem::path& dot, const std::string& dir, const s
                                  function.empty() ? "anonymous" : function);
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  // Mangled template names run to hundreds of characters, over the 255 bytes of a file name:
+  // keep the start and add a hash of the whole, so that names stay distinct.
+  constexpr std::size_t kMaxStem = 200;
+  if (name.size() > kMaxStem) {
+    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+    for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
+    name = fmt::format("{}-{:016x}", name.substr(0, kMaxStem - 17), h);
+  }
   const std::filesystem::path target = std::filesystem::path(dir) / (name + ".svg");
   const std::filesystem::path source = std::filesystem::path(dir) / (name + ".dot.tmp");
-  if (auto err = write_file_atomic(source, graph, false)) {
+  if (auto err = write_file_atomic(source, graph, {.durable = false})) {
     std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
     return false;
   }
@@ -68,7 +77,7 @@ bool write_svg(const std::filesystem::path& dot, const std::string& dir, const s
                  r.outcome().c_str(), r.err.c_str());
     return false;
   }
-  if (auto err = write_file_atomic(target, r.out, false)) {
+  if (auto err = write_file_atomic(target, r.out, {.durable = false})) {
     std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
     return false;
   }
@@ -160,6 +169,11 @@ int run_sass(const SassArguments& a) {
       status = 2;
       continue;
     }
+    if (content.empty()) {
+      std::fprintf(stderr, "%s: error: empty file: no SASS, cubin or CUDA source in it [empty-input]\n", input.c_str());
+      status = 2;
+      continue;
+    }
     auto listings = sass::obtain_listings(input, content, request);
     if (!listings.diagnostics.empty()) {
       print_diagnostics(listings.diagnostics);
@@ -173,7 +187,11 @@ int run_sass(const SassArguments& a) {
       std::optional<sass::Cubin> cubin;
       if (!listing.cubin.empty()) {
         // Jump tables: the targets of BRX/JMX that nvdisasm 11.8 leaves unnamed.
-        cubin = sass::read_cubin(listing.cubin, listing.name).cubin;
+        auto read = sass::read_cubin(listing.cubin, listing.cubin_name.empty() ? listing.name : listing.cubin_name);
+        // What the reader could not decode is said: facts (parameters, jump tables) are missing.
+        print_diagnostics(read.diagnostics);
+        if (has_errors(read.diagnostics)) status = std::max(status, 1);
+        cubin = std::move(read.cubin);
         if (cubin)
           for (auto& program : parsed.programs)
             for (const auto& why : sass::resolve_indirect_branches(program, *cubin, listing.cubin))
@@ -224,13 +242,13 @@ int run_sass(const SassArguments& a) {
               out += a.format == "dot" ? graphs[k] : sass::divergence_text(reports[k]);
             break;
         }
-        std::fwrite(out.data(), 1, out.size(), stdout);
+        write_stdout(out);
       }
     }
   }
   if (a.divergence && a.format == "json") {
-    const std::string text = json_document.dump(2) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    const std::string text = dump_json(std::move(json_document));
+    write_stdout(text);
   }
   return status;
 }
@@ -245,7 +263,8 @@ Action add_sass_command(CLI::App& app) {
       "cuda13 = /usr/local/cuda + the nvidia-cuda-nvdisasm/-cuobjdump wheels for sm_75..sm_120), .cubin\n"
       "(disassembled by the nvdisasm of the CUDA that made it), executables/objects/fatbinaries (cuobjdump\n"
       "-sass), and nvdisasm or cuobjdump text.\n"
-      "Exit status: 0 ok; 1 the listing has parse errors; 2 usage, I/O, or a tool missing or failing.");
+      "Exit status: 0 ok; 1 the listing has parse errors or the cubin parts the reader cannot decode; 2 usage,\n"
+      "I/O, an empty input, or a tool missing or failing.");
   cmd->add_option("inputs", args->inputs, "Files to read")->required();
   cmd->add_flag("--print", args->print, "Print each parsed program as nvdisasm text (instead of a summary)");
   cmd->add_flag("--divergence", args->divergence,
@@ -257,7 +276,8 @@ Action add_sass_command(CLI::App& app) {
                   "sm_100 sm_120. For other inputs: only these archs are shown");
   cmd->add_option("--toolchain", args->toolchain, "cuda11, cuda13 or auto (11.8 up to sm_90, 13 beyond)")
       ->capture_default_str();
-  cmd->add_option("-I", args->include_dirs, "Include folder for compiling .cu inputs");
+  // One folder per -I: `-I DIR FILE` must not take FILE as a second folder.
+  cmd->add_option("-I", args->include_dirs, "Include folder for compiling .cu inputs")->allow_extra_args(false);
   cmd->add_option("--save-temps", args->save_dir, "Keep the cubins and listings made from the inputs in DIR");
   cmd->add_option("--svg", args->svg_dir,
                   "With --divergence: also draw each function's CFG (divergent branches and reconvergence points "

@@ -1,4 +1,6 @@
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +12,8 @@
 
 #include "cli/commands.h"
 #include "common/file_io.h"
+#include "common/json.h"
+#include "common/plain_paths.h"
 #include "maps/api_map.h"
 #include "source/project.h"
 #include "verify/compile_check.h"
@@ -116,8 +120,12 @@ int run_translate(const TranslateArguments& a) {
 
   if (to_stdout && !report.files.empty() && report.files[0].translated) {
     const std::string& text = result.outputs[0];
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "gpuport translate: error: cannot write the translation to standard output: %s [io-error]\n",
+                   std::strerror(errno));
+      std::clearerr(stdout);  // said here: main need not say it again
+      return 2;
+    }
   }
 
   if (a.check) {
@@ -131,16 +139,20 @@ int run_translate(const TranslateArguments& a) {
     for (const auto& d : a.include_dirs) copts.include_dirs.emplace_back(d);
     // Units to compile: the written outputs, or a temporary copy of stdout's text.
     std::vector<std::pair<std::size_t, fs::path>> units;
-    std::vector<fs::path> temporaries;
+    fs::path private_folder;
     for (std::size_t i = 0; i < report.files.size(); ++i) {
       const auto& f = report.files[i];
       if (!f.translated) continue;
       if (!verify::is_compile_unit(f.input)) continue;
       if (to_stdout) {
-        fs::path tmp = fs::temp_directory_path() / fmt::format("gpuport-check-{}-{}", ::getpid(), fs::path(f.input).filename().string());
-        if (write_file_atomic(tmp, result.outputs[i])) continue;
-        copts.include_dirs.push_back(fs::path(f.input).parent_path());
-        temporaries.push_back(tmp);
+        // The translation exists only in memory: a copy under the input's name in a private
+        // folder, with the input's folder on the include path.
+        if (private_folder.empty()) private_folder = make_private_folder("gpuport-check");
+        if (private_folder.empty()) continue;
+        const fs::path tmp = private_folder / fs::path(f.input).filename();
+        if (write_file_atomic(tmp, result.outputs[i], {.durable = false})) continue;
+        std::error_code ec;
+        copts.include_dirs.push_back(fs::absolute(f.input, ec).parent_path());
         units.emplace_back(i, tmp);
       } else {
         units.emplace_back(i, f.output.empty() ? fs::path(f.input) : fs::path(f.output));
@@ -156,18 +168,23 @@ int run_translate(const TranslateArguments& a) {
       const unsigned jobs = std::max(1u, std::min<unsigned>(a.jobs, static_cast<unsigned>(units.size())));
       for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
     }
-    for (const auto& t : temporaries) fs::remove(t);
+    if (!private_folder.empty()) {
+      std::error_code ec;
+      fs::remove_all(private_folder, ec);
+    }
   }
 
   // Quiet text reports list errors only, so the full report is not rendered for them.
   const bool quiet_text = a.quiet && a.report_format == "text" && a.report_file.empty();
   std::string rendered;
-  if (a.report_format == "json") rendered = source::to_json(report).dump(2) + "\n";
-  else if (a.report_format == "sarif") rendered = source::to_sarif(report).dump(2) + "\n";
+  if (a.report_format == "json") rendered = dump_json(source::to_json(report));
+  else if (a.report_format == "sarif") rendered = dump_json(source::to_sarif(report));
   else if (!quiet_text) rendered = source::format_text(report);
 
   if (!a.report_file.empty()) {
-    if (auto err = write_file_atomic(a.report_file, rendered)) {
+    // A file the user names: its folder must exist; a link or device (/dev/stdout) is written
+    // through, not replaced.
+    if (auto err = write_file_atomic(a.report_file, rendered, {.create_parents = false})) {
       std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
       return 2;
     }
@@ -180,7 +197,8 @@ int run_translate(const TranslateArguments& a) {
           if (d.severity == Severity::error) std::fprintf(stream, "%s\n", format_diagnostic(d).c_str());
       for (const auto& d : report.errors) std::fprintf(stream, "%s\n", format_diagnostic(d).c_str());
     } else {
-      std::fwrite(rendered.data(), 1, rendered.size(), stream);
+      if (stream == stdout) write_stdout(rendered);
+      else std::fwrite(rendered.data(), 1, rendered.size(), stream);
     }
   }
 
@@ -210,7 +228,9 @@ Action add_translate_command(CLI::App& app) {
   cmd->add_option("--launch", args->launch, "Kernel launches: keep (<<<>>>) or ggl (hipLaunchKernelGGL)")->capture_default_str();
   cmd->add_flag("--no-runtime-include", args->no_runtime_include, "Do not add #include <hip/hip_runtime.h>");
   cmd->add_flag("--no-follow-includes", args->no_follow_includes, "Do not translate local headers that file inputs include");
-  cmd->add_option("-I", args->include_dirs, "Folder to search for local includes (and for --check)");
+  // One folder per -I: `-I DIR FILE` must not take FILE as a second folder.
+  cmd->add_option("-I", args->include_dirs, "Folder to search for local includes (and for --check)")
+      ->allow_extra_args(false);
   cmd->add_flag("--check", args->check, "Compile-check each translated unit for gfx1100 (clang-19) and HIP's NVIDIA platform (nvcc 11.8)");
   cmd->add_option("--check-targets", args->check_targets, "Targets for --check: amd, nvidia or amd,nvidia")->capture_default_str();
   cmd->add_option("--rocm-device-lib-path", args->device_lib_dir, "gfx1100 device-library folder for --check");
@@ -218,7 +238,9 @@ Action add_translate_command(CLI::App& app) {
   cmd->add_option("--clang", args->clang, "clang++ 19 for --check")->capture_default_str();
   cmd->add_option("--nvidia-arch", args->nvidia_arch, "NVIDIA architecture for --check")->capture_default_str();
   cmd->add_option("--maps", args->maps_dir, "Load mapping tables from this folder instead of the built-in ones");
-  cmd->add_option("--max-file-size", args->max_file_size, "Largest input file in bytes")->capture_default_str();
+  cmd->add_option("--max-file-size", args->max_file_size, "Largest input file in bytes (1 to 2^40)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   cmd->add_flag("!--no-progress", args->progress, "No progress bar");
   cmd->add_flag("-q,--quiet", args->quiet, "Print only errors");
   return [args] { return run_translate(*args); };

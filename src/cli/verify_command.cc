@@ -61,7 +61,7 @@ int run_verify(const VerifyArguments& a) {
   auto report = verify::verify_programs(inputs, *map, o, progress);
 
   const std::string table = verify::format_table(report);
-  std::fwrite(table.data(), 1, table.size(), stdout);
+  write_stdout(table);
   int status = report.all_ok() ? 0 : 1;
   if (!a.json_path.empty()) {
     if (auto err = write_file_atomic(a.json_path, dump_json(verify::to_json(report)))) {

@@ -122,7 +122,10 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
       // cubin's jump tables resolve the BRX targets that nvdisasm 11.8 leaves unnamed.
       if (fs::path c = fs::path(path).replace_extension(".cubin"); path.extension() != ".cubin" && fs::is_regular_file(c)) {
         std::string cubin;
-        if (!read_file_into(c, kMaxCubinBytes, cubin) && identify_cubin(cubin)) l.cubin = std::move(cubin);
+        if (!read_file_into(c, kMaxCubinBytes, cubin) && identify_cubin(cubin)) {
+          l.cubin = std::move(cubin);
+          l.cubin_name = c.string();
+        }
       }
       out.listings.push_back(std::move(l));
       return out;

@@ -37,6 +37,7 @@ struct Listing {
   std::string tools;            // "nvcc 11.8, nvdisasm 11.8"
   std::string text;
   std::string cubin;            // the cubin's bytes when the text is its nvdisasm listing (jump tables)
+  std::string cubin_name;       // for the cubin reader's diagnostics; empty: `name`
 };
 
 struct ListingResult {

@@ -17,6 +17,9 @@
 
 namespace gpuport::source {
 
+// The macro that guards gpuport's vote shim (includes.cc).
+inline constexpr std::string_view kVoteShimGuard = "GPUPORT_NVIDIA_WARP_VOTES";
+
 struct Edit {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
@@ -73,6 +76,10 @@ class Engine {
   std::size_t pp_rewrites = 0;
   // The translation calls __ballot/__any/__all, which HIP 5.2's NVIDIA platform lacks.
   bool needs_nvidia_vote_shim = false;
+  // The file already holds gpuport's vote shim (it is gpuport's own output): the shim's lines
+  // are left alone and no second one is added, so that translating a translation changes
+  // nothing.
+  bool has_nvidia_vote_shim() const { return has_vote_shim_; }
 
   // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
   std::size_t match(std::size_t open) const;
@@ -132,7 +139,10 @@ class Engine {
   mutable std::size_t device_cursor_ = 0;
   std::vector<std::size_t> directives_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
+  void protect_vote_shim();
+
   bool has_device_keywords_ = false;
+  bool has_vote_shim_ = false;
   bool has_launches_ = false;
   mutable std::optional<LineIndex> lines_;
 };

@@ -155,15 +155,16 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     has_runtime_api |= target == kRuntimeApi;
     if (target == kRuntime && inc.depth == 0 && !runtime_hash) runtime_hash = inc.hash;
   }
+  const bool add_shim = e.needs_nvidia_vote_shim && !e.has_nvidia_vote_shim();
   if (has_runtime || (!device && has_runtime_api)) {
-    if (e.needs_nvidia_vote_shim && runtime_hash) e.insert(after_line(*runtime_hash), shim());
+    if (add_shim && runtime_hash) e.insert(after_line(*runtime_hash), shim());
     return;
   }
 
   // After #pragma once or an include guard's #define; else before the first line of code.
   std::string text = "#include <hip/hip_runtime.h>";
   text += eol;
-  if (e.needs_nvidia_vote_shim) text += shim();
+  if (add_shim) text += shim();
   std::optional<std::uint32_t> at;
   for (std::size_t i : e.directives()) {
     if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
@@ -182,6 +183,8 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     while (k > 0 && tokens[k - 1].kind == lex::TokenKind::whitespace) --k;
     at = tokens[k].offset;
   }
+  // A UTF-8 byte-order mark must stay at byte 0 (clang rejects one anywhere else).
+  if (e.source().starts_with("\xEF\xBB\xBF") && *at < 3) at = 3;
   e.insert(*at, std::move(text));
   ++e.result().rewrites;
 }

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <set>
 #include <thread>
+#include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -27,12 +29,33 @@ struct WorkItem {
   bool source = true;
 };
 
-Diagnostic io_diagnostic(const fs::path& path, std::string message) {
+Diagnostic finding(const fs::path& path, Severity severity, std::string code, std::string message) {
   Diagnostic d;
-  d.code = "io-error";
+  d.severity = severity;
+  d.code = std::move(code);
   d.message = std::move(message);
   d.location.file = path.string();
   return d;
+}
+
+Diagnostic io_diagnostic(const fs::path& path, std::string message) {
+  return finding(path, Severity::error, "io-error", std::move(message));
+}
+
+// `path` lies in `folder` or below (both canonical).
+bool is_within(const fs::path& path, const fs::path& folder) {
+  auto p = path.begin();
+  for (auto f = folder.begin(); f != folder.end(); ++f, ++p)
+    if (p == path.end() || *p != *f) return false;
+  return true;
+}
+
+// FILE.gpuport.bak, else FILE.gpuport.bak.1, .2, ...: the first backup (the original) is never
+// replaced by a later one.
+fs::path backup_name(const fs::path& file, unsigned n) {
+  fs::path b = file;
+  b += n == 0 ? ".gpuport.bak" : ".gpuport.bak." + std::to_string(n);
+  return b;
 }
 
 // Paths in reports are spelled relative to the working folder when the file lies below it
@@ -88,6 +111,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
   std::vector<WorkItem> items;
   std::set<fs::path> seen;
   std::vector<fs::path> roots;
+  std::vector<fs::path> tree_roots;  // folder inputs, canonical
   std::vector<fs::path> file_inputs;
 
   std::error_code output_ec;
@@ -109,6 +133,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     }
     if (fs::is_directory(status)) {
       roots.push_back(input);
+      tree_roots.push_back(input);
       std::vector<fs::path> found;
       auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
       if (ec) {
@@ -124,6 +149,22 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
           continue;
         }
         std::error_code ec2;
+        if (it->is_symlink(ec2)) {
+          // Links are followed to files, never to folders; a broken one is said, not skipped quietly.
+          std::error_code target_ec;
+          const auto target = fs::status(it->path(), target_ec);
+          if (target_ec || !fs::exists(target)) {
+            const bool loop = target_ec.value() == ELOOP;
+            report.errors.push_back(finding(it->path(), Severity::warning, loop ? "symlink-loop" : "dangling-symlink",
+                                            loop ? "symbolic link loop: skipped" : "dangling symbolic link: skipped"));
+          } else if (fs::is_directory(target)) {
+            report.errors.push_back(finding(it->path(), Severity::note, "symlink-folder",
+                                            "symbolic link to a folder: not followed"));
+          } else if (fs::is_regular_file(target)) {
+            found.push_back(it->path());
+          }
+          continue;
+        }
         if (it->is_directory(ec2)) {
           // An unreadable sub-folder would be skipped silently by the iterator: say so.
           if (::access(it->path().c_str(), R_OK | X_OK) != 0) {
@@ -136,7 +177,13 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
             it.disable_recursion_pending();
           continue;
         }
-        if (it->is_regular_file(ec2)) found.push_back(it->path());
+        if (temporary_file_writer(it->path().filename().native())) continue;  // a write in progress or left over
+        if (it->is_regular_file(ec2)) {
+          found.push_back(it->path());
+        } else {
+          report.errors.push_back(finding(it->path(), Severity::note, "not-regular-file",
+                                          "not a regular file (FIFO, socket or device): skipped"));
+        }
       }
       std::sort(found.begin(), found.end());
       for (const auto& f : found) add_item(f, is_source_file(f));
@@ -171,11 +218,84 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
 
   auto output_path = [&](const fs::path& input) {
     // Inputs and root are already canonical: a lexical relative path needs no system calls.
-    return options.output_dir / input.lexically_relative(result.root);
+    return output_root / input.lexically_relative(result.root);
   };
 
   std::error_code cwd_ec;
   const fs::path cwd = fs::current_path(cwd_ec);
+
+  // An output tree that would land on the inputs (`-o` naming their own folder, or a link to
+  // it) would overwrite the originals without a backup: refuse before anything is written.
+  if (options.mode == OutputMode::directory) {
+    std::set<fs::path> inputs_canonical;
+    for (const auto& item : items) {
+      std::error_code ec;
+      inputs_canonical.insert(fs::weakly_canonical(item.input, ec));
+    }
+    std::map<fs::path, fs::path> folder_canonical;  // output folder -> where it really is
+    for (const auto& item : items) {
+      const fs::path out = output_path(item.input);
+      auto [it, fresh] = folder_canonical.try_emplace(out.parent_path());
+      if (fresh) {
+        std::error_code ec;
+        it->second = fs::weakly_canonical(out.parent_path(), ec);
+      }
+      if (inputs_canonical.count(it->second / out.filename())) {
+        report.errors.push_back(io_diagnostic(
+            display_path(item.input, cwd), fmt::format("-o {} would overwrite this input: name an output folder outside the inputs, or "
+                                    "use --in-place (which keeps backups)",
+                                    options.output_dir.string())));
+        report.io_failure = true;
+        report.files.clear();
+        result.outputs.clear();
+        return result;
+      }
+    }
+  }
+
+  // Temporary files that an interrupted run left in the folders this run writes to.
+  if (options.mode == OutputMode::in_place || options.mode == OutputMode::directory) {
+    std::set<fs::path> folders;
+    for (const auto& item : items)
+      folders.insert(options.mode == OutputMode::in_place ? item.input.parent_path()
+                                                          : output_path(item.input).parent_path());
+    std::size_t removed = 0;
+    for (const auto& f : folders) removed += remove_stale_temporaries(f);
+    if (removed > 0)
+      report.errors.push_back(finding(options.mode == OutputMode::in_place ? result.root : output_root, Severity::note,
+                                      "stale-temporaries",
+                                      fmt::format("removed {} temporary file{} left by an interrupted gpuport run",
+                                                  removed, removed == 1 ? "" : "s")));
+  }
+
+  // --in-place refuses what an atomic rename would break: files with several hard links (the
+  // other names would keep the old text), and links to files outside the inputs (gpuport
+  // writes only the files it was given). A link to a file inside them is left as it is; its
+  // target is translated under its own name.
+  auto in_place_refusal = [&](const fs::path& input) -> std::optional<Diagnostic> {
+    struct stat st {};
+    if (::lstat(input.c_str(), &st) != 0) return std::nullopt;  // read reports it
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      const fs::path target = fs::canonical(input, ec);
+      for (const auto& r : tree_roots)
+        if (!ec && is_within(target, r))
+          return finding(display_path(input, cwd), Severity::note, "in-place-symlink",
+                         fmt::format("symbolic link to {}: the target is translated, the link is kept",
+                                     display_path(target, cwd)));
+      return finding(display_path(input, cwd), Severity::error, "in-place-symlink-outside",
+                     fmt::format("symbolic link to {}, outside the inputs: not rewritten (name the target itself to "
+                                 "translate it)",
+                                 ec ? std::string("?") : target.string()));
+    }
+    if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+      return finding(display_path(input, cwd), Severity::error, "in-place-hard-link",
+                     fmt::format("the file has {} hard links; replacing it would leave the other names with the old "
+                                 "text: not rewritten (translate with -o, or break the links first)",
+                                 st.st_nlink));
+    return std::nullopt;
+  };
+
   auto process = [&](std::size_t index) {
     const auto& item = items[index];
     auto& fr = report.files[index];
@@ -183,7 +303,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     if (!item.source) {
       if (options.mode != OutputMode::directory) return;
       const fs::path out = output_path(item.input);
-      if (auto err = copy_file_atomic(item.input, out, /*durable=*/false)) {
+      if (auto err = copy_file_atomic(item.input, out, {.durable = false, .keep_owner = false})) {
         fr.rejected = true;
         fr.findings.push_back(*err);
         return;
@@ -191,6 +311,13 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       fr.copied = true;
       fr.output = display_path(out, cwd);
       return;
+    }
+    if (options.mode == OutputMode::in_place) {
+      if (auto refusal = in_place_refusal(item.input)) {
+        fr.rejected = refusal->severity == Severity::error;
+        fr.findings.push_back(std::move(*refusal));
+        return;
+      }
     }
     thread_local std::string content_buffer;  // reused: no fresh allocation per file
     if (auto err = read_file_into(item.input, options.max_file_size, content_buffer)) {
@@ -207,6 +334,12 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     fr.rewrites = t.rewrites;
     if (!t.ok) return;
     fr.changed = t.output != *content;
+    auto write_failed = [&](Diagnostic err) {
+      // Nothing was written: the file counts as rejected, not as translated.
+      t.findings.push_back(std::move(err));
+      fr.translated = false;
+      fr.rejected = true;
+    };
     switch (options.mode) {
       case OutputMode::none:
         break;
@@ -216,9 +349,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       case OutputMode::directory: {
         const fs::path out = output_path(item.input);
         // Outputs of a -o tree can be made again from the inputs: atomic, but not fsync'ed.
-        if (auto err = write_file_atomic(out, t.output, /*durable=*/false)) {
-          t.findings.push_back(*err);
-          fr.rejected = true;
+        // They take their input's mode (scripts stay executable, private files private).
+        if (auto err = write_file_atomic(out, t.output,
+                                         {.durable = false, .metadata_from = item.input, .keep_owner = false})) {
+          write_failed(std::move(*err));
           break;
         }
         fr.output = display_path(out, cwd);
@@ -227,17 +361,21 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       case OutputMode::in_place: {
         if (!fr.changed) break;
         if (options.backup) {
-          fs::path backup = item.input;
-          backup += ".gpuport.bak";
-          if (auto err = write_file_atomic(backup, *content)) {
-            t.findings.push_back(*err);
-            fr.rejected = true;
+          // The first backup holds the original and is never replaced: a later run that
+          // changes the file again keeps its input as FILE.gpuport.bak.N.
+          std::optional<Diagnostic> err;
+          for (unsigned n = 0; n < 1000; ++n) {
+            err = write_file_atomic(backup_name(item.input, n), *content,
+                                    {.metadata_from = item.input, .no_replace = true});
+            if (!err || err->code != "file-exists") break;
+          }
+          if (err) {
+            write_failed(std::move(*err));
             break;
           }
         }
         if (auto err = write_file_atomic(item.input, t.output)) {
-          t.findings.push_back(*err);
-          fr.rejected = true;
+          write_failed(std::move(*err));
           break;
         }
         fr.output = fr.input;

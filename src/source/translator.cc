@@ -94,6 +94,29 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     }
   }
   if (!open.empty()) device_ranges_.push_back({open.front().start, sig_.size(), open.front().host});
+  protect_vote_shim();
+}
+
+void Engine::protect_vote_shim() {
+  // `#if ... !defined(GPUPORT_NVIDIA_WARP_VOTES)` up to its #endif, as includes.cc writes it.
+  for (std::size_t d = 0; d < directives_.size(); ++d) {
+    const std::size_t hash = directives_[d];
+    if (!is(hash + 1, "if")) continue;
+    bool shim = false;
+    for (std::size_t k = hash + 2; k < sig_.size() && tok(k).has(lex::kInDirective) && !tok(k).has(lex::kDirectiveHash); ++k)
+      shim |= is(k, kVoteShimGuard);
+    if (!shim) continue;
+    int depth = 0;
+    for (std::size_t j = d; j < directives_.size(); ++j) {
+      const std::size_t h = directives_[j];
+      if (is(h + 1, "if") || is(h + 1, "ifdef") || is(h + 1, "ifndef")) ++depth;
+      else if (is(h + 1, "endif") && --depth == 0) {
+        mark_dropped(hash, h + 1);
+        has_vote_shim_ = true;
+        break;
+      }
+    }
+  }
 }
 
 std::size_t Engine::match(std::size_t open) const {

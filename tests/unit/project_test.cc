@@ -2,7 +2,11 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "common/json.h"
 
 #include "common/file_io.h"
 #include "source/project.h"
@@ -190,6 +194,210 @@ TEST(Reports, JsonAndSarifCarryEveryFinding) {
   const auto text = format_text(r.report);
   EXPECT_NE(text.find("a.cu:1:12: error: 'cudaBindTexture' (runtime) has no HIP equivalent [unsupported-api]"),
             std::string::npos) << text;
+}
+
+std::set<std::string> codes_of(const ProjectResult& r) {
+  std::set<std::string> codes;
+  for (const auto& d : r.report.errors) codes.insert(d.code);
+  for (const auto& f : r.report.files)
+    for (const auto& d : f.findings) codes.insert(d.code);
+  return codes;
+}
+
+mode_t mode_of(const fs::path& p) {
+  struct stat st {};
+  ::stat(p.c_str(), &st);
+  return st.st_mode & 07777;
+}
+
+TEST(Project, AnOutputTreeOnTheInputsIsRefused) {
+  const std::string original = "void f() { cudaFree(0); }\n";
+  for (int variant = 0; variant < 4; ++variant) {
+    testing::TempDir dir;
+    const fs::path src = dir.path() / "src";
+    write(src / "a.cu", original);
+    write(src / "notes.txt", "text\n");
+    fs::create_symlink(src, dir.path() / "link");
+    ProjectOptions o;
+    o.mode = OutputMode::directory;
+    std::vector<fs::path> inputs = {src};
+    switch (variant) {
+      case 0: o.output_dir = src; break;                                   // translate src -o src
+      case 1: o.output_dir = dir.path() / "link"; break;                   // -o a link to src
+      case 2: inputs = {src / "a.cu"}, o.output_dir = src; break;          // a file's own folder
+      case 3: o.output_dir = src / "sub" / ".."; break;                    // the same folder spelled otherwise
+    }
+    auto r = translate_project(inputs, testing::small_map(), o);
+    EXPECT_TRUE(r.report.io_failure) << variant;
+    ASSERT_FALSE(r.report.errors.empty()) << variant;
+    EXPECT_NE(r.report.errors[0].message.find("would overwrite"), std::string::npos) << r.report.errors[0].message;
+    EXPECT_EQ(read(src / "a.cu"), original) << variant;
+    EXPECT_EQ(tree(src), (std::set<std::string>{"a.cu", "notes.txt"})) << variant;
+  }
+}
+
+TEST(Project, InPlaceTwiceKeepsTheOriginalInTheBackup) {
+  // A file that gets the vote shim: translating the translation must change nothing, and the
+  // backup must still hold the original (before, the second run rewrote the shim and its
+  // backup replaced the first).
+  testing::TempDir dir;
+  const fs::path f = dir.path() / "vote.cu";
+  const std::string original = "__global__ void k(unsigned* o) { o[0] = __ballot_sync(0xffffffffu, threadIdx.x & 1); }\n";
+  write(f, original);
+  ProjectOptions o;
+  o.mode = OutputMode::in_place;
+  translate_project({f}, testing::small_map(), o);
+  const std::string once = read(f);
+  EXPECT_NE(once.find("GPUPORT_NVIDIA_WARP_VOTES"), std::string::npos) << once;
+  auto second = translate_project({f}, testing::small_map(), o);
+  EXPECT_EQ(read(f), once) << "a translation is a fixed point";
+  EXPECT_FALSE(second.report.files[0].changed);
+  EXPECT_EQ(read(dir.path() / "vote.cu.gpuport.bak"), original);
+  // A file edited back to CUDA and translated again: the new backup goes beside the first.
+  write(f, original + "void h() { cudaFree(0); }\n");
+  translate_project({f}, testing::small_map(), o);
+  EXPECT_EQ(read(dir.path() / "vote.cu.gpuport.bak"), original);
+  EXPECT_EQ(read(dir.path() / "vote.cu.gpuport.bak.1"), original + "void h() { cudaFree(0); }\n");
+}
+
+TEST(Project, InPlaceKeepsModeAndOwner) {
+  testing::TempDir dir;
+  const fs::path f = dir.path() / "private.cu";
+  write(f, "void f() { cudaFree(0); }\n");
+  ::chmod(f.c_str(), 0600);
+  const bool root = ::geteuid() == 0;
+  if (root) {
+    ASSERT_EQ(::chown(f.c_str(), 4321, 4322), 0);
+  }
+  ProjectOptions o;
+  o.mode = OutputMode::in_place;
+  translate_project({f}, testing::small_map(), o);
+  const fs::path backup = dir.path() / "private.cu.gpuport.bak";
+  EXPECT_EQ(mode_of(f), 0600u);
+  EXPECT_EQ(mode_of(backup), 0600u) << "a backup of a private file is private";
+  if (root) {
+    struct stat st {};
+    ::stat(f.c_str(), &st);
+    EXPECT_EQ(st.st_uid, 4321u);
+    EXPECT_EQ(st.st_gid, 4322u);
+    ::stat(backup.c_str(), &st);
+    EXPECT_EQ(st.st_uid, 4321u);
+  }
+}
+
+TEST(Project, AnOutputTreeKeepsModes) {
+  testing::TempDir dir;
+  write(dir.path() / "in" / "run.cu", "void f() { cudaFree(0); }\n");
+  write(dir.path() / "in" / "build.sh", "#!/bin/sh\n");
+  write(dir.path() / "in" / "secret.cu", "int x;\n");
+  ::chmod((dir.path() / "in" / "run.cu").c_str(), 0755);
+  ::chmod((dir.path() / "in" / "build.sh").c_str(), 0755);
+  ::chmod((dir.path() / "in" / "secret.cu").c_str(), 0600);
+  ProjectOptions o;
+  o.mode = OutputMode::directory;
+  o.output_dir = dir.path() / "out";
+  translate_project({dir.path() / "in"}, testing::small_map(), o);
+  EXPECT_EQ(mode_of(dir.path() / "out" / "run.cu"), 0755u);
+  EXPECT_EQ(mode_of(dir.path() / "out" / "build.sh"), 0755u);
+  EXPECT_EQ(mode_of(dir.path() / "out" / "secret.cu"), 0600u);
+}
+
+TEST(Project, InPlaceLeavesLinksAndRefusesWhatItWouldBreak) {
+  testing::TempDir dir;
+  const fs::path tree_root = dir.path() / "tree", outside = dir.path() / "outside.cu";
+  const std::string cuda = "void f() { cudaFree(0); }\n";
+  write(tree_root / "real.cu", cuda);
+  write(outside, cuda);
+  fs::create_symlink(tree_root / "real.cu", tree_root / "inside-link.cu");
+  fs::create_symlink(outside, tree_root / "outside-link.cu");
+  write(tree_root / "linked.cu", cuda);
+  fs::create_hard_link(tree_root / "linked.cu", dir.path() / "other-name.cu");
+  ProjectOptions o;
+  o.mode = OutputMode::in_place;
+  auto r = translate_project({tree_root}, testing::small_map(), o);
+  EXPECT_NE(read(tree_root / "real.cu").find("hipFree"), std::string::npos);
+  EXPECT_TRUE(fs::is_symlink(tree_root / "inside-link.cu")) << "links stay links";
+  EXPECT_EQ(read(outside), cuda) << "nothing outside the inputs is written";
+  EXPECT_TRUE(fs::is_symlink(tree_root / "outside-link.cu"));
+  EXPECT_EQ(read(tree_root / "linked.cu"), cuda) << "a hard-linked file is refused, not split";
+  EXPECT_EQ(fs::hard_link_count(tree_root / "linked.cu"), 2u);
+  const auto codes = codes_of(r);
+  EXPECT_TRUE(codes.count("in-place-symlink"));
+  EXPECT_TRUE(codes.count("in-place-symlink-outside"));
+  EXPECT_TRUE(codes.count("in-place-hard-link"));
+  EXPECT_GT(r.report.count(Severity::error), 0u);
+}
+
+TEST(Project, BrokenLinksAndLoopsInATreeAreReported) {
+  testing::TempDir dir;
+  write(dir.path() / "in" / "a.cu", "int x;\n");
+  fs::create_symlink(dir.path() / "in" / "missing.cu", dir.path() / "in" / "dangling.cu");
+  fs::create_symlink(dir.path() / "in" / "loop2.cu", dir.path() / "in" / "loop1.cu");
+  fs::create_symlink(dir.path() / "in" / "loop1.cu", dir.path() / "in" / "loop2.cu");
+  fs::create_directories(dir.path() / "elsewhere");
+  fs::create_directory_symlink(dir.path() / "elsewhere", dir.path() / "in" / "folder-link");
+  ProjectOptions o;
+  o.mode = OutputMode::none;
+  auto r = translate_project({dir.path() / "in"}, testing::small_map(), o);
+  const auto codes = codes_of(r);
+  EXPECT_TRUE(codes.count("dangling-symlink"));
+  EXPECT_TRUE(codes.count("symlink-loop"));
+  EXPECT_TRUE(codes.count("symlink-folder"));
+  EXPECT_EQ(r.report.files.size(), 1u);
+}
+
+TEST(Project, AFifoInputIsRefusedNotWaitedOn) {
+  testing::TempDir dir;
+  ASSERT_EQ(::mkfifo((dir.path() / "pipe.cu").c_str(), 0600), 0);
+  auto r = translate_project({dir.path() / "pipe.cu"}, testing::small_map(), {});
+  ASSERT_EQ(r.report.files.size(), 1u);
+  EXPECT_TRUE(r.report.files[0].rejected);
+  EXPECT_TRUE(r.report.io_failure);
+}
+
+TEST(Project, TemporariesOfAnInterruptedRunAreCleanedUp) {
+  testing::TempDir dir;
+  write(dir.path() / "a.cu", "void f() { cudaFree(0); }\n");
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const fs::path stale = dir.path() / (".a.cu.gpuport-" + std::to_string(dead) + "-q1w2e3");
+  write(stale, "half a file");
+  ProjectOptions o;
+  o.mode = OutputMode::in_place;
+  auto r = translate_project({dir.path()}, testing::small_map(), o);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(codes_of(r).count("stale-temporaries"));
+  EXPECT_EQ(r.report.files.size(), 1u) << "the temporary is not translated as a file of the tree";
+}
+
+TEST(Project, AFailedWriteIsNotCountedAsTranslated) {
+  testing::TempDir dir;
+  write(dir.path() / "in" / "sub" / "a.cu", "void f() { cudaFree(0); }\n");
+  // out/sub is a file where the tree needs a folder: no write can succeed, even as root.
+  write(dir.path() / "out" / "sub", "in the way\n");
+  ProjectOptions o;
+  o.mode = OutputMode::directory;
+  o.output_dir = dir.path() / "out";
+  auto r = translate_project({dir.path() / "in"}, testing::small_map(), o);
+  ASSERT_EQ(r.report.files.size(), 1u);
+  EXPECT_FALSE(r.report.files[0].translated);
+  EXPECT_TRUE(r.report.files[0].rejected);
+  EXPECT_TRUE(r.report.io_failure);
+  EXPECT_NE(format_text(r.report).find("0 files translated"), std::string::npos) << format_text(r.report);
+}
+
+TEST(Reports, NamesThatAreNotUtf8GiveValidJsonAndSarif) {
+  testing::TempDir dir;
+  const fs::path f = dir.path() / "caf\xE9 #1%.cu";
+  write(f, "void f() { cudaBindTexture(0); }\n");
+  auto r = translate_project({f}, testing::small_map(), {});
+  const auto json = nlohmann::json::parse(dump_json(to_json(r.report)));
+  const std::string input = json["files"][0]["input"];
+  EXPECT_NE(input.find("caf\\xE9 #1%.cu"), std::string::npos) << input;
+  const auto sarif = nlohmann::json::parse(dump_json(to_sarif(r.report)));
+  const std::string uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+  EXPECT_NE(uri.find("caf%E9%20%231%25.cu"), std::string::npos) << uri;
 }
 
 }  // namespace

@@ -173,5 +173,25 @@ TEST(Translator, RejectsBinaryBadEncodingAndUnterminatedInput) {
   EXPECT_TRUE(open.output.empty());
 }
 
+TEST(Translator, AByteOrderMarkStaysFirst) {
+  const auto t = translate("\xEF\xBB\xBF__global__ void k() {}\n");
+  ASSERT_TRUE(t.ok);
+  EXPECT_EQ(t.output.substr(0, 3), "\xEF\xBB\xBF");
+  EXPECT_EQ(t.output.substr(3, 28), "#include <hip/hip_runtime.h>");
+}
+
+TEST(Translator, TheVoteShimIsTranslatedOnlyOnce) {
+  // The shim's own __ballot_sync must not be rewritten again, and no second shim added.
+  for (const char* source : {"__global__ void k(unsigned* o) { o[0] = __ballot_sync(0xffffffffu, 1); }\n",
+                             "#include <cuda_runtime.h>\n__global__ void k(unsigned* o) { o[0] = __ballot_sync(~0u, 1); }\n"}) {
+    const auto once = translate(source);
+    ASSERT_TRUE(once.ok);
+    EXPECT_NE(once.output.find("GPUPORT_NVIDIA_WARP_VOTES"), std::string::npos);
+    const auto twice = translate(once.output);
+    EXPECT_EQ(twice.output, once.output) << "translating a translation must change nothing";
+    EXPECT_EQ(twice.rewrites, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace gpuport::source
