@@ -1,5 +1,8 @@
 #include "sass/defuse.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -198,107 +201,202 @@ std::vector<InstructionDefUse> def_use(const SassFunction& function, const Opcod
 
 namespace {
 
-using Bits = std::vector<std::uint64_t>;
-
-void set_bit(Bits& b, std::size_t i) { b[i / 64] |= std::uint64_t{1} << (i % 64); }
-bool test_bit(const Bits& b, std::size_t i) { return (b[i / 64] >> (i % 64)) & 1u; }
+// A register as a small integer: R0..R255, UR0..UR63, P0..P7, UP0..UP7 and room to spare.
+constexpr std::uint32_t kRegisterKeys = 4 * 256;
+std::uint32_t register_key(RegisterRef r) { return static_cast<std::uint32_t>(r.file) * 256 + (r.index & 255); }
 
 }  // namespace
 
-ReachingDefinitions reaching_definitions(const ControlFlowGraph& cfg, const std::vector<InstructionDefUse>& du) {
-  ReachingDefinitions rd;
-  std::vector<std::vector<std::size_t>> defs_of_instruction(du.size());
-  for (std::size_t i = 0; i < du.size(); ++i)
-    for (const auto& reg : du[i].defs) {
-      defs_of_instruction[i].push_back(rd.definitions.size());
-      rd.definitions.push_back({i, reg});
-    }
-  const std::size_t d = rd.definitions.size();
-  const std::size_t words = (d + 63) / 64;
-  // All definition sites of each register, for kills.
-  std::vector<std::pair<RegisterRef, std::size_t>> by_register;
-  for (std::size_t k = 0; k < d; ++k) by_register.emplace_back(rd.definitions[k].reg, k);
-  std::sort(by_register.begin(), by_register.end());
-  auto sites_of = [&](RegisterRef reg) {
-    auto lo = std::lower_bound(by_register.begin(), by_register.end(), std::make_pair(reg, std::size_t{0}));
-    auto hi = std::upper_bound(by_register.begin(), by_register.end(),
-                               std::make_pair(reg, static_cast<std::size_t>(-1)));
-    return std::make_pair(lo, hi);
+ValueGraph build_value_graph(const ControlFlowGraph& cfg, const std::vector<InstructionDefUse>& du) {
+  ValueGraph g;
+  const std::size_t nb = cfg.blocks.size();
+  const std::uint32_t none = ValueGraph::none;
+  std::vector<std::uint32_t> live_in(kRegisterKeys, none);
+  auto add_value = [&](ValueGraph::Value v) {
+    g.values.push_back(std::move(v));
+    return static_cast<std::uint32_t>(g.values.size() - 1);
+  };
+  auto live_in_value = [&](RegisterRef r) {
+    auto& v = live_in[register_key(r)];
+    if (v == none) v = add_value({ValueGraph::Kind::live_in, r, none, none, {}});
+    return v;
   };
 
-  const std::size_t nb = cfg.blocks.size();
-  std::vector<Bits> gen(nb, Bits(words, 0)), kill(nb, Bits(words, 0)), in(nb, Bits(words, 0)),
-      out(nb, Bits(words, 0));
+  // Each block's values at its end, by register (sorted by key), and the reads of a value at a
+  // block's entry that wait for resolution: (block << 32 | register key), and where the value
+  // goes: a use (instruction, slot) or a partial definition's earlier value (value, -1).
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> block_end(nb);
+  struct PendingRead {
+    std::uint64_t key;
+    std::uint32_t owner;  // instruction, or value for a partial definition
+    std::uint32_t slot;   // use slot; none for a partial definition
+  };
+  std::vector<PendingRead> pending_reads;
+  g.use_values.resize(du.size());
+  for (std::size_t i = 0; i < du.size(); ++i) g.use_values[i].assign(du[i].uses.size(), none);
+  // Definitions first (in instruction order), so that partial definitions and uses can point
+  // at them; values are created per definition.
+  std::vector<std::uint32_t> first_def(du.size() + 1, 0);
+  for (std::size_t i = 0; i < du.size(); ++i) {
+    first_def[i] = static_cast<std::uint32_t>(g.definitions.size());
+    for (const auto& reg : du[i].defs) {
+      g.definition_value.push_back(add_value({ValueGraph::Kind::definition, reg,
+                                              static_cast<std::uint32_t>(g.definitions.size()), none, {}}));
+      g.definitions.push_back({i, reg});
+    }
+  }
+  first_def[du.size()] = static_cast<std::uint32_t>(g.definitions.size());
+  for (std::size_t i = 0; i < du.size(); ++i)
+    if (du[i].partial)
+      for (std::uint32_t d = first_def[i]; d < first_def[i + 1]; ++d) g.values[g.definition_value[d]].operands.assign(1, none);
+
+  std::vector<std::uint32_t> current(kRegisterKeys, none), stamp(kRegisterKeys, none);
   for (const auto& block : cfg.blocks) {
     if (block.is_virtual_exit) continue;
-    Bits& g = gen[block.id];
-    Bits& k = kill[block.id];
+    const auto b = static_cast<std::uint32_t>(block.id);
+    // A read takes the block's latest definition before it, else waits for the entry value.
+    auto read = [&](RegisterRef r, std::uint32_t owner, std::uint32_t slot) -> std::uint32_t {
+      const std::uint32_t k = register_key(r);
+      if (stamp[k] == b) return current[k];
+      pending_reads.push_back({(std::uint64_t{b} << 32) | k, owner, slot});
+      return none;
+    };
     for (std::size_t i = block.first; i <= block.last && i < du.size(); ++i) {
-      for (std::size_t def : defs_of_instruction[i]) {
-        if (!du[i].partial) {
-          auto [lo, hi] = sites_of(rd.definitions[def].reg);
-          for (auto it = lo; it != hi; ++it) {
-            set_bit(k, it->second);
-            g[it->second / 64] &= ~(std::uint64_t{1} << (it->second % 64));
-          }
-        }
-        set_bit(g, def);
+      const auto ii = static_cast<std::uint32_t>(i);
+      for (std::size_t u = 0; u < du[i].uses.size(); ++u)
+        g.use_values[i][u] = read(du[i].uses[u], ii, static_cast<std::uint32_t>(u));
+      for (std::uint32_t d = first_def[i]; d < first_def[i + 1]; ++d) {
+        const std::uint32_t v = g.definition_value[d];
+        if (du[i].partial) g.values[v].operands[0] = read(g.definitions[d].reg, v, none);
+        const std::uint32_t k = register_key(g.definitions[d].reg);
+        stamp[k] = b;
+        current[k] = v;
       }
     }
+    for (std::uint32_t k = 0; k < kRegisterKeys; ++k)
+      if (stamp[k] == b) block_end[b].emplace_back(k, current[k]);
   }
-  std::deque<std::size_t> work;
-  std::vector<char> queued(nb, 0);
-  for (std::size_t b = 0; b < nb; ++b) {
-    out[b] = gen[b];
-    work.push_back(b);
-    queued[b] = 1;
-  }
-  while (!work.empty()) {
-    std::size_t b = work.front();
-    work.pop_front();
-    queued[b] = 0;
-    Bits new_in(words, 0);
-    for (std::size_t p : cfg.predecessor_blocks(b))
-      for (std::size_t w = 0; w < words; ++w) new_in[w] |= out[p][w];
-    in[b] = new_in;
-    Bits new_out(words, 0);
-    for (std::size_t w = 0; w < words; ++w) new_out[w] = gen[b][w] | (new_in[w] & ~kill[b][w]);
-    if (new_out != out[b]) {
-      out[b] = std::move(new_out);
-      for (std::size_t s : cfg.successor_blocks(b))
-        if (!queued[s]) {
-          queued[s] = 1;
-          work.push_back(s);
+  auto end_value = [&](std::size_t block, std::uint32_t key) -> std::uint32_t {
+    const auto& e = block_end[block];
+    auto it = std::lower_bound(e.begin(), e.end(), std::make_pair(key, std::uint32_t{0}));
+    return it != e.end() && it->first == key ? it->second : none;
+  };
+
+  // Entry values, resolved without recursion (single-predecessor chains can be very long):
+  // a block with no predecessor reads the live-in value, one with a single predecessor that
+  // predecessor's end value (or, with no definition there, the same as the predecessor's entry:
+  // an alias, followed at the end), a join block a merge over its predecessors' end values.
+  // Merges are made before their operands are looked for, so loops terminate.
+  std::unordered_map<std::uint64_t, std::uint32_t> entry;  // (block << 32 | key) -> value
+  std::unordered_map<std::uint64_t, std::uint64_t> alias;  // single predecessor, nothing defined: its entry
+  std::vector<std::pair<std::uint32_t, std::size_t>> operand_reads;  // (merge value, operand index)
+  std::vector<std::uint64_t> stack;
+  auto distinct_predecessors = [&](std::size_t b) {
+    auto preds = cfg.predecessor_blocks(b);
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    return preds;
+  };
+  auto reg_of = [](std::uint32_t key) {
+    return RegisterRef{static_cast<RegisterFile>(key / 256), static_cast<std::uint16_t>(key % 256)};
+  };
+  auto resolve = [&](std::uint64_t start) {
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const std::uint64_t key = stack.back();
+      stack.pop_back();
+      if (entry.count(key) || alias.count(key)) continue;
+      const std::size_t b = key >> 32;
+      const auto reg_key = static_cast<std::uint32_t>(key & 0xffffffffu);
+      const auto preds = distinct_predecessors(b);
+      if (preds.empty()) {
+        entry[key] = live_in_value(reg_of(reg_key));
+      } else if (preds.size() == 1) {
+        if (std::uint32_t v = end_value(preds[0], reg_key); v != none) {
+          entry[key] = v;
+        } else {
+          const std::uint64_t pk = (std::uint64_t{preds[0]} << 32) | reg_key;
+          alias[key] = pk;
+          stack.push_back(pk);
         }
+      } else {
+        const std::uint32_t m = add_value({ValueGraph::Kind::merge, reg_of(reg_key), none, static_cast<std::uint32_t>(b),
+                                           std::vector<std::uint32_t>(preds.size(), none)});
+        entry[key] = m;
+        for (std::size_t k = 0; k < preds.size(); ++k) {
+          if (std::uint32_t v = end_value(preds[k], reg_key); v != none) {
+            g.values[m].operands[k] = v;
+          } else {
+            operand_reads.emplace_back(m, k);
+            stack.push_back((std::uint64_t{preds[k]} << 32) | reg_key);
+          }
+        }
+      }
     }
+  };
+  // The value at an entry: aliases followed (and shortened); a ring of aliases is a loop of
+  // single-predecessor blocks that no definition reaches: the live-in value.
+  std::vector<std::uint64_t> chain;
+  std::unordered_set<std::uint64_t> on_chain;
+  auto entry_value = [&](std::uint64_t key) {
+    chain.clear();
+    on_chain.clear();
+    std::uint64_t k = key;
+    std::uint32_t v = none;
+    while (true) {
+      if (auto it = entry.find(k); it != entry.end()) {
+        v = it->second;
+        break;
+      }
+      if (!on_chain.insert(k).second) {
+        v = live_in_value(reg_of(static_cast<std::uint32_t>(key & 0xffffffffu)));
+        break;
+      }
+      chain.push_back(k);
+      k = alias.at(k);
+    }
+    for (std::uint64_t c : chain) {
+      alias.erase(c);
+      entry[c] = v;
+    }
+    return v;
+  };
+  for (const auto& r : pending_reads) resolve(r.key);
+  for (const auto& r : pending_reads) {
+    const std::uint32_t v = entry_value(r.key);
+    if (r.slot == none) g.values[r.owner].operands[0] = v;
+    else g.use_values[r.owner][r.slot] = v;
   }
-  rd.in.assign(nb, {});
-  rd.out.assign(nb, {});
-  for (std::size_t b = 0; b < nb; ++b)
-    for (std::size_t k = 0; k < d; ++k) {
-      if (test_bit(in[b], k)) rd.in[b].push_back(k);
-      if (test_bit(out[b], k)) rd.out[b].push_back(k);
-    }
-  return rd;
+  // Merge operands read their predecessor's entry value (resolved above, since each was pushed).
+  for (const auto& [m, k] : operand_reads) {
+    const std::size_t p = distinct_predecessors(g.values[m].block)[k];
+    const std::uint32_t v = entry_value((std::uint64_t{p} << 32) | register_key(g.values[m].reg));
+    g.values[m].operands[k] = v;
+  }
+  return g;
 }
 
-std::vector<std::size_t> ReachingDefinitions::reaching(const ControlFlowGraph& cfg,
-                                                       const std::vector<InstructionDefUse>& du,
-                                                       std::size_t index, RegisterRef reg) const {
-  std::size_t block = cfg.block_of[index];
-  std::vector<std::size_t> current;
-  for (std::size_t k : in[block])
-    if (definitions[k].reg == reg) current.push_back(k);
-  std::size_t k = 0;
-  // Definitions are numbered in instruction order, so walk them alongside the instructions.
-  while (k < definitions.size() && definitions[k].instruction < cfg.blocks[block].first) ++k;
-  for (; k < definitions.size() && definitions[k].instruction < index; ++k) {
-    if (definitions[k].reg != reg) continue;
-    if (!du[definitions[k].instruction].partial) current.clear();
-    current.push_back(k);
+std::vector<std::size_t> ValueGraph::reaching(std::uint32_t value) const {
+  std::vector<std::size_t> out;
+  std::vector<char> seen(values.size(), 0);
+  std::vector<std::uint32_t> work = {value};
+  while (!work.empty()) {
+    const std::uint32_t v = work.back();
+    work.pop_back();
+    if (v == none || seen[v]) continue;
+    seen[v] = 1;
+    if (values[v].kind == Kind::definition) out.push_back(values[v].definition);
+    for (std::uint32_t o : values[v].operands) work.push_back(o);
   }
-  std::sort(current.begin(), current.end());
-  return current;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::size_t> ValueGraph::reaching(const std::vector<InstructionDefUse>& du, std::size_t index,
+                                              RegisterRef reg) const {
+  for (std::size_t u = 0; u < du[index].uses.size(); ++u)
+    if (du[index].uses[u] == reg) return reaching(use_values[index][u]);
+  return {};
 }
 
 }  // namespace gpuport::sass

@@ -49,17 +49,39 @@ struct Definition {
   friend auto operator<=>(const Definition&, const Definition&) = default;
 };
 
-// Reaching definitions per block (forward may-analysis; a partial definition does not kill).
-struct ReachingDefinitions {
-  std::vector<Definition> definitions;                   // every definition site, in order
-  std::vector<std::vector<std::size_t>> in, out;         // block -> indices into `definitions`, sorted
+// Which definitions can reach each use, as a graph instead of explicit sets (a forward
+// may-analysis: a guarded, partial definition does not kill). Explicit sets are quadratic in
+// size on long branchy code: a register updated under each of n branches has n reaching
+// definitions at the end. Here a use reads one value, and a value is
+//   - a definition (a partial one also holds the value before it, which may survive),
+//   - the function's live-in value of the register (no definition on the way), or
+//   - a merge at a join block of the values arriving from its predecessors (a phi).
+// The definitions a use can see are the definition values reachable from the value it reads.
+// Built on demand per (register, block) like Braun et al.'s SSA construction, without removing
+// redundant merges: size O(instructions + the join blocks each register is live across).
+struct ValueGraph {
+  enum class Kind : std::uint8_t { definition, live_in, merge };
+  static constexpr std::uint32_t none = UINT32_MAX;
+  struct Value {
+    Kind kind = Kind::live_in;
+    RegisterRef reg;
+    std::uint32_t definition = none;      // Kind::definition: index into `definitions`
+    std::uint32_t block = none;           // Kind::merge: the join block
+    std::vector<std::uint32_t> operands;  // merge: one per predecessor; partial definition: the value before it
+  };
+  std::vector<Definition> definitions;          // every definition site, in instruction order
+  std::vector<std::uint32_t> definition_value;  // definition -> its value
+  std::vector<Value> values;
+  std::vector<std::vector<std::uint32_t>> use_values;  // instruction -> the value each of du[i].uses reads
 
-  // Definitions of `reg` that reach the start of instruction `index` (indices into definitions).
-  std::vector<std::size_t> reaching(const ControlFlowGraph& cfg, const std::vector<InstructionDefUse>& du,
-                                    std::size_t index, RegisterRef reg) const;
+  // The definitions reachable from `value`, sorted: what a use of it can see. A walk of the
+  // graph, for tests and single queries; analyses propagate facts over the graph instead.
+  std::vector<std::size_t> reaching(std::uint32_t value) const;
+  // The same for the use of `reg` by instruction `index` (empty when the instruction reads no `reg`).
+  std::vector<std::size_t> reaching(const std::vector<InstructionDefUse>& du, std::size_t index,
+                                    RegisterRef reg) const;
 };
 
-ReachingDefinitions reaching_definitions(const ControlFlowGraph& cfg,
-                                         const std::vector<InstructionDefUse>& def_use);
+ValueGraph build_value_graph(const ControlFlowGraph& cfg, const std::vector<InstructionDefUse>& def_use);
 
 }  // namespace gpuport::sass

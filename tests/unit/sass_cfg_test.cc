@@ -83,6 +83,62 @@ TEST(SassOpcodeTable, BadRowsAreReported) {
 // Every function of every committed listing: well-formed blocks and edges, no unresolved
 // targets, entry dominates what it reaches, the exit post-dominates what reaches it, and every
 // opcode has a def-use row.
+// Reaching definitions the plain way, as sets per block (a forward may-analysis where a guarded
+// definition does not kill): the oracle the value graph is checked against.
+std::vector<std::vector<std::vector<std::size_t>>> reaching_by_sets(const ControlFlowGraph& cfg,
+                                                                    const std::vector<InstructionDefUse>& du,
+                                                                    const std::vector<Definition>& defs) {
+  const std::size_t nb = cfg.blocks.size();
+  auto transfer = [&](std::size_t b, std::set<std::size_t> live) {
+    if (cfg.blocks[b].is_virtual_exit) return live;
+    for (std::size_t d = 0; d < defs.size(); ++d) {
+      const std::size_t i = defs[d].instruction;
+      if (i < cfg.blocks[b].first || i > cfg.blocks[b].last) continue;
+      if (!du[i].partial) std::erase_if(live, [&](std::size_t o) { return defs[o].reg == defs[d].reg; });
+      live.insert(d);
+    }
+    return live;
+  };
+  std::vector<std::set<std::size_t>> in(nb), out(nb);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t b = 0; b < nb; ++b) {
+      std::set<std::size_t> merged;
+      for (std::size_t p : cfg.predecessor_blocks(b)) merged.insert(out[p].begin(), out[p].end());
+      auto next = transfer(b, merged);
+      if (merged != in[b] || next != out[b]) changed = true;
+      in[b] = std::move(merged);
+      out[b] = std::move(next);
+    }
+  }
+  // Per instruction, per use: the definitions of that register reaching it.
+  std::vector<std::vector<std::vector<std::size_t>>> result(du.size());
+  for (std::size_t i = 0; i < du.size(); ++i) {
+    const std::size_t b = cfg.block_of[i];
+    for (const auto& reg : du[i].uses) {
+      std::set<std::size_t> live;
+      for (std::size_t d : in[b])
+        if (defs[d].reg == reg) live.insert(d);
+      for (std::size_t d = 0; d < defs.size(); ++d) {
+        const std::size_t k = defs[d].instruction;
+        if (k < cfg.blocks[b].first || k >= i || defs[d].reg != reg) continue;
+        if (!du[k].partial) live.clear();
+        live.insert(d);
+      }
+      result[i].emplace_back(live.begin(), live.end());
+    }
+  }
+  return result;
+}
+
+std::vector<std::vector<std::vector<std::size_t>>> all_reaching(const ValueGraph& values,
+                                                                const std::vector<InstructionDefUse>& du) {
+  std::vector<std::vector<std::vector<std::size_t>>> result(du.size());
+  for (std::size_t i = 0; i < du.size(); ++i)
+    for (std::uint32_t v : values.use_values[i]) result[i].push_back(values.reaching(v));
+  return result;
+}
+
 TEST(SassCfg, EveryListingIsWellFormed) {
   auto listings = all_listings();
   if (listings.empty()) GTEST_SKIP() << "no committed listings under tests/sass/listings";
@@ -167,8 +223,11 @@ TEST(SassCfg, EveryListingIsWellFormed) {
           EXPECT_FALSE((r.file == RegisterFile::p || r.file == RegisterFile::up) && r.index == 7);
         }
       }
-      auto rd = reaching_definitions(cfg, def_use(f));
-      EXPECT_EQ(rd.in.size(), cfg.blocks.size());
+      const auto du = def_use(f);
+      const auto values = build_value_graph(cfg, du);
+      EXPECT_EQ(values.use_values.size(), n);
+      EXPECT_EQ(reaching_by_sets(cfg, du, values.definitions), all_reaching(values, du))
+          << "the value graph and set-based reaching definitions disagree in " << f.name;
       EXPECT_NE(to_dot(cfg, f).find("digraph"), std::string::npos);
     }
   }
@@ -408,16 +467,44 @@ TEST(SassDefUse, ReachingDefinitions) {
                           ".L_a:", "STG.E [R2.64], R0 ;", "EXIT ;"});
   auto cfg = build_cfg(f);
   auto du = def_use(f);
-  auto rd = reaching_definitions(cfg, du);
-  auto defs = rd.reaching(cfg, du, 4, {RegisterFile::r, 0});
+  auto values = build_value_graph(cfg, du);
+  auto defs = values.reaching(du, 4, {RegisterFile::r, 0});
   std::set<std::size_t> sites;
-  for (std::size_t k : defs) sites.insert(rd.definitions[k].instruction);
+  for (std::size_t k : defs) sites.insert(values.definitions[k].instruction);
   // From the branch: the first MOV; through the fall-through: the second (the guarded third may
   // or may not have replaced it) and the third.
   EXPECT_EQ(sites, (std::set<std::size_t>{0, 2, 3}));
-  auto at_third = rd.reaching(cfg, du, 3, {RegisterFile::r, 0});
-  ASSERT_EQ(at_third.size(), 1u);
-  EXPECT_EQ(rd.definitions[at_third[0]].instruction, 2u);
+  // The guarded third MOV keeps the value before it: the second MOV's.
+  std::size_t third = 0;
+  while (values.definitions[third].instruction != 3) ++third;
+  const auto& partial = values.values[values.definition_value[third]];
+  ASSERT_EQ(partial.operands.size(), 1u);
+  auto before_third = values.reaching(partial.operands[0]);
+  ASSERT_EQ(before_third.size(), 1u);
+  EXPECT_EQ(values.definitions[before_third[0]].instruction, 2u);
+  // R2 is never written: its use reads the live-in value, which no definition reaches.
+  EXPECT_TRUE(values.reaching(du, 4, {RegisterFile::r, 2}).empty());
+}
+
+TEST(SassDefUse, TheValueGraphStaysLinearOnALongBranchChain) {
+  // Each block adds to R2 under a divergent skip: at block k, k definitions reach (sets would be
+  // quadratic); the graph holds one merge per join block.
+  std::vector<std::string> lines = {"S2R R0, SR_TID.X ;"};
+  const int blocks = 2000;
+  for (int b = 0; b < blocks; ++b) {
+    lines.push_back("ISETP.GT.AND P0, PT, R0, 0x1, PT ;");
+    lines.push_back("@P0 BRA `(.L_x_" + std::to_string(b) + ") ;");
+    lines.push_back("IADD3 R2, R2, 0x1, RZ ;");
+    lines.push_back(".L_x_" + std::to_string(b) + ":");
+  }
+  lines.push_back("EXIT ;");
+  auto f = make_function(lines);
+  auto cfg = build_cfg(f);
+  auto du = def_use(f);
+  auto values = build_value_graph(cfg, du);
+  EXPECT_LT(values.values.size(), 6u * blocks + 16);
+  const std::size_t last_add = 1 + 3 * (blocks - 1) + 2;
+  EXPECT_EQ(values.reaching(du, last_add, {RegisterFile::r, 2}).size(), static_cast<std::size_t>(blocks - 1));
 }
 
 }  // namespace
