@@ -3,7 +3,9 @@
 #include "common/json.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <map>
 #include <functional>
 
 #include <fmt/format.h>
@@ -88,17 +90,55 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   const ControlFlowGraph cfg = build_cfg(function, arch);
   report.problems = cfg.problems;
   const auto du = def_use(function);
-  const auto rd = reaching_definitions(cfg, du);
+  const ValueGraph values = build_value_graph(cfg, du);
   const DominatorTree dom = compute_dominators(cfg);
   const DominatorTree pdom = compute_post_dominators(cfg);
   const std::size_t n = function.instructions.size();
+  const std::size_t nb = cfg.block_count();
+  const std::size_t nv = values.values.size();
+  const auto& definitions = values.definitions;
+  constexpr std::uint32_t none = ValueGraph::none;
 
-  // Reaching definitions of every use, computed once.
-  std::vector<std::vector<std::pair<RegisterRef, std::vector<std::size_t>>>> uses(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (const auto& r : du[i].uses) uses[i].push_back({r, rd.reaching(cfg, du, i, r)});
   std::vector<std::vector<std::size_t>> defs_of(n);
-  for (std::size_t d = 0; d < rd.definitions.size(); ++d) defs_of[rd.definitions[d].instruction].push_back(d);
+  for (std::size_t d = 0; d < definitions.size(); ++d) defs_of[definitions[d].instruction].push_back(d);
+  // Who reads each value (merges and partial definitions), for propagating facts forward.
+  std::vector<std::vector<std::uint32_t>> users(nv);
+  for (std::uint32_t v = 0; v < nv; ++v)
+    for (std::uint32_t o : values.values[v].operands)
+      if (o != none) users[o].push_back(v);
+  auto block_of_value = [&](std::uint32_t v) -> std::size_t {
+    return cfg.block_of[definitions[values.values[v].definition].instruction];
+  };
+
+  // Per value: up to two of the definitions that reach it. None: a use reads the live-in value;
+  // two: several definitions meet (what sync dependence needs). Each changes at most twice.
+  std::vector<std::array<std::uint32_t, 2>> leaves(nv, {none, none});
+  {
+    std::vector<std::uint32_t> work;
+    auto add = [&](std::uint32_t v, std::uint32_t d) {
+      auto& l = leaves[v];
+      if (d == none || l[0] == d || l[1] == d || l[1] != none) return false;
+      (l[0] == none ? l[0] : l[1]) = d;
+      return true;
+    };
+    for (std::uint32_t v = 0; v < nv; ++v)
+      if (values.values[v].kind == ValueGraph::Kind::definition && add(v, values.values[v].definition)) work.push_back(v);
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      for (std::uint32_t u : users[v]) {
+        bool grew = false;
+        for (std::uint32_t d : leaves[v]) grew |= add(u, d);
+        if (grew) work.push_back(u);
+      }
+    }
+  }
+  // The value instruction i reads for register r; none when it reads no r.
+  auto value_read = [&](std::size_t i, RegisterRef r) {
+    for (std::size_t u = 0; u < du[i].uses.size(); ++u)
+      if (du[i].uses[u] == r) return values.use_values[i][u];
+    return none;
+  };
 
   auto is_transfer = [&](std::size_t i) { return cfg.control_of[i] != ControlKind::none; };
   // A transfer that can send lanes different ways: a guarded one, or an indirect branch (BRX/JMX,
@@ -124,88 +164,318 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   };
 
   // Uniformity: fixed point over definitions, with sync dependence through divergent branches.
-  std::vector<char> div_def(rd.definitions.size(), 0);
-  std::vector<std::string> why_def(rd.definitions.size());
+  // A value is divergent when a divergent definition reaches it (propagated forward through
+  // the value graph as definitions become divergent).
+  std::vector<char> div_def(definitions.size(), 0);
+  std::vector<std::string> why_def(definitions.size());
   std::vector<char> div_branch(n, 0);
   std::vector<std::string> why_branch(n);
+  std::vector<char> div_value(nv, 0);
+  std::vector<std::uint32_t> why_value(nv, none);  // the divergent definition that reaches it
+  auto mark_definition = [&](std::size_t d, std::string why) {
+    div_def[d] = 1;
+    why_def[d] = std::move(why);
+    std::vector<std::uint32_t> work = {values.definition_value[d]};
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      if (div_value[v]) continue;
+      div_value[v] = 1;
+      why_value[v] = static_cast<std::uint32_t>(d);
+      for (std::uint32_t u : users[v]) work.push_back(u);
+    }
+  };
   auto reg_divergent = [&](std::size_t i, RegisterRef r, std::string* why) {
     if (writes_uniform_file(r)) return false;
-    for (const auto& [reg, reaching] : uses[i]) {
-      if (reg != r) continue;
-      if (reaching.empty()) {
-        if (why) *why = register_name(r) + " live-in";
-        return true;
-      }
-      for (std::size_t d : reaching)
-        if (div_def[d]) {
-          if (why) *why = why_def[d];
-          return true;
-        }
+    const std::uint32_t v = value_read(i, r);
+    if (v == none) return false;
+    if (leaves[v][0] == none) {
+      if (why) *why = register_name(r) + " live-in";
+      return true;
     }
-    return false;
+    if (!div_value[v]) return false;
+    if (why) *why = why_def[why_value[v]];
+    return true;
   };
-  // Natural loops (by header), and per loop the transfers whose edges leave its body.
+
+  // Natural loops (by header), each with its blocks, the transfers whose edges leave it, and
+  // its place in the loop nesting (natural loops are nested or disjoint).
   struct LoopBody {
     std::size_t header = 0;
-    std::vector<char> body;
+    std::vector<std::size_t> blocks;          // sorted
     std::vector<std::size_t> exit_transfers;  // instructions
+    std::size_t parent = DominatorTree::none;  // the innermost loop around it
   };
   std::vector<LoopBody> loop_bodies;
+  std::vector<std::size_t> innermost_loop(nb, DominatorTree::none);
   {
     std::map<std::size_t, std::vector<std::size_t>> by_header;
     for (std::size_t e : back_edges(cfg, dom)) by_header[cfg.edges[e].to].push_back(cfg.edges[e].from);
+    std::vector<std::size_t> stamp(nb, DominatorTree::none);  // loop index whose body holds the block
     for (const auto& [header, sources] : by_header) {
+      const std::size_t id = loop_bodies.size();
       LoopBody l;
       l.header = header;
-      l.body.assign(cfg.block_count(), 0);
-      l.body[header] = 1;
+      stamp[header] = id;
+      l.blocks.push_back(header);
       std::vector<std::size_t> work;
       for (std::size_t s : sources)
-        if (!l.body[s]) { l.body[s] = 1; work.push_back(s); }
+        if (stamp[s] != id) { stamp[s] = id; l.blocks.push_back(s); work.push_back(s); }
       while (!work.empty()) {
         std::size_t b = work.back();
         work.pop_back();
         for (std::size_t p : cfg.predecessor_blocks(b))
-          if (!l.body[p] && dom.contains(p)) { l.body[p] = 1; work.push_back(p); }
+          if (stamp[p] != id && dom.contains(p)) { stamp[p] = id; l.blocks.push_back(p); work.push_back(p); }
       }
-      for (std::size_t b = 0; b < cfg.block_count(); ++b) {
-        if (!l.body[b] || cfg.blocks[b].is_virtual_exit) continue;
+      std::sort(l.blocks.begin(), l.blocks.end());
+      for (std::size_t b : l.blocks) {
+        if (cfg.blocks[b].is_virtual_exit) continue;
         for (std::size_t e : cfg.blocks[b].successors)
-          if (!l.body[cfg.edges[e].to] && cfg.edges[e].instruction < n && is_transfer(cfg.edges[e].instruction) &&
+          if (stamp[cfg.edges[e].to] != id && cfg.edges[e].instruction < n && is_transfer(cfg.edges[e].instruction) &&
               std::find(l.exit_transfers.begin(), l.exit_transfers.end(), cfg.edges[e].instruction) == l.exit_transfers.end())
             l.exit_transfers.push_back(cfg.edges[e].instruction);
       }
       loop_bodies.push_back(std::move(l));
     }
+    // Nesting: outer loops first, so each block ends with its innermost loop.
+    std::vector<std::size_t> order(loop_bodies.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return loop_bodies[x].blocks.size() > loop_bodies[y].blocks.size();
+    });
+    for (std::size_t k : order) {
+      loop_bodies[k].parent = innermost_loop[loop_bodies[k].header];
+      for (std::size_t b : loop_bodies[k].blocks) innermost_loop[b] = k;
+    }
   }
-  // Temporal divergence: a value defined inside a loop that lanes leave at different iterations
-  // (a divergent exit) differs between lanes after the loop, however uniform its inputs.
-  auto temporal = [&](std::size_t use, const std::vector<std::size_t>& reaching) -> std::string {
-    const std::size_t ub = cfg.block_of[use];
-    for (std::size_t d : reaching) {
-      const std::size_t db = cfg.block_of[rd.definitions[d].instruction];
-      for (const auto& l : loop_bodies) {
-        if (!l.body[db] || l.body[ub]) continue;
-        for (std::size_t x : l.exit_transfers)
-          if (div_branch[x])
-            return fmt::format("value of the loop at {:04x}, left at different iterations (divergent exit at {:04x})",
-                               function.instructions[cfg.blocks[l.header].first].address,
-                               function.instructions[x].address);
+  auto in_loop = [&](std::size_t l, std::size_t b) {
+    for (std::size_t x = innermost_loop[b]; x != DominatorTree::none; x = loop_bodies[x].parent)
+      if (x == l) return true;
+    return false;
+  };
+  auto loop_has_divergent_exit = [&](std::size_t l) {
+    for (std::size_t x : loop_bodies[l].exit_transfers)
+      if (div_branch[x]) return x;
+    return n;
+  };
+
+  // Facts about the definitions reaching a value, summarised so that they propagate through the
+  // value graph in linear time instead of being asked of every reaching definition:
+  //  - Loops: the intersection of the bodies of the loops with a divergent exit that hold a
+  //    reaching definition (temporal divergence: a use outside that intersection sees a value
+  //    that lanes left the loop with at different iterations). Natural loops nest, so the
+  //    intersection is the innermost of them, or empty.
+  //  - Regions: the intersection of the regions of divergent branches (the blocks a branch
+  //    strictly dominates and its ipdom strictly post-dominates) that hold a reaching
+  //    definition (sync dependence: a use outside sees values made on one side of a divergent
+  //    branch merged with others). Dominator subtrees nest and so do post-dominator subtrees,
+  //    so the intersection is "strictly dominated by a and strictly post-dominated by p" for one
+  //    pair (a, p), or empty.
+  // Each summary keeps the branches (or loops) it came from, which name the reason.
+  struct Summary {
+    enum Kind : std::uint8_t { nothing, set, empty } kind = nothing;
+    std::size_t a = 0, p = 0;                        // loops: a = the loop; regions: dominator, post-dominator roots
+    std::size_t witness_a = 0, witness_p = 0;        // branch instructions behind a and p (regions)
+    bool operator==(const Summary&) const = default;
+  };
+  // (The summary already held, x, keeps its witness when nothing narrows it: a meet that
+  // swapped witnesses between equal summaries would never settle inside a loop.)
+  auto meet_component = [](const DominatorTree& tree, std::size_t x, std::size_t wx, std::size_t y, std::size_t wy,
+                           std::size_t& out, std::size_t& witness) {
+    if (x == y) { out = x; witness = wx; return true; }
+    if (tree.dominates(x, y)) { out = y; witness = wy; return true; }
+    if (tree.dominates(y, x)) { out = x; witness = wx; return true; }
+    return false;
+  };
+  auto meet_regions = [&](const Summary& x, const Summary& y) {
+    if (x.kind == Summary::empty || y.kind == Summary::nothing) return x;
+    if (y.kind == Summary::empty || x.kind == Summary::nothing) return y;
+    Summary r;
+    r.kind = Summary::set;
+    if (!meet_component(dom, x.a, x.witness_a, y.a, y.witness_a, r.a, r.witness_a)) {
+      r = {Summary::empty, 0, 0, x.witness_a, y.witness_a};
+    } else if (!meet_component(pdom, x.p, x.witness_p, y.p, y.witness_p, r.p, r.witness_p)) {
+      r = {Summary::empty, 0, 0, x.witness_p, y.witness_p};
+    }
+    return r;
+  };
+  auto loop_within = [&](std::size_t inner, std::size_t outer) {
+    for (std::size_t x = inner; x != DominatorTree::none; x = loop_bodies[x].parent)
+      if (x == outer) return true;
+    return false;
+  };
+  auto meet_loops = [&](const Summary& x, const Summary& y) {
+    if (x.kind == Summary::empty || y.kind == Summary::nothing) return x;
+    if (y.kind == Summary::empty || x.kind == Summary::nothing) return y;
+    if (loop_within(x.a, y.a)) return x;
+    if (loop_within(y.a, x.a)) return y;
+    return Summary{Summary::empty, x.a, y.a, 0, 0};
+  };
+  // The value graph's strongly connected components (loop-carried merges), operands' before
+  // their users' (Tarjan's algorithm over operand edges emits them in that order), so that a
+  // fact settles in one pass outside loops: a worklist in arbitrary order is quadratic on long
+  // chains, each new fact rippling down every later merge.
+  std::vector<std::vector<std::uint32_t>> components;
+  {
+    std::vector<std::uint32_t> index(nv, none), low(nv, 0), stack;
+    std::vector<char> on_stack(nv, 0);
+    std::vector<std::pair<std::uint32_t, std::size_t>> dfs;  // node, next operand
+    std::uint32_t counter = 0;
+    for (std::uint32_t root = 0; root < nv; ++root) {
+      if (index[root] != none) continue;
+      dfs.emplace_back(root, 0);
+      index[root] = low[root] = counter++;
+      stack.push_back(root);
+      on_stack[root] = 1;
+      while (!dfs.empty()) {
+        auto& [v, next] = dfs.back();
+        const auto& ops = values.values[v].operands;
+        if (next < ops.size()) {
+          const std::uint32_t o = ops[next++];
+          if (o == none) continue;
+          if (index[o] == none) {
+            index[o] = low[o] = counter++;
+            stack.push_back(o);
+            on_stack[o] = 1;
+            dfs.emplace_back(o, 0);
+          } else if (on_stack[o]) {
+            low[v] = std::min(low[v], index[o]);
+          }
+          continue;
+        }
+        const std::uint32_t done = v;
+        dfs.pop_back();
+        if (!dfs.empty()) low[dfs.back().first] = std::min(low[dfs.back().first], low[done]);
+        if (low[done] == index[done]) {
+          std::vector<std::uint32_t> c;
+          std::uint32_t w;
+          do {
+            w = stack.back();
+            stack.pop_back();
+            on_stack[w] = 0;
+            c.push_back(w);
+          } while (w != done);
+          components.push_back(std::move(c));
+        }
       }
     }
-    return {};
+  }
+  // Meets each value's summary (its own, as a definition) with its operands', components in
+  // order, iterating inside a component until nothing changes.
+  auto propagate = [&](std::vector<Summary>& summary, auto meet) {
+    for (const auto& c : components) {
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (std::uint32_t u : c)
+          for (std::uint32_t o : values.values[u].operands) {
+            if (o == none) continue;
+            Summary next = meet(summary[u], summary[o]);
+            if (next == summary[u]) continue;
+            summary[u] = next;
+            changed = c.size() > 1;
+          }
+      }
+    }
   };
-  // Whether block d lies strictly between divergent branch block b and b's ipdom.
-  auto in_region = [&](std::size_t b, std::size_t d) {
-    auto ip = pdom.immediate(b);
-    if (!ip || d == b || d == *ip) return false;
-    return dom.dominates(b, d) && pdom.strictly_dominates(*ip, d);
+  std::vector<Summary> region_summary(nv), loop_summary(nv);
+  // The branch blocks whose regions are exits (their ipdom is the virtual exit): such a region
+  // is everything the branch dominates, so it is found up the dominator tree, not enumerated.
+  std::vector<std::size_t> preorder_blocks;
+  for (std::size_t b = 0; b < nb; ++b)
+    if (dom.contains(b)) preorder_blocks.push_back(b);
+  std::sort(preorder_blocks.begin(), preorder_blocks.end(),
+            [&](std::size_t x, std::size_t y) { return dom.preorder[x] < dom.preorder[y]; });
+  auto summarise = [&] {
+    // Per block: the regions of divergent branches that hold it (all of them lie on its
+    // dominator and post-dominator ancestor paths, so their intersection is the deepest a and
+    // the deepest p).
+    std::vector<Summary> block_regions(nb);
+    std::vector<std::size_t> exit_branch_of(nb, n);  // a divergent branch in the block whose ipdom is the exit
+    std::vector<std::size_t> region_stamp(nb, n);    // the branch whose region walk saw the block last
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!div_branch[j]) continue;
+      const std::size_t bj = cfg.block_of[j];
+      auto ip = pdom.immediate(bj);
+      if (!ip) continue;
+      if (cfg.blocks[*ip].is_virtual_exit) {
+        if (exit_branch_of[bj] == n) exit_branch_of[bj] = j;
+        continue;
+      }
+      // The region, walked from the branch: blocks it dominates, short of the ipdom (every path
+      // from the branch reaches the ipdom, so nothing else is post-dominated by it).
+      std::vector<std::size_t> work;
+      for (std::size_t s : cfg.successor_blocks(bj)) work.push_back(s);
+      while (!work.empty()) {
+        const std::size_t x = work.back();
+        work.pop_back();
+        if (x == bj || x == *ip || !dom.strictly_dominates(bj, x) || !pdom.strictly_dominates(*ip, x)) continue;
+        if (region_stamp[x] == j) continue;
+        region_stamp[x] = j;
+        block_regions[x] = meet_regions(block_regions[x], Summary{Summary::set, bj, *ip, j, j});
+        for (std::size_t s : cfg.successor_blocks(x)) work.push_back(s);
+      }
+    }
+    std::vector<std::size_t> nearest_exit_branch(nb, n);  // strict dominator ancestor with an exit region
+    for (std::size_t b : preorder_blocks) {
+      if (auto parent = dom.immediate(b))
+        nearest_exit_branch[b] = exit_branch_of[*parent] != n ? exit_branch_of[*parent] : nearest_exit_branch[*parent];
+      if (nearest_exit_branch[b] != n && pdom.contains(b) && !cfg.blocks[b].is_virtual_exit) {
+        const std::size_t j = nearest_exit_branch[b];
+        block_regions[b] = meet_regions(block_regions[b], Summary{Summary::set, cfg.block_of[j], cfg.exit, j, j});
+      }
+    }
+    std::vector<Summary> block_loops(nb);
+    for (std::size_t b = 0; b < nb; ++b)
+      for (std::size_t l = innermost_loop[b]; l != DominatorTree::none; l = loop_bodies[l].parent)
+        if (loop_has_divergent_exit(l) != n) {
+          block_loops[b] = Summary{Summary::set, l, 0, 0, 0};
+          break;
+        }
+    for (std::uint32_t v = 0; v < nv; ++v) {
+      const bool leaf = values.values[v].kind == ValueGraph::Kind::definition;
+      region_summary[v] = leaf ? block_regions[block_of_value(v)] : Summary{};
+      loop_summary[v] = leaf ? block_loops[block_of_value(v)] : Summary{};
+    }
+    propagate(region_summary, meet_regions);
+    propagate(loop_summary, meet_loops);
   };
+  // Whether block x lies in branch j's region.
+  auto in_region = [&](std::size_t j, std::size_t x) {
+    const std::size_t bj = cfg.block_of[j];
+    auto ip = pdom.immediate(bj);
+    if (!ip || x == bj || x == *ip) return false;
+    return dom.dominates(bj, x) && pdom.strictly_dominates(*ip, x);
+  };
+  // Sync dependence at a use in block `ub` of value v: definitions made in a divergent branch's
+  // region meet others outside it. Returns the branch, or n.
+  auto merging_branch = [&](std::uint32_t v, std::size_t ub) {
+    const Summary& s = region_summary[v];
+    if (s.kind == Summary::nothing || leaves[v][1] == none) return n;
+    if (s.kind == Summary::empty) return !in_region(s.witness_a, ub) ? s.witness_a : s.witness_p;
+    if (!dom.strictly_dominates(s.a, ub)) return s.witness_a;
+    if (!pdom.strictly_dominates(s.p, ub)) return s.witness_p;
+    return n;
+  };
+  // Temporal divergence at a use in block `ub` of value v: the reason, or empty.
+  auto temporal = [&](std::uint32_t v, std::size_t ub) -> std::string {
+    const Summary& s = loop_summary[v];
+    if (s.kind == Summary::nothing) return {};
+    std::size_t l = s.a;
+    if (s.kind == Summary::empty) l = in_loop(s.a, ub) ? s.p : s.a;
+    else if (in_loop(l, ub)) return {};
+    const std::size_t x = loop_has_divergent_exit(l);
+    return fmt::format("value of the loop at {:04x}, left at different iterations (divergent exit at {:04x})",
+                       function.instructions[cfg.blocks[loop_bodies[l].header].first].address,
+                       function.instructions[x].address);
+  };
+
   bool changed = true;
   while (changed) {
     changed = false;
+    summarise();
     for (std::size_t i = 0; i < n; ++i) {
       const auto& in = function.instructions[i];
+      const std::size_t ib = cfg.block_of[i];
       // Branch condition.
       if (is_transfer(i) && decides(i) && !div_branch[i]) {
         bool convergence_test = in.has_modifier("DIV") || in.has_modifier("CONV");
@@ -213,9 +483,10 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
           for (const auto& r : condition_regs(i)) {
             std::string why;
             bool divergent = reg_divergent(i, r, &why);
-            if (!divergent)
-              for (const auto& [reg, reaching] : uses[i])
-                if (reg == r && !(why = temporal(i, reaching)).empty()) divergent = true;
+            if (!divergent) {
+              const std::uint32_t v = value_read(i, r);
+              if (v != none && !(why = temporal(v, ib)).empty()) divergent = true;
+            }
             if (divergent) {
               div_branch[i] = 1;
               why_branch[i] = register_name(r) + " depends on " + why;
@@ -226,42 +497,28 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
       }
       if (defs_of[i].empty()) continue;
       bool all = true;
-      for (std::size_t d : defs_of[i]) all = all && (div_def[d] || writes_uniform_file(rd.definitions[d].reg));
+      for (std::size_t d : defs_of[i]) all = all && (div_def[d] || writes_uniform_file(definitions[d].reg));
       if (all) continue;
       std::string why = divergence_source(in);
       if (why.empty())
-        for (const auto& [reg, reaching] : uses[i]) {
+        for (std::size_t u = 0; u < du[i].uses.size() && why.empty(); ++u) {
+          const RegisterRef reg = du[i].uses[u];
+          const std::uint32_t v = values.use_values[i][u];
           if (reg_divergent(i, reg, &why)) break;
-          // Sync dependence: several definitions meet here, one made under a divergent branch.
-          if (reaching.size() > 1)
-            for (std::size_t d : reaching) {
-              std::size_t db = cfg.block_of[rd.definitions[d].instruction];
-              for (std::size_t j = 0; j < n && why.empty(); ++j)
-                if (div_branch[j] && in_region(cfg.block_of[j], db) && !in_region(cfg.block_of[j], cfg.block_of[i]))
-                  why = "merge after divergent branch at " +
-                        fmt::format("{:04x}", function.instructions[j].address);
-              if (!why.empty()) break;
-            }
-          if (!why.empty()) break;
-          if (!(why = temporal(i, reaching)).empty()) break;
+          if (const std::size_t j = merging_branch(v, ib); j != n)
+            why = fmt::format("merge after divergent branch at {:04x}", function.instructions[j].address);
+          else
+            why = temporal(v, ib);
         }
       if (why.empty()) continue;
       for (std::size_t d : defs_of[i])
-        if (!div_def[d] && !writes_uniform_file(rd.definitions[d].reg)) {
-          div_def[d] = 1;
-          why_def[d] = why;
+        if (!div_def[d] && !writes_uniform_file(definitions[d].reg)) {
+          mark_definition(d, why);
           changed = true;
         }
     }
   }
 
-  // Dominator-tree depth, for picking the innermost marker.
-  std::vector<std::size_t> depth(cfg.block_count(), 0);
-  for (std::size_t b = 0; b < cfg.block_count(); ++b) {
-    std::size_t d = 0, x = b;
-    while (auto p = dom.immediate(x)) { x = *p; ++d; }
-    depth[b] = d;
-  }
   // Whether instruction k is a `kind` instruction (BSSY/BSYNC/BREAK) of convergence barrier Bn.
   auto on_barrier = [&](std::size_t k, ControlKind kind, int barrier) {
     if (cfg.control_of[k] != kind) return false;
@@ -303,26 +560,38 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   };
   // BREAK Bx pairs by barrier number, SYNC/BRK/CONT with the innermost SSY/PBK/PCNT of their kind;
   // branches with the innermost marker whose target strictly post-dominates them.
+  // The markers of each block, latest first, and per block the nearest dominator (itself
+  // included) that holds a marker: the search for a branch's marker climbs only those blocks.
+  std::vector<std::vector<const ReconvergenceMarker*>> markers_in(nb);
+  for (const auto& m : cfg.reconvergence)
+    if (m.resolved) markers_in[cfg.block_of[m.instruction]].push_back(&m);
+  for (auto& list : markers_in)
+    std::sort(list.begin(), list.end(), [](auto* x, auto* y) { return x->instruction > y->instruction; });
+  std::vector<std::size_t> marker_block(nb, DominatorTree::none);
+  for (std::size_t b : preorder_blocks) {
+    if (!markers_in[b].empty()) marker_block[b] = b;
+    else if (auto p = dom.immediate(b)) marker_block[b] = marker_block[*p];
+  }
   auto pair_marker = [&](std::size_t i, int barrier, ControlKind kind) -> const ReconvergenceMarker* {
-    const ReconvergenceMarker* best = nullptr;
-    std::size_t b = cfg.block_of[i];
-    for (const auto& m : cfg.reconvergence) {
-      if (!m.resolved) continue;
-      if (barrier >= 0 && m.barrier != barrier) continue;
-      if (kind != ControlKind::none && m.kind != kind) continue;
-      std::size_t mb = cfg.block_of[m.instruction];
-      if (!dom.dominates(mb, b) || (mb == b && m.instruction > i)) continue;
-      // A branch pairs with a BSSY whose target post-dominates it, or whose region it is in: from
-      // the branch, the barrier's BSYNC is reachable before the BSSY runs again (a `continue`
-      // inside a loop whose `break` paths leave the region by BREAK first).
-      if (barrier < 0 && kind == ControlKind::none && !pdom.strictly_dominates(m.target_block, b) &&
-          !(m.kind == ControlKind::barrier_set && in_barrier_region(m, i)))
-        continue;
-      if (best == nullptr || depth[mb] > depth[cfg.block_of[best->instruction]] ||
-          (mb == cfg.block_of[best->instruction] && m.instruction > best->instruction))
-        best = &m;
+    const std::size_t b = cfg.block_of[i];
+    // The deepest dominating block first, and in it the latest marker before the branch.
+    for (std::size_t mb = dom.contains(b) ? marker_block[b] : DominatorTree::none; mb != DominatorTree::none;) {
+      for (const ReconvergenceMarker* m : markers_in[mb]) {
+        if (barrier >= 0 && m->barrier != barrier) continue;
+        if (kind != ControlKind::none && m->kind != kind) continue;
+        if (mb == b && m->instruction > i) continue;
+        // A branch pairs with a BSSY whose target post-dominates it, or whose region it is in:
+        // from the branch, the barrier's BSYNC is reachable before the BSSY runs again (a
+        // `continue` inside a loop whose `break` paths leave the region by BREAK first).
+        if (barrier < 0 && kind == ControlKind::none && !pdom.strictly_dominates(m->target_block, b) &&
+            !(m->kind == ControlKind::barrier_set && in_barrier_region(*m, i)))
+          continue;
+        return m;
+      }
+      auto up = dom.immediate(mb);
+      mb = up ? marker_block[*up] : DominatorTree::none;
     }
-    return best;
+    return nullptr;
   };
   auto block_has = [&](std::size_t b, std::function<bool(std::size_t)> pred) {
     const auto& blk = cfg.blocks[b];
@@ -488,14 +757,13 @@ DivergenceReport analyze_divergence(const SassFunction& function, int arch) {
   // Loops.
   for (const auto& lb : loop_bodies) {
     const std::size_t header = lb.header;
-    const std::vector<char>& body = lb.body;
     LoopDivergence loop;
     loop.header = header;
     loop.address = function.instructions[cfg.blocks[header].first].address;
-    for (std::size_t b = 0; b < cfg.block_count(); ++b) {
-      if (!body[b]) continue;
+    for (std::size_t b : lb.blocks) {
       ++loop.blocks;
-      for (std::size_t e : cfg.blocks[b].successors) loop.exits += !body[cfg.edges[e].to];
+      for (std::size_t e : cfg.blocks[b].successors)
+        loop.exits += !std::binary_search(lb.blocks.begin(), lb.blocks.end(), cfg.edges[e].to);
       if (!cfg.blocks[b].is_virtual_exit)
         for (std::size_t k = cfg.blocks[b].first; k <= cfg.blocks[b].last; ++k)
           if (cfg.control_of[k] == ControlKind::barrier_break || cfg.control_of[k] == ControlKind::pop_break) ++loop.breaks;

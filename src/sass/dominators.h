@@ -1,5 +1,5 @@
-// Dominator and post-dominator trees over a ControlFlowGraph (Cooper, Harvey and Kennedy's
-// iterative algorithm), with O(1) `dominates` queries from tree numbering.
+// Dominator and post-dominator trees over a ControlFlowGraph (Lengauer and Tarjan's algorithm,
+// near-linear), with O(1) `dominates` queries from tree numbering.
 // Promise: blocks the root cannot reach (unreachable code for dominators; infinite loops and
 // traps with no path to the virtual exit for post-dominators) are simply not in the tree: they
 // have no immediate (post)dominator and `dominates` is false for them, never undefined.

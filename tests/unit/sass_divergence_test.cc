@@ -458,5 +458,67 @@ TEST(SassDivergence, UnmarkedBranchHasNoReconvergencePoint) {
   EXPECT_EQ(r.divergent_by_mechanism.at("exit"), 2u);
 }
 
+// A uniform loop counter with a divergent `if` inside the loop (bench/corpus needleman_wunsch's
+// anti-diagonal loop, cut down): the counter's update after the if's reconvergence merges with
+// its value from before the loop at the loop header, which is no merge after the divergent
+// branch. The loop exit stays uniform (before: divergent, since the latch counted as part of the
+// branch's region by way of the back edge; the real loop has a BAR.SYNC inside).
+TEST(SassDivergence, ALoopCounterAfterADivergentIfStaysUniform) {
+  const std::string text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "k:\n"
+      ".text.k:\n"
+      "        /*0000*/                   S2R R2, SR_TID.X ;\n"
+      "        /*0010*/                   IMAD.MOV.U32 R3, RZ, RZ, 0x2 ;\n"
+      ".L_x_5:\n"
+      "        /*0020*/                   ISETP.GT.U32.AND P1, PT, R2, R3, PT ;\n"
+      "        /*0030*/               @P1 BRA `(.L_x_1) ;\n"
+      "        /*0040*/                   STS [R2], R3 ;\n"
+      ".L_x_1:\n"
+      "        /*0050*/                   VIADD R11, R3, 0x1 ;\n"
+      "        /*0060*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+      "        /*0070*/                   ISETP.NE.AND P0, PT, R11, 0x201, PT ;\n"
+      "        /*0080*/              @!P0 BRA `(.L_x_2) ;\n"
+      "        /*0090*/                   IMAD.MOV.U32 R3, RZ, RZ, R11 ;\n"
+      "        /*00a0*/                   BRA `(.L_x_5) ;\n"
+      ".L_x_2:\n"
+      "        /*00b0*/                   EXIT ;\n";
+  auto parsed = parse_sass(text);
+  ASSERT_EQ(parsed.programs.size(), 1u);
+  auto r = analyze_divergence(parsed.programs[0].functions[0], 80);
+  ASSERT_NE(at(r, 0x30), nullptr);
+  EXPECT_TRUE(at(r, 0x30)->divergent);
+  ASSERT_NE(at(r, 0x80), nullptr);
+  EXPECT_FALSE(at(r, 0x80)->divergent) << at(r, 0x80)->reason;
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_FALSE(r.loops[0].divergent_exit);
+}
+
+// A value defined on one side of a divergent if and merged after it is divergent (sync
+// dependence), with the branch named.
+TEST(SassDivergence, AMergeAfterADivergentBranchIsDivergent) {
+  const std::string text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "k:\n"
+      ".text.k:\n"
+      "        /*0000*/                   S2R R2, SR_TID.X ;\n"
+      "        /*0010*/                   IMAD.MOV.U32 R3, RZ, RZ, 0x2 ;\n"
+      "        /*0020*/                   ISETP.GT.U32.AND P1, PT, R2, 0x10, PT ;\n"
+      "        /*0030*/               @P1 BRA `(.L_x_1) ;\n"
+      "        /*0040*/                   IMAD.MOV.U32 R3, RZ, RZ, 0x3 ;\n"
+      ".L_x_1:\n"
+      "        /*0050*/                   ISETP.NE.AND P0, PT, R3, 0x3, PT ;\n"
+      "        /*0060*/               @!P0 BRA `(.L_x_2) ;\n"
+      "        /*0070*/                   STG.E [R4.64], R3 ;\n"
+      ".L_x_2:\n"
+      "        /*0080*/                   EXIT ;\n";
+  auto parsed = parse_sass(text);
+  ASSERT_EQ(parsed.programs.size(), 1u);
+  auto r = analyze_divergence(parsed.programs[0].functions[0], 80);
+  ASSERT_NE(at(r, 0x60), nullptr);
+  EXPECT_TRUE(at(r, 0x60)->divergent);
+  EXPECT_TRUE(at(r, 0x60)->reason.starts_with("P0 depends on merge after divergent branch at 0030")) << at(r, 0x60)->reason;
+}
+
 }  // namespace
 }  // namespace gpuport::sass
