@@ -229,15 +229,10 @@ std::string Engine::apply_edits(std::string out) {
   for (std::size_t i = 1; i < keys.size(); ++i)
     if (keys[i] < keys[i - 1]) runs.push_back(i);
   runs.push_back(keys.size());
-  // (std::merge into a second buffer: libstdc++'s inplace_merge uses the deprecated
-  // get_temporary_buffer, which clang rejects under -Werror.)
-  std::vector<std::uint64_t> scratch(keys.size());
   while (runs.size() > 2) {
     std::vector<std::size_t> merged = {0};
     for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
-      std::merge(keys.begin() + runs[r], keys.begin() + runs[r + 1], keys.begin() + runs[r + 1],
-                 keys.begin() + runs[r + 2], scratch.begin() + runs[r]);
-      std::copy(scratch.begin() + runs[r], scratch.begin() + runs[r + 2], keys.begin() + runs[r]);
+      std::inplace_merge(keys.begin() + runs[r], keys.begin() + runs[r + 1], keys.begin() + runs[r + 2]);
       merged.push_back(runs[r + 2]);
     }
     if (runs.size() % 2 == 0) merged.push_back(runs.back());
