@@ -339,8 +339,24 @@ void find_hazards(Engine& e) {
       }
       // Reduction loops that start at half a 32-lane warp: for (int o = 16; o > 0; o /= 2) __shfl_down...
       if (v == 16 && op == "=" && i >= 4 && e.is_identifier(i - 2) && e.is(i - 4, "(") && i >= 5 && e.is(i - 5, "for")) {
+        // The loop shuffles: its body (a block, or one statement) calls a __shfl function. By
+        // the loop's own extent, which translating does not change (a window of tokens would
+        // grow as masks are dropped, so a translation would change again when translated).
         bool shuffles = false;
-        for (std::size_t k = i; k < e.size() && k < i + 80 && !shuffles; ++k)
+        const std::size_t header_end = e.match(i - 4);
+        std::size_t body_end = header_end;
+        if (header_end < e.size() && e.is(header_end + 1, "{")) {
+          body_end = e.match(header_end + 1);
+        } else if (header_end < e.size()) {
+          int depth = 0;
+          for (body_end = header_end + 1; body_end < e.size(); ++body_end) {
+            const auto w = e.text(body_end);
+            if (w == "(" || w == "[" || w == "{") ++depth;
+            else if (w == ")" || w == "]" || w == "}") --depth;
+            if (depth < 0 || (depth == 0 && w == ";")) break;
+          }
+        }
+        for (std::size_t k = header_end + 1; k < e.size() && k <= body_end && !shuffles; ++k)
           shuffles = e.text(k).starts_with("__shfl");
         if (shuffles) {
           auto& d = e.report(i, Severity::warning, "warp-size-literal",

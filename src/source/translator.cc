@@ -164,6 +164,21 @@ void Engine::replace(std::size_t i, std::string text) {
 }
 
 void Engine::replace_range(std::uint32_t begin, std::uint32_t end, std::string text) {
+  // No edit loses a comment: those inside the replaced range follow the new text (a line
+  // comment with the line break that ends it, when that lies in the range too).
+  if (end > begin) {
+    const auto& all = tokens_.tokens();
+    auto it = std::lower_bound(all.begin(), all.end(), begin,
+                               [](const lex::Token& t, std::uint32_t offset) { return t.offset < offset; });
+    for (; it != all.end() && it->offset < end; ++it) {
+      if (it->kind != TokenKind::line_comment && it->kind != TokenKind::block_comment) continue;
+      if (it->end() > end) break;
+      text.append(source_data_ + it->offset, it->length);
+      if (it->kind == TokenKind::line_comment && it + 1 != all.end() && (it + 1)->kind == TokenKind::newline &&
+          (it + 1)->end() <= end)
+        text.append(source_data_ + (it + 1)->offset, (it + 1)->length);
+    }
+  }
   edits_.push_back({begin, end, std::move(text), static_cast<std::uint32_t>(edits_.size())});
 }
 
