@@ -56,6 +56,7 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
       if (rule.action == maps::CallAction::wrap) {
         if (e.text(first) == rule.value) continue;  // already wrapped
         if (rule.value.find("const void*") != std::string::npos && already_void_pointer(e, first, last)) continue;
+        const auto both_parens = e.group();
         e.insert(e.tok(first).offset, rule.value + "(");
         e.insert(e.tok(last).end(), ")");
         ++e.result().rewrites;

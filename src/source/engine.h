@@ -25,6 +25,7 @@ struct Edit {
   std::uint32_t end = 0;
   std::string text;
   std::uint32_t order = 0;  // ties at the same offset apply in the order they were made
+  std::uint32_t group = 0;  // edits of one rewrite: applied all together or not at all
 };
 
 // A call's argument list: the tokens (significant-token indices) of each argument.
@@ -86,6 +87,22 @@ class Engine {
   // Arguments of the call whose '(' is at sig index `open`.
   std::optional<CallArguments> arguments(std::size_t open) const;
 
+  // The edits made while the returned object lives form one rewrite (a launch, a wrapped
+  // argument): if any of them overlaps an edit that wins, none is applied, so that a rewrite
+  // is never left half done.
+  class EditGroup {
+   public:
+    explicit EditGroup(Engine& e) : e_(e), saved_(e.current_group_) { e.current_group_ = e.next_group_++; }
+    ~EditGroup() { e_.current_group_ = saved_; }
+    EditGroup(const EditGroup&) = delete;
+    EditGroup& operator=(const EditGroup&) = delete;
+
+   private:
+    Engine& e_;
+    std::uint32_t saved_;
+  };
+  EditGroup group() { return EditGroup(*this); }
+
   void replace(std::size_t i, std::string text);  // replace one significant token
   void replace_range(std::uint32_t begin, std::uint32_t end, std::string text);
   void insert(std::uint32_t offset, std::string text);
@@ -134,6 +151,9 @@ class Engine {
   // Copies of the significant tokens, contiguous: every pass walks them.
   std::vector<lex::Token> sig_tokens_;
   std::vector<Edit> edits_;
+  static constexpr std::uint32_t kNoGroup = UINT32_MAX;
+  std::uint32_t current_group_ = kNoGroup;
+  std::uint32_t next_group_ = 0;
   std::vector<std::uint32_t> replaced_;  // offsets of replaced tokens (sorted on use)
   std::vector<DeviceRange> device_ranges_;
   mutable std::size_t device_cursor_ = 0;

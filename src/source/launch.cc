@@ -70,6 +70,7 @@ void rewrite_launches(Engine& e) {
       e.report(l, Severity::note, "launch-kept", "kernel launch left as <<<>>>: unexpected launch configuration");
       continue;
     }
+    const auto one_rewrite = e.group();  // applied whole or not at all
     e.insert(e.tok(start).offset, templated ? "hipLaunchKernelGGL(HIP_KERNEL_NAME(" : "hipLaunchKernelGGL(");
     if (templated) e.insert(e.tok(l - 1).end(), ")");
     // grid and block become dim3 unless they already are.

@@ -179,7 +179,8 @@ void Engine::replace_range(std::uint32_t begin, std::uint32_t end, std::string t
         text.append(source_data_ + (it + 1)->offset, (it + 1)->length);
     }
   }
-  edits_.push_back({begin, end, std::move(text), static_cast<std::uint32_t>(edits_.size())});
+  const std::uint32_t group = current_group_ != kNoGroup ? current_group_ : next_group_++;
+  edits_.push_back({begin, end, std::move(text), static_cast<std::uint32_t>(edits_.size()), group});
 }
 
 void Engine::insert(std::uint32_t offset, std::string text) { replace_range(offset, offset, std::move(text)); }
@@ -254,15 +255,32 @@ std::string Engine::apply_edits(std::string out) {
     runs = std::move(merged);
   }
   const std::string_view src = tokens_.text();
-  out.clear();
-  out.reserve(src.size() + src.size() / 16);
+  // An edit that overlaps an earlier one is dropped (the earlier wins), and with it the rest
+  // of its group: then the text is built again without that group.
+  std::vector<std::uint32_t> group_size(next_group_, 0);
+  for (const Edit& e : edits_) ++group_size[e.group];
+  std::vector<char> rejected(next_group_, 0);
   std::uint32_t pos = 0;
-  for (auto key : keys) {
-    const Edit& e = edits_[key & 0x7fffffffu];
-    if (e.begin < pos) continue;  // overlaps an earlier edit: the earlier one wins
-    out.append(src.substr(pos, e.begin - pos));
-    out.append(e.text);
-    pos = e.end;
+  for (bool again = true; again;) {
+    again = false;
+    out.clear();
+    out.reserve(src.size() + src.size() / 16);
+    pos = 0;
+    for (auto key : keys) {
+      const Edit& e = edits_[key & 0x7fffffffu];
+      if (rejected[e.group]) continue;
+      if (e.begin < pos) {
+        rejected[e.group] = 1;
+        if (group_size[e.group] > 1) {
+          again = true;
+          break;
+        }
+        continue;
+      }
+      out.append(src.substr(pos, e.begin - pos));
+      out.append(e.text);
+      pos = e.end;
+    }
   }
   out.append(src.substr(pos));
   return out;
@@ -493,6 +511,7 @@ void IdentifierRewriter::run() {
     if (entry->hip != name) {
       // `struct cudaExtent` -> `hipExtent`: HIP's NVIDIA platform declares many of these as
       // typedefs, which an elaborated specifier cannot name.
+      const auto name_and_keyword = e.group();
       if (entry->kind == maps::Kind::type && (Engine::equals(prev, "struct") || Engine::equals(prev, "enum")) && !Engine::equals(next, "{") && i > 0 &&
           !e.edited(i - 1)) {
         const auto& kw = e.tok(i - 1);
