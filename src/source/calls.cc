@@ -32,13 +32,14 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
   const auto call = e.arguments(name + 1);
   std::string hip = entry->hip;
   if (!call) {
-    // The arguments cannot be told apart (unbalanced brackets): renaming a call whose
+    // The arguments cannot be told apart (unbalanced brackets, directives): renaming a call whose
     // arguments must change too (`__shfl_sync(mask, v, l)` -> `__shfl(v, l)`) would call the HIP
     // function with the wrong ones. Leave it as it is and say so.
     for (const auto& rule : e.map().call_rules(e.text(name)))
       if (rule.action != maps::CallAction::rename) {
         e.report(name, Severity::warning, "call-not-rewritten",
-                 fmt::format("the arguments of '{}' cannot be read (unbalanced brackets); the call is left as it is",
+                 fmt::format("the arguments of '{}' cannot be read (unbalanced brackets, or preprocessor "
+                             "directives inside); the call is left as it is",
                              e.text(name)),
                  fmt::format("translate it to {} by hand", entry->hip));
         return;

@@ -138,6 +138,12 @@ std::optional<CallArguments> Engine::arguments(std::size_t open) const {
   if (!is(open, "(")) return std::nullopt;
   const std::size_t close = match(open);
   if (close >= sig_.size()) return std::nullopt;
+  // Arguments that hold preprocessor directives (#if ... #else, an #include) are not one
+  // expression each: removing or wrapping one could take a directive with it. (A call inside a
+  // macro body is all one directive, and fine.)
+  const bool in_directive = tok(open).has(lex::kInDirective);
+  for (std::size_t i = open + 1; i < close; ++i)
+    if (tok(i).has(lex::kDirectiveHash) || tok(i).has(lex::kInDirective) != in_directive) return std::nullopt;
   CallArguments call;
   call.open = open;
   call.close = close;
