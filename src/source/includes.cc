@@ -19,12 +19,22 @@ struct Include {
   std::string_view path;   // between the delimiters
   bool angled = false;
   int depth = 0;           // #if nesting depth
+  bool in_brackets = false;  // inside ( ) or [ ] of code: the arguments of a call, say
 };
 
 std::vector<Include> find_includes(const Engine& e) {
   std::vector<Include> out;
   int depth = 0;
+  // Bracket depth of the code before each directive, advanced alongside them.
+  int brackets = 0;
+  std::size_t scanned = 0;
   for (std::size_t i : e.directives()) {
+    for (; scanned < i; ++scanned) {
+      if (e.tok(scanned).has(lex::kInDirective)) continue;
+      const auto t = e.text(scanned);
+      if (t == "(" || t == "[") ++brackets;
+      else if ((t == ")" || t == "]") && brackets > 0) --brackets;
+    }
     if (i + 1 >= e.size()) continue;
     const auto name = e.text(i + 1);
     if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
@@ -33,7 +43,7 @@ std::vector<Include> find_includes(const Engine& e) {
     if (i + 2 >= e.size() || e.tok(i + 2).kind != lex::TokenKind::header_name) continue;
     const auto h = e.text(i + 2);
     if (h.size() < 2) continue;
-    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth});
+    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth, brackets > 0});
   }
   return out;
 }
@@ -87,8 +97,10 @@ void rewrite_includes(Engine& e) {
                fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
       continue;
     }
-    // One include per HIP header: later unconditional duplicates go, whole line.
-    if (inc.depth == 0 && (included.count(entry->hip) || (entry->hip == kRuntime && runtime_seen))) {
+    // One include per HIP header: later unconditional duplicates go, whole line -- not one
+    // inside the brackets of code, where removing it would change what those hold (a second
+    // translation would then read that code differently).
+    if (inc.depth == 0 && !inc.in_brackets && (included.count(entry->hip) || (entry->hip == kRuntime && runtime_seen))) {
       auto [begin, end] = directive_line(e, inc.hash);
       e.replace_range(begin, end, "");
       ++e.result().rewrites;
