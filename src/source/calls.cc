@@ -1,6 +1,8 @@
 // Argument-level rewrites from calls.tsv: overloads that map to different HIP functions,
 // arguments HIP needs wrapped (HIP_SYMBOL, const void* kernels), and arguments HIP lacks
 // (the lane mask of the *_sync warp functions).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "source/engine.h"
@@ -31,22 +33,40 @@ bool already_void_pointer(const Engine& e, std::size_t first, std::size_t last) 
 void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) {
   const auto call = e.arguments(name + 1);
   std::string hip = entry->hip;
+  auto leave_alone = [&](std::string_view why) {
+    e.report(name, Severity::warning, "call-not-rewritten",
+             fmt::format("the arguments of '{}' cannot be read ({}); the call is left as it is", e.text(name), why),
+             fmt::format("translate it to {} by hand", entry->hip));
+  };
+  const auto& rules = e.map().call_rules(e.text(name));
+  const bool changes_arguments = std::any_of(rules.begin(), rules.end(), [](const maps::CallRule& r) {
+    return r.action != maps::CallAction::rename;
+  });
   if (!call) {
     // The arguments cannot be told apart (unbalanced brackets, directives): renaming a call whose
     // arguments must change too (`__shfl_sync(mask, v, l)` -> `__shfl(v, l)`) would call the HIP
     // function with the wrong ones. Leave it as it is and say so.
-    for (const auto& rule : e.map().call_rules(e.text(name)))
-      if (rule.action != maps::CallAction::rename) {
-        e.report(name, Severity::warning, "call-not-rewritten",
-                 fmt::format("the arguments of '{}' cannot be read (unbalanced brackets, or preprocessor "
-                             "directives inside); the call is left as it is",
-                             e.text(name)),
-                 fmt::format("translate it to {} by hand", entry->hip));
-        return;
-      }
-  } else {
+    if (changes_arguments) {
+      leave_alone("unbalanced brackets, or preprocessor directives inside");
+      return;
+    }
+  } else if (changes_arguments) {
+    // An argument to drop that holds statements (`;`, braces) is no expression a call takes:
+    // removing it would remove code around it.
     const int argc = static_cast<int>(call->args.size());
-    for (const auto& rule : e.map().call_rules(e.text(name))) {
+    for (const auto& rule : rules) {
+      if (rule.action != maps::CallAction::drop || rule.index >= argc || (rule.argc >= 0 && rule.argc != argc)) continue;
+      const auto [first, last] = call->args[static_cast<std::size_t>(rule.index)];
+      for (std::size_t k = first; k <= last; ++k)
+        if (e.is(k, ";") || e.is(k, "{") || e.is(k, "}")) {
+          leave_alone("an argument holds statements");
+          return;
+        }
+    }
+  }
+  if (call) {
+    const int argc = static_cast<int>(call->args.size());
+    for (const auto& rule : rules) {
       if (rule.argc >= 0 && rule.argc != argc) continue;
       if (rule.action == maps::CallAction::rename) {
         hip = rule.value;
