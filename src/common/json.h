@@ -18,7 +18,7 @@ template <class Json>
 void make_valid_utf8(Json& document) {
   if (document.is_string()) {
     auto& s = document.template get_ref<typename Json::string_t&>();
-    if (check_text(s).problem == TextProblem::invalid_utf8) s = to_valid_utf8(s);
+    if (!is_valid_utf8(s)) s = to_valid_utf8(s);
     return;
   }
   if (document.is_array()) {
@@ -28,7 +28,7 @@ void make_valid_utf8(Json& document) {
   if (!document.is_object()) return;
   bool bad_key = false;
   for (auto it = document.begin(); it != document.end(); ++it) {
-    bad_key |= check_text(it.key()).problem == TextProblem::invalid_utf8;
+    bad_key |= !is_valid_utf8(it.key());
     make_valid_utf8(it.value());
   }
   if (!bad_key) return;

@@ -56,8 +56,17 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return len;
 }
 
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = utf8_sequence_length(text, i);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::string to_valid_utf8(std::string_view text) {
-  if (check_text(text).problem != TextProblem::invalid_utf8) return std::string(text);
+  if (is_valid_utf8(text)) return std::string(text);
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(text.size() + 16);

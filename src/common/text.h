@@ -41,6 +41,9 @@ TextCheck check_text(std::string_view text);
 // there are not one (a stray continuation byte, an overlong form, a surrogate, a cut sequence).
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
 
+// Whether `text` is valid UTF-8 (NUL bytes are valid; check_text, for source text, rejects them).
+bool is_valid_utf8(std::string_view text);
+
 // `text` as valid UTF-8, for JSON and SARIF (whose strings must be Unicode): each byte that is
 // not part of a valid sequence becomes the four characters \xNN, as compilers print such bytes
 // in file names. Valid text comes back unchanged.

@@ -152,8 +152,9 @@ std::optional<CallArguments> Engine::arguments(std::size_t open) const {
   int depth = 0;
   for (std::size_t i = open + 1; i < close; ++i) {
     const auto t = text(i);
-    if (t == "(" || t == "[" || t == "{") ++depth;
-    else if (t == ")" || t == "]" || t == "}") --depth;
+    // A launch configuration's commas do not split the arguments it stands in.
+    if (t == "(" || t == "[" || t == "{" || t == "<<<") ++depth;
+    else if (t == ")" || t == "]" || t == "}" || t == ">>>") --depth;
     else if (t == "," && depth == 0) {
       call.args.emplace_back(start, i - 1);
       start = i + 1;

@@ -38,6 +38,9 @@ TEST(Text, InvalidBytesBecomeEscapesValidTextStays) {
   EXPECT_EQ(to_valid_utf8("\xFF\xFE"), "\\xFF\\xFE");
   EXPECT_EQ(to_valid_utf8("cut \xE2\x82"), "cut \\xE2\\x82");
   EXPECT_EQ(check_text(to_valid_utf8("\xC0\xAF \xED\xA0\x80")).problem, TextProblem::none);
+  // A NUL byte is valid UTF-8 (JSON writes it as \u0000); the bad byte after it still goes
+  // (found by report_fuzz: the check stopped at the NUL and the JSON library aborted).
+  EXPECT_EQ(to_valid_utf8(std::string("a\0\xF2", 3)), std::string("a\0\\xF2", 6));
 }
 
 TEST(Text, PathsBecomePercentEncodedUris) {
@@ -54,6 +57,8 @@ TEST(Json, EveryStringAndKeyIsMadeValid) {
   EXPECT_EQ(back["file"], "a\\xFF.cu");
   EXPECT_EQ(back["list"][1], "b\\xFE");
   EXPECT_EQ(back["nested"]["k\\x80"], 1);
+  nlohmann::json with_nul = {{"name", std::string("\0\xF2", 2)}};
+  EXPECT_EQ(nlohmann::json::parse(dump_json(with_nul))["name"], std::string("\0\\xF2", 5));
   nlohmann::ordered_json o = {{"z\xC1", "v"}, {"a", "w"}};
   const auto ordered = nlohmann::ordered_json::parse(dump_json(o));
   EXPECT_EQ(ordered.begin().key(), "z\\xC1") << "order is kept";
