@@ -14,10 +14,16 @@ namespace {
 std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templated) {
   templated = false;
   if (launch == 0) return e.size();
+  // The name lies in the same line kind as the launch: code, or one macro body.
+  const bool in_directive = e.tok(launch).has(lex::kInDirective);
+  auto foreign = [&](std::size_t k) {
+    return e.tok(k).has(lex::kDirectiveHash) || e.tok(k).has(lex::kInDirective) != in_directive;
+  };
   std::size_t i = launch - 1;
   if (e.is(i, ">") || e.is(i, ">>")) {
     int depth = 0;
     while (true) {
+      if (foreign(i)) return e.size();
       const auto t = e.text(i);
       if (t == ">") depth += 1;
       else if (t == ">>") depth += 2;
@@ -31,8 +37,8 @@ std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templat
     --i;
     templated = true;
   }
-  if (!e.is_identifier(i)) return e.size();
-  while (i >= 2 && e.is(i - 1, "::") && e.is_identifier(i - 2)) i -= 2;
+  if (!e.is_identifier(i) || foreign(i)) return e.size();
+  while (i >= 2 && e.is(i - 1, "::") && e.is_identifier(i - 2) && !foreign(i - 2)) i -= 2;
   return i;
 }
 
@@ -48,7 +54,9 @@ void rewrite_launches(Engine& e) {
     int depth = 0;
     std::vector<std::pair<std::size_t, std::size_t>> config;
     std::size_t arg_start = l + 1;
+    const bool launch_in_directive = e.tok(l).has(lex::kInDirective);
     for (; g < e.size(); ++g) {
+      if (e.tok(g).has(lex::kDirectiveHash) || e.tok(g).has(lex::kInDirective) != launch_in_directive) break;
       const auto t = e.text(g);
       if (t == "(" || t == "[" || t == "{") ++depth;
       else if (t == ")" || t == "]" || t == "}") --depth;
