@@ -283,14 +283,18 @@ void find_hazards(Engine& e) {
       if (is_full_32bit_mask(s)) {
         bool mask_use = false;
         bool dropped_arg = false;  // the call rules remove the mask argument (HIP 5.2 has no *_sync)
-        // Argument of a warp function: walk back to the call's '('.
+        // The lane-mask argument of a warp function: the first one of a *_sync function or of
+        // __syncwarp (a value argument holding the same literal is no mask). Walk back to the
+        // call's '(' without crossing a comma at the call's own level.
         int depth = 0;
         for (std::size_t k = i; k > 0 && i - k < 12; --k) {
           const auto w = e.text(k - 1);
           if (w == ")") ++depth;
+          else if (w == "," && depth == 0) break;
           else if (w == "(") {
             if (depth == 0) {
-              mask_use = k >= 2 && is_warp_function(e.text(k - 2));
+              const auto function = k >= 2 ? e.text(k - 2) : std::string_view();
+              mask_use = is_warp_function(function) && (function.ends_with("_sync") || function == "__syncwarp");
               if (mask_use) {
                 for (const auto& rule : e.map().call_rules(e.text(k - 2)))
                   dropped_arg |= rule.action == maps::CallAction::drop && rule.index == 0;
