@@ -19,7 +19,7 @@ struct Include {
   std::string_view path;   // between the delimiters
   bool angled = false;
   int depth = 0;           // #if nesting depth
-  bool in_brackets = false;  // inside ( ) or [ ] of code: the arguments of a call, say
+  bool in_brackets = false;  // inside ( ), [ ] or <<< >>> of code: the arguments of a call, say
 };
 
 std::vector<Include> find_includes(const Engine& e) {
@@ -32,8 +32,8 @@ std::vector<Include> find_includes(const Engine& e) {
     for (; scanned < i; ++scanned) {
       if (e.tok(scanned).has(lex::kInDirective)) continue;
       const auto t = e.text(scanned);
-      if (t == "(" || t == "[") ++brackets;
-      else if ((t == ")" || t == "]") && brackets > 0) --brackets;
+      if (t == "(" || t == "[" || t == "<<<") ++brackets;
+      else if ((t == ")" || t == "]" || t == ">>>") && brackets > 0) --brackets;
     }
     if (i + 1 >= e.size()) continue;
     const auto name = e.text(i + 1);
