@@ -1,6 +1,7 @@
 // Which registers each SASS instruction writes and reads: R, UR, P and UP, from the operand
 // layout rules in data/sass/opcodes.tsv (leading destinations, carry-out predicates, register
-// pairs for 64-bit data). Also reaching definitions per block over a ControlFlowGraph.
+// pairs for 64-bit data). Also the definitions reaching each use, as a value graph over a
+// ControlFlowGraph.
 // Promise: RZ, URZ, PT and UPT never appear; a guarded instruction's definitions are marked
 // partial (the old value survives where the guard is false); opcodes without a table row are
 // flagged, not guessed silently (they default to one destination).

@@ -58,8 +58,8 @@ void rewrite_launches(Engine& e) {
     for (; g < e.size(); ++g) {
       if (e.tok(g).has(lex::kDirectiveHash) || e.tok(g).has(lex::kInDirective) != launch_in_directive) break;
       const auto t = e.text(g);
-      if (t == "(" || t == "[" || t == "{") ++depth;
-      else if (t == ")" || t == "]" || t == "}") --depth;
+      if (t == "(" || t == "[" || t == "{" || t == "<<<") ++depth;  // <<<: a launch inside
+      else if (t == ")" || t == "]" || t == "}" || (depth > 0 && t == ">>>")) --depth;
       else if (depth == 0 && t == ",") {
         config.emplace_back(arg_start, g - 1);
         arg_start = g + 1;
@@ -101,7 +101,9 @@ void rewrite_launches(Engine& e) {
     if (!args->args.empty() && after < tokens.size() && tokens[after].kind == lex::TokenKind::newline) joint = ",";
     e.replace_range(e.tok(g).offset, e.tok(g + 1).end(), joint);
     ++e.result().rewrites;
-    l = g;
+    // Go on after this `<<<`, not after its `>>>`: a launch inside the configuration (a
+    // kernel that computes the grid...) is rewritten in the same pass, or translating the
+    // output would change it again.
   }
 }
 
