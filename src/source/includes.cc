@@ -169,7 +169,12 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   }
   const bool add_shim = e.needs_nvidia_vote_shim && !e.has_nvidia_vote_shim();
   if (has_runtime || (!device && has_runtime_api)) {
-    if (add_shim && runtime_hash) e.insert(after_line(*runtime_hash), shim());
+    if (add_shim && runtime_hash) {
+      const auto at = after_line(*runtime_hash);
+      // An include on the last line, without a line end: the shim starts a line of its own.
+      const bool open_line = at == e.source().size() && e.source().back() != '\n';
+      e.insert(at, open_line ? std::string(eol) + shim() : shim());
+    }
     return;
   }
 
