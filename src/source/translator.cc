@@ -407,8 +407,17 @@ void IdentifierRewriter::run() {
 
     if (e.is_dropped(i)) continue;
     const maps::ApiEntry* entry = map.find(name);
-    const std::string_view prev = i > 0 ? e.text(i - 1) : std::string_view();
-    const std::string_view next = e.text(i + 1);
+    // The neighbours that count are those of the same line kind: code, or this directive (a
+    // macro body ending in `.` says nothing about the name on the next line).
+    auto same_line = [&](std::size_t k) {
+      if (k >= e.size()) return false;
+      const auto& o = e.tok(k);
+      if (o.has(lex::kInDirective) != in_directive) return false;
+      if (!in_directive) return true;
+      return k > directive.hash && !o.has(lex::kDirectiveHash);
+    };
+    const std::string_view prev = i > 0 && same_line(i - 1) ? e.text(i - 1) : std::string_view();
+    const std::string_view next = same_line(i + 1) ? e.text(i + 1) : std::string_view();
 
     if (Engine::equals(prev, "namespace") && Engine::equals(next, "=") && namespace_entry(i + 2)) aliases[name] = namespace_entry(i + 2);
     // Nested namespaces keyed by qualified name: thrust::cuda::par -> thrust::hip::par.
