@@ -120,15 +120,20 @@ void Engine::protect_vote_shim() {
 }
 
 std::size_t Engine::match(std::size_t open) const {
-  const std::string_view o = text(open);
-  const std::string_view c = o == "(" ? ")" : o == "[" ? "]" : "}";
-  int depth = 0;
+  // Brackets must nest by kind: in `f(a, b]>)` the `)` does not close `f(`, whatever the count.
+  if (!is(open, "(") && !is(open, "[") && !is(open, "{")) return sig_.size();
+  std::string closers;  // the closer each open bracket expects, innermost last
   for (std::size_t i = open; i < sig_.size(); ++i) {
     const auto t = text(i);
-    if (t == "(" || t == "[" || t == "{") ++depth;
-    else if (t == ")" || t == "]" || t == "}") {
-      --depth;
-      if (depth == 0) return t == c ? i : sig_.size();
+    if (t.size() != 1) continue;
+    const char c = t[0];
+    if (c == '(') closers += ')';
+    else if (c == '[') closers += ']';
+    else if (c == '{') closers += '}';
+    else if (c == ')' || c == ']' || c == '}') {
+      if (closers.empty() || closers.back() != c) return sig_.size();
+      closers.pop_back();
+      if (closers.empty()) return i;
     }
   }
   return sig_.size();
