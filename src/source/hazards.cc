@@ -69,6 +69,9 @@ bool names_warp_size(std::string_view n) {
 }
 
 bool names_lane_or_thread(std::string_view n) {
+  // warpSize is the portable size, not an index: `x & (warpSize - 1) & 0x1f` is no lane index
+  // that the fixes made (or translating the fixed text would change it again).
+  if (n == "warpSize") return false;
   return contains_ci(n, "lane") || contains_ci(n, "warp") || contains_ci(n, "tid") || contains_ci(n, "thread") ||
          n == "tx";
 }
