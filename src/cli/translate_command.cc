@@ -34,6 +34,15 @@ struct TranslateArguments {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool fix_warp_size = false;
   std::string launch = "keep";
+  bool hip_kernel_execution_syntax = false;
+  bool cuda_kernel_execution_syntax = false;
+  bool hipify_style = false;
+  bool skip_excluded = false;
+  bool default_preprocessor = false;
+  bool amap = false;
+  bool experimental = false;
+  std::vector<std::string> defines;
+  std::vector<std::string> undefines;
   bool no_runtime_include = false;
   bool no_follow_includes = false;
   std::vector<std::string> include_dirs;
@@ -61,6 +70,10 @@ int run_translate(const TranslateArguments& a) {
   if (a.report_format != "text" && a.report_format != "json" && a.report_format != "sarif")
     return usage("--report must be text, json or sarif");
   if (a.launch != "keep" && a.launch != "ggl") return usage("--launch must be keep or ggl");
+  // hipify-clang's names for --launch; with both, hipify-clang rewrites (so does gpuport).
+  std::string launch = a.launch;
+  if (a.cuda_kernel_execution_syntax) launch = "keep";
+  if (a.hip_kernel_execution_syntax) launch = "ggl";
 
   auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded() : maps::ApiMap::load_directory(a.maps_dir);
   if (!map) {
@@ -71,7 +84,13 @@ int run_translate(const TranslateArguments& a) {
   source::ProjectOptions options;
   options.translate.fix_warp_size = a.fix_warp_size;
   options.translate.launch_style =
-      a.launch == "ggl" ? source::LaunchStyle::hip_launch_kernel_ggl : source::LaunchStyle::keep;
+      launch == "ggl" ? source::LaunchStyle::hip_launch_kernel_ggl : source::LaunchStyle::keep;
+  options.translate.hipify_style = a.hipify_style;
+  // hipify-clang: --default-preprocessor is --skip-excluded-preprocessor-conditional-blocks,
+  // and --amap ("as much as possible") overrides --default-preprocessor.
+  options.translate.skip_excluded_groups = a.skip_excluded || (a.default_preprocessor && !a.amap);
+  options.translate.preprocessor.defines = a.defines;
+  options.translate.preprocessor.undefines = a.undefines;
   options.translate.add_runtime_include = !a.no_runtime_include;
   options.follow_includes = !a.no_follow_includes;
   for (const auto& d : a.include_dirs) options.include_dirs.emplace_back(d);
@@ -226,6 +245,26 @@ Action add_translate_command(CLI::App& app) {
       ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--fix-warp-size", args->fix_warp_size, "Apply the safe warp-size fixes (warpSize, 64-bit masks)");
   cmd->add_option("--launch", args->launch, "Kernel launches: keep (<<<>>>) or ggl (hipLaunchKernelGGL)")->capture_default_str();
+  cmd->add_flag("--hip-kernel-execution-syntax", args->hip_kernel_execution_syntax,
+                "hipify-clang's name for --launch ggl (wins over --cuda-kernel-execution-syntax)");
+  cmd->add_flag("--cuda-kernel-execution-syntax", args->cuda_kernel_execution_syntax,
+                "hipify-clang's name for --launch keep");
+  cmd->add_flag("--hipify-style", args->hipify_style,
+                "hipify-clang's output conventions: flat library header names (<hipblas.h>), the runtime "
+                "include in every file that includes a CUDA header");
+  cmd->add_flag("--skip-excluded-preprocessor-conditional-blocks", args->skip_excluded,
+                "Leave the #if groups a compiler would skip as they are (decided with -D/-U and the file's own "
+                "#defines; a condition on a macro the file cannot know keeps every branch)");
+  cmd->add_flag("--default-preprocessor", args->default_preprocessor,
+                "hipify-clang's synonym of --skip-excluded-preprocessor-conditional-blocks");
+  cmd->add_flag("--amap", args->amap,
+                "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
+  cmd->add_flag("--experimental", args->experimental,
+                "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_option("-D", args->defines, "Define a macro for --skip-excluded-preprocessor-conditional-blocks (NAME or NAME=VALUE)")
+      ->allow_extra_args(false);
+  cmd->add_option("-U", args->undefines, "Undefine a macro for --skip-excluded-preprocessor-conditional-blocks")
+      ->allow_extra_args(false);
   cmd->add_flag("--no-runtime-include", args->no_runtime_include, "Do not add #include <hip/hip_runtime.h>");
   cmd->add_flag("--no-follow-includes", args->no_follow_includes, "Do not translate local headers that file inputs include");
   // One folder per -I: `-I DIR FILE` must not take FILE as a second folder.

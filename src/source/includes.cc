@@ -1,6 +1,7 @@
 // Include rewriting: CUDA header paths become HIP paths, the HIP runtime header appears once
 // (where the CUDA runtime include was, or after the include guard / #pragma once), and
 // headers without a HIP counterpart are reported.
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -70,6 +71,45 @@ std::string replace_path(std::string_view token, std::string_view path) {
   return fmt::format("{}{}{}", token.front(), path, token.back());
 }
 
+// The spelling of a HIP library header. ROCm 5.7 moved hipBLAS, hipSPARSE, hipSOLVER and
+// hipBLASLt into folders (<hipblas/hipblas.h>; ROCm 6 dropped the flat wrappers), which is what
+// gpuport writes; hipify-clang still writes the flat names, which --hipify-style follows. This
+// is how HIP spells its own headers, not a CUDA -> HIP mapping.
+std::string_view header_spelling(std::string_view hip, bool hipify_style) {
+  if (!hipify_style) return hip;
+  for (std::string_view lib : {"hipblas", "hipsparse", "hipsolver", "hipblaslt"}) {
+    if (hip.size() == 2 * lib.size() + 3 && hip.starts_with(lib) && hip[lib.size()] == '/' &&
+        hip.substr(lib.size() + 1).starts_with(lib) && hip.ends_with(".h"))
+      return hip.substr(lib.size() + 1);
+  }
+  return hip;
+}
+
+// The sig index of the `#` of a leading include guard's `#ifndef X` (the file's first
+// directive, before any code, whose #endif closes the file and which `#define X` follows
+// inside), if the file has one.
+std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
+  const auto& dirs = e.directives();
+  if (dirs.empty() || dirs.front() != 0 || !e.is(1, "ifndef") || !e.is_identifier(2)) return std::nullopt;
+  const auto guard = e.text(2);
+  int depth = 0;
+  bool defined = false;
+  for (std::size_t n = 0; n < dirs.size(); ++n) {
+    const std::size_t i = dirs[n];
+    if (i + 1 >= e.size()) break;
+    const auto name = e.text(i + 1);
+    if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+    else if (name == "define" && depth == 1 && i + 2 < e.size() && e.text(i + 2) == guard) defined = true;
+    else if (name == "endif" && --depth == 0) {
+      // The guard's #endif: nothing but the rest of its line may follow.
+      std::size_t k = i + 2;
+      while (k < e.size() && e.tok(k).has(lex::kInDirective)) ++k;
+      return defined && k == e.size() ? std::optional<std::size_t>(0) : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void rewrite_includes(Engine& e) {
@@ -111,7 +151,7 @@ void rewrite_includes(Engine& e) {
       if (entry->hip == kRuntime) runtime_seen = true;
     }
     if (entry->hip != inc.path) {
-      e.replace(inc.header, replace_path(e.text(inc.header), entry->hip));
+      e.replace(inc.header, replace_path(e.text(inc.header), header_spelling(entry->hip, e.options().hipify_style)));
       ++e.result().rewrites;
     }
   }
@@ -132,7 +172,9 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
   const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;
   const bool device = e.has_device_code() || e.has_launches();
-  if (!device && !uses_cuda) return;
+  // hipify-clang adds the runtime include to every file it translates.
+  const bool every_file = e.options().hipify_style;
+  if (!device && !uses_cuda && !every_file) return;
 
   const auto& tokens = e.stream();
   auto after_line = [&](std::size_t sig_index) {
@@ -168,7 +210,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     if (target == kRuntime && inc.depth == 0 && !runtime_hash) runtime_hash = inc.hash;
   }
   const bool add_shim = e.needs_nvidia_vote_shim && !e.has_nvidia_vote_shim();
-  if (has_runtime || (!device && has_runtime_api)) {
+  if (has_runtime || (!device && has_runtime_api && !every_file)) {
     if (add_shim && runtime_hash) {
       const auto at = after_line(*runtime_hash);
       // An include on the last line, without a line end: the shim starts a line of its own.
@@ -188,6 +230,10 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       at = after_line(i);
       break;
     }
+  }
+  // hipify-clang's place: right after the guard's #ifndef when that comes before #pragma once.
+  if (every_file) {
+    if (const auto guard = include_guard_ifndef(e); guard && (!at || after_line(*guard) < *at)) at = after_line(*guard);
   }
   if (!at && e.size() >= 6 && e.tok(0).has(lex::kDirectiveHash) && e.is(1, "ifndef") && e.is_identifier(2) &&
       e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {

@@ -50,9 +50,14 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     bool host;
   };
   std::vector<Open> open;
+  // Skipped groups are left out of the significant tokens: no pass sees them, and their text
+  // is copied as it is.
+  std::vector<bool> excluded;
+  if (options.skip_excluded_groups) excluded = excluded_tokens(tokens, options.preprocessor);
   for (std::uint32_t index = 0; index < tokens.size(); ++index) {
     const auto& t = tokens[index];
     if (t.is_trivia()) continue;
+    if (!excluded.empty() && excluded[index]) continue;
     const std::size_t i = sig_.size();
     sig_.push_back(index);
     sig_tokens_.push_back(t);

@@ -11,6 +11,7 @@
 
 #include "common/diagnostic.h"
 #include "maps/api_map.h"
+#include "source/conditionals.h"
 
 namespace gpuport::source {
 
@@ -23,6 +24,15 @@ struct TranslateOptions {
   bool fix_warp_size = false;     // apply the safe warp-size hazard fixes
   LaunchStyle launch_style = LaunchStyle::keep;
   bool add_runtime_include = true;  // add <hip/hip_runtime.h> where device code needs it
+  // hipify-clang's output conventions where gpuport's differ by choice: library headers by their
+  // flat names (<hipblas.h>, as ROCm before 5.7 installed them), and the runtime include in
+  // every translated file that includes a CUDA header.
+  bool hipify_style = false;
+  // Leave the groups a compiler would skip (#if with -D/-U and the file's own #defines decided
+  // false) as written: hipify-clang's --skip-excluded-preprocessor-conditional-blocks. By
+  // default every branch is translated.
+  bool skip_excluded_groups = false;
+  PreprocessorSettings preprocessor;
 };
 
 // A use of a CUDA-looking name that no table knows. Whether it is reported depends on the
