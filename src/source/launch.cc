@@ -1,6 +1,9 @@
 // Optional launch rewrite: kernel<<<grid, block, shared, stream>>>(args) becomes
 // hipLaunchKernelGGL(kernel, dim3(grid), dim3(block), shared, stream, args). Only the
 // launch punctuation is replaced, so names inside the arguments are still translated.
+#include <string_view>
+#include <unordered_set>
+
 #include <fmt/format.h>
 
 #include "source/engine.h"
@@ -39,16 +42,63 @@ std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templat
   }
   if (!e.is_identifier(i) || foreign(i)) return e.size();
   while (i >= 2 && e.is(i - 1, "::") && e.is_identifier(i - 2) && !foreign(i - 2)) i -= 2;
+  // `::kernel`: the global one; the `::` belongs to the name, not before the call.
+  if (i >= 1 && e.is(i - 1, "::") && !foreign(i - 1) && !(i >= 2 && (e.is_identifier(i - 2) || e.is(i - 2, ">")))) --i;
   return i;
+}
+
+// Kernels declared as templates in this file (`template <...> __global__ void name(`): a
+// launch with deduced template arguments names them plainly, and hipify-clang wraps them in
+// HIP_KERNEL_NAME(...) as it does explicit instantiations.
+std::unordered_set<std::string_view> template_kernels(const Engine& e) {
+  std::unordered_set<std::string_view> names;
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
+    if (!e.is(i, "template") || !e.is(i + 1, "<") || e.tok(i).has(lex::kInDirective)) continue;
+    // Skip the template parameter list, then look for __global__ before the declarator's '('.
+    int depth = 0;
+    std::size_t k = i + 1;
+    for (; k < e.size(); ++k) {
+      if (e.is(k, "<")) ++depth;
+      else if (e.is(k, ">")) {
+        if (--depth == 0) break;
+      } else if (e.is(k, ">>")) {
+        depth -= 2;
+        if (depth <= 0) break;
+      } else if (e.is(k, ";") || e.is(k, "{")) break;
+    }
+    bool global = false;
+    for (++k; k + 1 < e.size() && k < i + 64; ++k) {
+      if (e.is(k, "__global__")) global = true;
+      if (e.is(k, ";") || e.is(k, "{") || e.is(k, "}")) break;
+      if (e.is(k + 1, "(") && e.is_identifier(k)) {
+        if (global) names.insert(e.text(k));
+        break;
+      }
+    }
+  }
+  // An object-like macro that names a template instance: #define KERNEL axpy<float>.
+  for (std::size_t d : e.directives()) {
+    if (!e.is(d + 1, "define") || !e.is_identifier(d + 2) || !e.is_identifier(d + 3) || !e.is(d + 4, "<")) continue;
+    if (!e.tok(d + 3).has(lex::kInDirective) || e.tok(d + 3).offset == e.tok(d + 2).end()) continue;
+    names.insert(e.text(d + 2));
+  }
+  return names;
 }
 
 }  // namespace
 
 void rewrite_launches(Engine& e) {
+  const bool hipify_style = e.options().hipify_style;
+  std::unordered_set<std::string_view> templates;
+  bool templates_found = false;
   for (std::size_t l = 0; l < e.size(); ++l) {
     if (!e.is(l, "<<<")) continue;
     bool templated = false;
     const std::size_t start = kernel_name_start(e, l, templated);
+    if (!templated && start < e.size()) {
+      if (!templates_found) templates = template_kernels(e), templates_found = true;
+      templated = l == start + 1 && templates.count(e.text(start)) > 0;
+    }
     // The configuration runs to the matching >>> at bracket depth 0.
     std::size_t g = l + 1;
     int depth = 0;
@@ -81,6 +131,23 @@ void rewrite_launches(Engine& e) {
     const auto one_rewrite = e.group();  // applied whole or not at all
     e.insert(e.tok(start).offset, templated ? "hipLaunchKernelGGL(HIP_KERNEL_NAME(" : "hipLaunchKernelGGL(");
     if (templated) e.insert(e.tok(l - 1).end(), ")");
+    if (hipify_style) {
+      // hipify-clang's spacing: `k, dim3(g), dim3(b), s, st, args`, whatever the launch's
+      // own spacing around its punctuation was (comments in it are kept). Made before the
+      // dim3( insertions, which must follow a space inserted at the same place.
+      auto respace = [&](std::uint32_t begin, std::uint32_t end, std::string_view with) {
+        if (e.source().substr(begin, end - begin) != with) e.replace_range(begin, end, std::string(with));
+      };
+      respace(e.tok(l - 1).end(), e.tok(l).offset, "");
+      respace(e.tok(l).end(), e.tok(config[0].first).offset, "");
+      for (std::size_t k = 0; k + 1 < config.size(); ++k) {
+        const std::size_t comma = config[k].second + 1;
+        respace(e.tok(config[k].second).end(), e.tok(comma).offset, "");
+        respace(e.tok(comma).end(), e.tok(config[k + 1].first).offset, " ");
+      }
+      respace(e.tok(config.back().second).end(), e.tok(g).offset, "");
+      if (args->args.empty()) respace(e.tok(g + 1).end(), e.tok(args->close).offset, "");
+    }
     // grid and block become dim3 unless they already are.
     const bool grid_is_dim3 = e.is(config[0].first, "dim3");
     e.replace(l, grid_is_dim3 ? ", " : ", dim3(");
