@@ -481,7 +481,7 @@ void IdentifierRewriter::run() {
         continue;
       }
     }
-    if (Engine::equals(prev, "::") && i >= 2 && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
+    if (Engine::equals(prev, "::") && i >= 2 && same_line(i - 2) && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
       // ns::name or Type<T>::name: the API only when ns is a namespace of the tables
       // (cooperative_groups::this_cluster, cg::this_grid), and then only its own family.
       const auto* ns = namespace_entry(i - 2);
