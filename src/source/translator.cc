@@ -128,7 +128,13 @@ std::size_t Engine::match(std::size_t open) const {
   // Brackets must nest by kind: in `f(a, b]>)` the `)` does not close `f(`, whatever the count.
   if (!is(open, "(") && !is(open, "[") && !is(open, "{")) return sig_.size();
   std::string closers;  // the closer each open bracket expects, innermost last
+  // A bracket in a directive closes in that directive; one in code closes in code, and the
+  // directive lines in between (an #ifdef inside a call's arguments) hold none of its brackets.
+  const bool in_directive = tok(open).has(lex::kInDirective);
   for (std::size_t i = open; i < sig_.size(); ++i) {
+    const auto& k = tok(i);
+    if (in_directive && i > open && (!k.has(lex::kInDirective) || k.has(lex::kDirectiveHash))) return sig_.size();
+    if (!in_directive && k.has(lex::kInDirective)) continue;
     const auto t = text(i);
     if (t.size() != 1) continue;
     const char c = t[0];
