@@ -106,10 +106,15 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
   // name -> index of the row that defines it, and whether that row came from a curated file
   std::map<std::string, std::pair<std::size_t, bool>, std::less<>> seen;
   std::map<std::string, std::size_t, std::less<>> seen_headers;
+  struct Spelling {
+    std::string spelling, spells, origin;
+  };
+  std::vector<Spelling> pending_spellings;
 
   for (const auto& [name, content] : files) {
     const bool calls = fs::path(name).filename() == "calls.tsv";
     const bool ptx = fs::path(name).filename() == "ptx.tsv";
+    const bool spellings = fs::path(name).filename() == "spellings.tsv";
     const bool curated = file_rank(name) == 1;
     std::uint32_t line_no = 0;
     std::string_view rest = content;
@@ -128,6 +133,14 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
           continue;
         }
         map.ptx_.push_back({std::string(cells[0]), std::string(cells[1]), std::string(cells[2])});
+        continue;
+      }
+      if (spellings) {
+        if (cells.size() != 3 || !is_identifier(cells[0]) || !is_identifier(cells[1])) {
+          errors.push_back(table_error(name, line_no, "expected: spelling, the name it spells, family (3 tab-separated cells)"));
+          continue;
+        }
+        pending_spellings.push_back({std::string(cells[0]), std::string(cells[1]), origin});
         continue;
       }
       if (calls) {
@@ -217,6 +230,19 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
       seen.emplace(e.cuda, std::pair(map.entries_.size(), curated));
       map.entries_.push_back(std::move(e));
     }
+  }
+  // Other spellings (CUDA_ARRAY3D_DESCRIPTOR_st, CUaddress_mode_enum) map as the name they
+  // spell, curated corrections included; a row of their own wins.
+  for (const auto& sp : pending_spellings) {
+    if (seen.contains(sp.spelling)) continue;
+    auto base = seen.find(sp.spells);
+    if (base == seen.end()) continue;
+    ApiEntry e = map.entries_[base->second.first];
+    e.note = e.note.empty() ? fmt::format("spelling of {}", sp.spells) : fmt::format("spelling of {}; {}", sp.spells, e.note);
+    e.cuda = sp.spelling;
+    e.origin = sp.origin;
+    seen.emplace(e.cuda, std::pair(map.entries_.size(), false));
+    map.entries_.push_back(std::move(e));
   }
   if (!errors.empty()) return Result<ApiMap>::failure(std::move(errors));
   map.build_index();

@@ -46,6 +46,23 @@ TEST(ApiMap, CuratedRowsOverrideGeneratedOnes) {
   EXPECT_EQ(r->overrides().size(), 1u);
 }
 
+TEST(ApiMap, SpellingsMapAsTheNameTheySpellCuratedRowsIncluded) {
+  auto r = ApiMap::load({{"generated/driver.tsv", "CUx\t-\ttype\tdriver\tunsupported\nCUy\thipY\ttype\tdriver\tsupported\n"},
+                         {"curated/driver.tsv", "CUx\thipX\ttype\tdriver\tsupported\nCUy_v2\thipOwn\ttype\tdriver\tsupported\n"},
+                         {"generated/spellings.tsv", "# spelling\tspells\tfamily\nCUx_st\tCUx\tdriver\nCUy_v2\tCUy\tdriver\n"
+                                                     "CUz_enum\tCUz\tdriver\n"}});
+  ASSERT_TRUE(r) << r.diagnostics().front().message;
+  ASSERT_NE(r->find("CUx_st"), nullptr);
+  EXPECT_EQ(r->find("CUx_st")->hip, "hipX");  // the curated correction of CUx, not the generated row
+  EXPECT_EQ(r->find("CUx_st")->status, Status::supported);
+  EXPECT_EQ(r->find("CUy_v2")->hip, "hipOwn");  // a row of its own wins
+  EXPECT_EQ(r->find("CUz_enum"), nullptr);      // spells a name without a row: none
+  auto bad = ApiMap::load({{"generated/spellings.tsv", "CUx_st\tCUx\n"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.diagnostics().front().location.file, "generated/spellings.tsv");
+  EXPECT_EQ(bad.diagnostics().front().location.line, 1u);
+}
+
 TEST(ApiMap, RejectsBadCallRules) {
   auto r = ApiMap::load({{"curated/calls.tsv", "cudaX\tmany\trename\t-\thipY\ncudaX\t*\twrap\t-\tHIP_SYMBOL\n"}});
   ASSERT_FALSE(r.ok());

@@ -583,6 +583,7 @@ class Generator {
   std::vector<fs::path> list(const fs::path& dir, const std::vector<std::string>& patterns) const;
   void collect_cuda();
   void collect_hip();
+  void collect_spellings(const HeaderFile& file);
   void collect_explicit(const HeaderFile& file, std::string_view label);
   void add_candidate(std::string_view cuda, std::string_view hip, std::string source, bool weak,
                      std::optional<DeclKind> form, bool device);
@@ -596,6 +597,16 @@ class Generator {
   std::map<std::string, std::vector<fs::path>> hip_inputs_by_group_;
   std::map<std::string, CudaName, std::less<>> cuda_;
   std::set<std::string, std::less<>> alias_targets_;
+  // Spellings of one CUDA type or entry point: a typedef without a pointer
+  // (typedef struct X_st {...} X_v2; typedef X_v2 X;) or a versioning macro (#define cuX cuX_v2).
+  // Name -> the other names of its family, for the *_st/_enum/_union/_vN rows.
+  std::map<std::string, std::set<std::string>, std::less<>> spellings_;
+  std::vector<Row> spellings_out_;  // cuda = the spelling, hip = the name it spells, kind = family
+  void add_spelling(std::string_view a, std::string_view b) {
+    if (a == b) return;
+    spellings_[std::string(a)].emplace(b);
+    spellings_[std::string(b)].emplace(a);
+  }
   std::map<std::string, HipName, std::less<>> hip_;
   std::map<std::string, std::vector<Candidate>, std::less<>> candidates_;
   std::size_t order_ = 0;
@@ -617,6 +628,37 @@ std::vector<fs::path> Generator::list(const fs::path& dir, const std::vector<std
   return out;
 }
 
+// typedef [struct|enum|union] SOURCE [{...}] NAME;  -- one declarator, no pointer, no function:
+// NAME and SOURCE spell the same type.
+void Generator::collect_spellings(const HeaderFile& file) {
+  const auto& c = file.code;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (!c[i].ident() || c[i].text != "typedef") continue;
+    std::vector<std::string_view> words;
+    bool plain = true;
+    std::size_t k = i + 1;
+    for (; k < c.size() && !c[k].is(";"); ++k) {
+      if (c[k].is("{")) {
+        k = match_close(c, k);
+        continue;
+      }
+      if (c[k].is("*") || c[k].is("&") || c[k].is("(") || c[k].is("[") || c[k].is(",")) plain = false;
+      // Attribute macros (__device_builtin__, __align__) are no part of the type's name.
+      if (c[k].ident() && !c[k].text.starts_with("__")) words.push_back(c[k].text);
+    }
+    i = k;
+    if (!plain || words.size() < 2) continue;
+    const std::string_view name = words.back();
+    std::string_view source;
+    for (std::size_t w = 0; w + 1 < words.size(); ++w)
+      if (words[w] != "struct" && words[w] != "enum" && words[w] != "union" && words[w] != "const") source = words[w];
+    // Only names of the API itself: `typedef unsigned int CUdeviceptr_v1` is another type.
+    if (!source.empty() && words.size() <= 4 && source != "int" && source != "long" && source != "unsigned" &&
+        source != "char" && source != "short")
+      add_spelling(name, source);
+  }
+}
+
 void Generator::collect_cuda() {
   for (const auto& spec : families()) {
     for (std::size_t d = 0; d < cuda_includes_.size(); ++d) {
@@ -632,8 +674,12 @@ void Generator::collect_cuda() {
         for (const auto& m : file->macros) {
           if (m.function_like || m.body.size() != 1 || !m.body[0].ident()) continue;
           std::string_view target = m.body[0].text;
-          if (target != m.name && target.starts_with(m.name)) alias_targets_.emplace(target);
+          if (target != m.name && target.starts_with(m.name)) {
+            alias_targets_.emplace(target);
+            add_spelling(m.name, target);
+          }
         }
+        collect_spellings(*file);
         for (auto& decl : scan_declarations(*file)) {
           if (!spec.accepts(decl.name) || internal_name(decl.name)) continue;
           auto [it, inserted] = cuda_.try_emplace(decl.name);
@@ -858,15 +904,19 @@ bool compatible(DeclKind cuda, DeclKind hip) {
 std::vector<Row> Generator::resolve() {
   std::vector<Row> rows;
   std::set<std::string, std::less<>> names;
+  std::set<std::string, std::less<>> spelling_names;
   for (const auto& [name, n] : cuda_) {
     // Function-like macros are header machinery (CUSPARSE_DEPRECATED_REPLACE_WITH) unless HIP
     // maps them explicitly; empty macros are calling conventions or guards (CUDARTAPI).
     if (n.empty_macro || n.kind == DeclKind::function_macro) continue;
     if (name.find("DEPRECATED") != std::string::npos) continue;
-    if (alias_targets_.contains(name)) continue;
-    if (auto base = versioned_base(name); base && cuda_.contains(*base)) continue;
-    if (n.kind == DeclKind::type && (name.ends_with("_st") || name.ends_with("_enum") || name.ends_with("_union")))
+    // Other spellings of a name (cuMemAlloc_v2, CUstream_st, CUaddress_mode_enum): rows of their
+    // own only through the name they spell (below).
+    if (alias_targets_.contains(name) || (versioned_base(name) && cuda_.contains(*versioned_base(name))) ||
+        (n.kind == DeclKind::type && (name.ends_with("_st") || name.ends_with("_enum") || name.ends_with("_union")))) {
+      spelling_names.insert(name);
       continue;
+    }
     names.insert(name);
   }
   // Explicit mappings count even for names the CUDA scan filtered out, but an empty macro
@@ -964,6 +1014,35 @@ std::vector<Row> Generator::resolve() {
     row.note = fmt::format("{}", fmt::join(notes, "; "));
     rows.push_back(std::move(row));
   }
+
+  // A spelling maps as the nearest name it spells that has a row (typedef chain or versioning
+  // macro, breadth first, ties by name). The row itself is resolved when the tables are loaded
+  // (spellings.tsv), after curated rows have overridden generated ones.
+  std::set<std::string, std::less<>> has_row;
+  for (const auto& r : rows) has_row.insert(r.cuda);
+  spellings_out_.clear();
+  for (const auto& name : spelling_names) {
+    if (has_row.contains(name)) continue;
+    std::set<std::string, std::less<>> seen = {name};
+    std::vector<std::string> frontier = {name};
+    std::string base;
+    while (!frontier.empty() && base.empty()) {
+      std::vector<std::string> next;
+      for (const auto& f : frontier) {
+        auto it = spellings_.find(f);
+        if (it == spellings_.end()) continue;
+        for (const auto& other : it->second) {
+          if (!seen.insert(other).second) continue;
+          next.push_back(other);
+          if (base.empty() && has_row.contains(other)) base = other;
+        }
+      }
+      frontier = std::move(next);
+    }
+    if (base.empty()) continue;
+    auto cn = cuda_.find(name);
+    spellings_out_.push_back({name, base, cn != cuda_.end() ? cn->second.family : family_by_prefix(name), "", "", ""});
+  }
   return rows;
 }
 
@@ -1016,6 +1095,22 @@ bool Generator::run(const fs::path& out, const std::string& command) {
     }
     fmt::print(stderr, "{:<9} {:>5} rows: {:>5} supported, {:>4} deprecated, {:>5} unsupported -> {}\n",
                spec.family, list.size(), supported, deprecated, unsupported, path.string());
+  }
+  // Other spellings of mapped names (CUstream_st, CUaddress_mode_enum, cuMemAlloc_v2): each
+  // maps as the name it spells, once the tables (curated rows included) are loaded.
+  std::string text;
+  text += "# Generated by gpuport-mapgen from the installed CUDA headers; do not edit.\n";
+  text += "# Other spellings of one CUDA type or entry point: a typedef without a pointer (typedef struct X_st {...} X;)\n";
+  text += "# or a versioning macro (#define cuX cuX_v2). Each maps as the name it spells; a row of its own wins.\n";
+  text += fmt::format("# Command: {}\n", command);
+  text += "# Columns: cuda\tspells\tfamily\n";
+  for (const auto& r : spellings_out_) text += fmt::format("{}\t{}\t{}\n", r.cuda, r.hip, r.kind);
+  const fs::path path = out / "spellings.tsv";
+  if (auto error = gpuport::write_file_atomic(path, text)) {
+    fmt::print(stderr, "gpuport-mapgen: error: {}: {}\n", path.string(), error->message);
+    ok = false;
+  } else {
+    fmt::print(stderr, "spellings {:>5} rows -> {}\n", spellings_out_.size(), path.string());
   }
   return ok;
 }
