@@ -457,7 +457,7 @@ void IdentifierRewriter::run() {
       if (!looks_like_cuda_api(name)) continue;
       if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, "::")) continue;
       // A declaration of the user's own: `void cudaCheck(`, `cudaError_t cudaStatus =`.
-      const bool after_type = i > 0 && ((e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || Engine::equals(prev, ">"));
+      const bool after_type = i > 0 && ((same_line(i - 1) && e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || Engine::equals(prev, ">"));
       if (after_type && (Engine::equals(next, "(") || Engine::equals(next, "=") || Engine::equals(next, ";") || Engine::equals(next, ",") || Engine::equals(next, "[") || Engine::equals(next, "{") ||
                          Engine::equals(next, ")"))) {
         declared.emplace(name);
@@ -478,7 +478,7 @@ void IdentifierRewriter::run() {
     // A declaration directly inside a struct or a user's namespace: `int (*cudaMalloc)(...);`,
     // `namespace mylib { int cudaMalloc(void**, size_t); }`.
     if (!scopes.empty() && scopes.back() != Scope::block && !in_directive) {
-      const bool declarator_before = (e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) ||
+      const bool declarator_before = (same_line(i - 1) && e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) ||
                                      Engine::equals(prev, "*") || Engine::equals(prev, "&") || Engine::equals(prev, "&&") || Engine::equals(prev, ">");
       const bool declarator_after = Engine::equals(next, "(") || Engine::equals(next, ")") || Engine::equals(next, ";") || Engine::equals(next, "=") || Engine::equals(next, "[") ||
                                     Engine::equals(next, ",") || Engine::equals(next, "{");
