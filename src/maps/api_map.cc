@@ -55,6 +55,7 @@ bool parse_action(std::string_view s, CallAction& out) {
   if (s == "rename") return out = CallAction::rename, true;
   if (s == "wrap") return out = CallAction::wrap, true;
   if (s == "drop") return out = CallAction::drop, true;
+  if (s == "append") return out = CallAction::append, true;
   return false;
 }
 
@@ -159,7 +160,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
           }
         }
         if (!parse_action(cells[2], rule.action)) {
-          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop)", cells[2])));
+          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop, append)", cells[2])));
           continue;
         }
         if (cells[3] != "-") {
@@ -170,7 +171,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
             continue;
           }
         }
-        if (rule.action != CallAction::rename && rule.index < 0) {
+        if ((rule.action == CallAction::wrap || rule.action == CallAction::drop) && rule.index < 0) {
           errors.push_back(table_error(name, line_no, "wrap and drop need an argument index"));
           continue;
         }

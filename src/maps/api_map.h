@@ -49,6 +49,7 @@ enum class CallAction : std::uint8_t {
   rename,  // with `argc` arguments, call `value` instead (overload resolution)
   wrap,    // wrap argument `index` as value(arg)
   drop,    // remove argument `index` (and its comma)
+  append,  // with `argc` arguments, add `value` as the last one (an argument HIP has no default for)
 };
 
 struct CallRule {

@@ -1,6 +1,6 @@
 // Argument-level rewrites from calls.tsv: overloads that map to different HIP functions,
 // arguments HIP needs wrapped (HIP_SYMBOL, const void* kernels), and arguments HIP lacks
-// (the lane mask of the *_sync warp functions).
+// (the lane mask of the *_sync warp functions), and arguments HIP has no default for.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -70,6 +70,12 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
       if (rule.argc >= 0 && rule.argc != argc) continue;
       if (rule.action == maps::CallAction::rename) {
         hip = rule.value;
+        continue;
+      }
+      if (rule.action == maps::CallAction::append) {
+        if (argc == 0) e.insert(e.tok(call->close).offset, rule.value);
+        else e.insert(e.tok(call->args.back().second).end(), ", " + rule.value);
+        ++e.result().rewrites;
         continue;
       }
       if (rule.index >= argc) continue;
