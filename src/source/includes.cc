@@ -110,6 +110,20 @@ std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
   return std::nullopt;
 }
 
+// A duplicate include may go only when its line is nothing but the include and it stands
+// between statements or directives: then removing it changes no neighbourhood that a later
+// translation of the output would read differently (a launch's name on the line before, text
+// after the header name).
+bool removable_line(const Engine& e, const Include& inc) {
+  if (inc.header + 1 < e.size() && e.tok(inc.header + 1).has(lex::kInDirective) &&
+      !e.tok(inc.header + 1).has(lex::kDirectiveHash))
+    return false;
+  if (inc.hash == 0) return true;
+  const std::size_t before = inc.hash - 1;
+  if (e.tok(before).has(lex::kInDirective)) return true;
+  return e.is(before, ";") || e.is(before, "{") || e.is(before, "}");
+}
+
 }  // namespace
 
 void rewrite_includes(Engine& e) {
@@ -140,7 +154,8 @@ void rewrite_includes(Engine& e) {
     // One include per HIP header: later unconditional duplicates go, whole line -- not one
     // inside the brackets of code, where removing it would change what those hold (a second
     // translation would then read that code differently).
-    if (inc.depth == 0 && !inc.in_brackets && (included.count(entry->hip) || (entry->hip == kRuntime && runtime_seen))) {
+    if (inc.depth == 0 && !inc.in_brackets && removable_line(e, inc) &&
+        (included.count(entry->hip) || (entry->hip == kRuntime && runtime_seen))) {
       auto [begin, end] = directive_line(e, inc.hash);
       e.replace_range(begin, end, "");
       ++e.result().rewrites;
