@@ -23,6 +23,31 @@ struct Include {
   bool in_brackets = false;  // inside ( ), [ ] or <<< >>> of code: the arguments of a call, say
 };
 
+// The sig index of the `#` of a leading include guard's `#ifndef X` (the file's first
+// directive, before any code, whose #endif closes the file and which `#define X` follows
+// inside), if the file has one.
+std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
+  const auto& dirs = e.directives();
+  if (dirs.empty() || dirs.front() != 0 || !e.is(1, "ifndef") || !e.is_identifier(2)) return std::nullopt;
+  const auto guard = e.text(2);
+  int depth = 0;
+  bool defined = false;
+  for (std::size_t n = 0; n < dirs.size(); ++n) {
+    const std::size_t i = dirs[n];
+    if (i + 1 >= e.size()) break;
+    const auto name = e.text(i + 1);
+    if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+    else if (name == "define" && depth == 1 && i + 2 < e.size() && e.text(i + 2) == guard) defined = true;
+    else if (name == "endif" && --depth == 0) {
+      // The guard's #endif: nothing but the rest of its line may follow.
+      std::size_t k = i + 2;
+      while (k < e.size() && e.tok(k).has(lex::kInDirective)) ++k;
+      return defined && k == e.size() ? std::optional<std::size_t>(0) : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<Include> find_includes(const Engine& e) {
   std::vector<Include> out;
   int depth = 0;
@@ -46,6 +71,10 @@ std::vector<Include> find_includes(const Engine& e) {
     if (h.size() < 2) continue;
     out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth, brackets > 0});
   }
+  // An include guard's #ifndef is no condition: the file's includes inside it are unconditional.
+  if (include_guard_ifndef(e))
+    for (auto& inc : out)
+      if (inc.depth > 0) --inc.depth;
   return out;
 }
 
@@ -85,30 +114,6 @@ std::string_view header_spelling(std::string_view hip, bool hipify_style) {
   return hip;
 }
 
-// The sig index of the `#` of a leading include guard's `#ifndef X` (the file's first
-// directive, before any code, whose #endif closes the file and which `#define X` follows
-// inside), if the file has one.
-std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
-  const auto& dirs = e.directives();
-  if (dirs.empty() || dirs.front() != 0 || !e.is(1, "ifndef") || !e.is_identifier(2)) return std::nullopt;
-  const auto guard = e.text(2);
-  int depth = 0;
-  bool defined = false;
-  for (std::size_t n = 0; n < dirs.size(); ++n) {
-    const std::size_t i = dirs[n];
-    if (i + 1 >= e.size()) break;
-    const auto name = e.text(i + 1);
-    if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
-    else if (name == "define" && depth == 1 && i + 2 < e.size() && e.text(i + 2) == guard) defined = true;
-    else if (name == "endif" && --depth == 0) {
-      // The guard's #endif: nothing but the rest of its line may follow.
-      std::size_t k = i + 2;
-      while (k < e.size() && e.tok(k).has(lex::kInDirective)) ++k;
-      return defined && k == e.size() ? std::optional<std::size_t>(0) : std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
 
 // A duplicate include may go only when its line is nothing but the include and it stands
 // between statements or directives: then removing it changes no neighbourhood that a later
