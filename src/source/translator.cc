@@ -557,9 +557,44 @@ void IdentifierRewriter::run() {
   for (auto& n : declared) e.result().declared_names.push_back(n);
 }
 
+// hipify-clang also renames CUDA API names inside string literals (an error message that
+// names the call: "cudaSetDevice failed" -> "hipSetDevice failed"); --hipify-style does the
+// same, for whole words that follow the CUDA naming conventions and have a HIP name.
+void rewrite_string_literals(Engine& e) {
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const auto& t = e.tok(i);
+    if (t.kind != TokenKind::string_literal || e.is_dropped(i) || t.has(lex::kInDisabledGroup)) continue;
+    const std::string_view text = e.text(i);
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t k = 0; k < text.size();) {
+      if (!lex::is_identifier_start(static_cast<unsigned char>(text[k])) || (k > 0 && lex::is_identifier_char(static_cast<unsigned char>(text[k - 1])))) {
+        ++k;
+        continue;
+      }
+      std::size_t end = k;
+      while (end < text.size() && lex::is_identifier_char(static_cast<unsigned char>(text[end]))) ++end;
+      const std::string_view word = text.substr(k, end - k);
+      const auto* entry = looks_like_cuda_api(word) ? e.map().find(word) : nullptr;
+      if (entry && entry->status != maps::Status::unsupported && entry->kind != maps::Kind::header &&
+          entry->kind != maps::Kind::namespace_ && entry->hip != word) {
+        out.append(text.substr(copied, k - copied));
+        out.append(entry->hip);
+        copied = end;
+      }
+      k = end;
+    }
+    if (copied == 0) continue;
+    out.append(text.substr(copied));
+    e.replace(i, std::move(out));
+    ++e.result().rewrites;
+  }
+}
+
 // Identifiers first, then hazards (which must see the arguments the call rules dropped).
 void rewrite_and_scan(Engine& e) {
   IdentifierRewriter(e).run();
+  if (e.options().hipify_style) rewrite_string_literals(e);
   find_hazards(e);
 }
 
