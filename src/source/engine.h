@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "common/text.h"
@@ -122,6 +123,9 @@ class Engine {
   }
   bool has_device_code() const { return !device_ranges_.empty() || has_device_keywords_; }
   bool has_launches() const { return has_launches_; }  // a kernel<<<...>>>, macro bodies included
+  // A kernel this file declares as a template (`template <...> __global__ void k(`): its
+  // template arguments' commas split no call arguments.
+  bool is_template_kernel(std::string_view name) const;  // launch.cc
 
   // Arguments removed by a call rule: their tokens are gone from the output, so no other
   // pass may rewrite or report them.
@@ -159,6 +163,7 @@ class Engine {
   mutable std::size_t device_cursor_ = 0;
   std::vector<std::size_t> directives_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
+  mutable std::optional<std::unordered_set<std::string_view>> template_kernels_;
   void protect_vote_shim();
 
   bool has_device_keywords_ = false;
@@ -200,5 +205,8 @@ void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplica
 void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry);  // calls.cc
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
+// launch.cc: kernels this file declares as templates, and object-like macros naming a template
+// instance (#define K axpy<float>).
+std::unordered_set<std::string_view> find_template_kernels(const Engine& engine);
 
 }  // namespace gpuport::source

@@ -47,10 +47,12 @@ std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templat
   return i;
 }
 
+}  // namespace
+
 // Kernels declared as templates in this file (`template <...> __global__ void name(`): a
 // launch with deduced template arguments names them plainly, and hipify-clang wraps them in
 // HIP_KERNEL_NAME(...) as it does explicit instantiations.
-std::unordered_set<std::string_view> template_kernels(const Engine& e) {
+std::unordered_set<std::string_view> find_template_kernels(const Engine& e) {
   std::unordered_set<std::string_view> names;
   for (std::size_t i = 0; i + 1 < e.size(); ++i) {
     if (!e.is(i, "template") || !e.is(i + 1, "<") || e.tok(i).has(lex::kInDirective)) continue;
@@ -85,20 +87,18 @@ std::unordered_set<std::string_view> template_kernels(const Engine& e) {
   return names;
 }
 
-}  // namespace
+bool Engine::is_template_kernel(std::string_view name) const {
+  if (!template_kernels_) template_kernels_ = find_template_kernels(*this);
+  return template_kernels_->count(name) > 0;
+}
 
 void rewrite_launches(Engine& e) {
   const bool hipify_style = e.options().hipify_style;
-  std::unordered_set<std::string_view> templates;
-  bool templates_found = false;
   for (std::size_t l = 0; l < e.size(); ++l) {
     if (!e.is(l, "<<<")) continue;
     bool templated = false;
     const std::size_t start = kernel_name_start(e, l, templated);
-    if (!templated && start < e.size()) {
-      if (!templates_found) templates = template_kernels(e), templates_found = true;
-      templated = l == start + 1 && templates.count(e.text(start)) > 0;
-    }
+    if (!templated && start < e.size()) templated = l == start + 1 && e.is_template_kernel(e.text(start));
     // The configuration runs to the matching >>> at bracket depth 0.
     std::size_t g = l + 1;
     int depth = 0;

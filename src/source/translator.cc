@@ -166,12 +166,16 @@ std::optional<CallArguments> Engine::arguments(std::size_t open) const {
   if (close == open + 1) return call;
   std::size_t start = open + 1;
   int depth = 0;
+  int angles = 0;  // inside the template arguments of a kernel this file declares as a template
   for (std::size_t i = open + 1; i < close; ++i) {
     const auto t = text(i);
     // A launch configuration's commas do not split the arguments it stands in.
     if (t == "(" || t == "[" || t == "{" || t == "<<<") ++depth;
     else if (t == ")" || t == "]" || t == "}" || t == ">>>") --depth;
-    else if (t == "," && depth == 0) {
+    else if (t == "<" && (angles > 0 || (is_identifier(i - 1) && is_template_kernel(text(i - 1))))) ++angles;
+    else if (t == ">" && angles > 0) --angles;
+    else if (t == ">>" && angles > 0) angles = std::max(0, angles - 2);
+    else if (t == "," && depth == 0 && angles == 0) {
       call.args.emplace_back(start, i - 1);
       start = i + 1;
     }
