@@ -197,6 +197,10 @@ class IdentifierRewriter {
   std::vector<Scope> scopes;
   // Namespace aliases of mapped namespaces: namespace cg = cooperative_groups;
   std::map<std::string_view, const maps::ApiEntry*> aliases;
+  // Device and math names (umin, saturate) that this file defines itself: the user's own
+  // functions, left alone wherever they are called.
+  std::set<std::string_view> user_defined;
+  void find_user_definitions();
 };
 
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX

@@ -390,7 +390,32 @@ const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
   return n && n->kind == maps::Kind::namespace_ ? n : nullptr;
 }
 
+// `unsigned umin(unsigned a, unsigned b) {`: a definition (a body follows the parameter list)
+// of a name the tables map as a device or math function (at file scope, in a namespace or as a
+// member). Names that follow the CUDA API conventions are not the user's to define and are not
+// looked at.
+void IdentifierRewriter::find_user_definitions() {
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
+    const auto& t = e.tok(i);
+    if (t.has(lex::kInDirective)) continue;
+    if (t.kind != TokenKind::identifier || !e.is(i + 1, "(") || i == 0) continue;
+    const auto* entry = map.find(e.text(i));
+    if (!entry || entry->kind != maps::Kind::device || looks_like_cuda_api(e.text(i))) continue;
+    // A declarator: a type name (or * / &) before it, not a keyword of an expression.
+    const auto prev = e.text(i - 1);
+    const bool type_before = (e.is_identifier(i - 1) && !is_keyword_before_expression(prev) && !e.tok(i - 1).has(lex::kInDirective)) ||
+                             ((prev == "*" || prev == "&") && i >= 2 && e.is_identifier(i - 2));
+    if (!type_before) continue;
+    const std::size_t close = e.match(i + 1);
+    if (close + 1 >= e.size()) continue;
+    std::size_t after = close + 1;
+    while (after < e.size() && (e.is(after, "const") || e.is(after, "noexcept"))) ++after;
+    if (e.is(after, "{")) user_defined.insert(e.text(i));
+  }
+}
+
 void IdentifierRewriter::run() {
+  find_user_definitions();
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
     if (t.kind == TokenKind::punctuator && t.length == 1 && !t.has(lex::kInDirective)) {
@@ -427,6 +452,7 @@ void IdentifierRewriter::run() {
 
     if (e.is_dropped(i)) continue;
     const maps::ApiEntry* entry = map.find(name);
+    if (entry && !user_defined.empty() && user_defined.count(name)) continue;
     // The neighbours that count are those of the same line kind: code, or this directive (a
     // macro body ending in `.` says nothing about the name on the next line).
     auto same_line = [&](std::size_t k) {
