@@ -366,6 +366,19 @@ bool is_keyword_before_expression(std::string_view s) {
   return kWords.count(s) != 0;
 }
 
+// Keywords that can stand before a global `::name` in a declaration (`typedef ::cub::X T;`,
+// `static ::cudaStream_t s;`): no qualifier.
+bool is_declaration_keyword(std::string_view s) {
+  static const std::set<std::string_view> kWords = {
+      "typedef", "static", "extern", "inline", "const", "volatile", "constexpr", "consteval", "constinit",
+      "thread_local", "mutable", "virtual", "friend", "explicit", "register", "auto", "struct", "class",
+      "union", "enum", "public", "private", "protected", "template", "typename", "using", "namespace",
+      "return", "case", "throw", "else", "do", "sizeof", "new", "delete", "co_return", "co_yield",
+      "co_await", "goto", "decltype", "alignof", "__device__", "__host__", "__global__", "__shared__",
+      "__constant__", "__managed__", "__forceinline__", "__noinline__"};
+  return kWords.count(s) != 0;
+}
+
 }  // namespace
 
 // What kind of scope a '{' opens, judged from the tokens since the previous ';', '{' or '}'.
@@ -517,7 +530,7 @@ void IdentifierRewriter::run() {
         continue;
       }
     }
-    if (Engine::equals(prev, "::") && i >= 2 && same_line(i - 2) && (e.is_identifier(i - 2) || e.is(i - 2, ">"))) {
+    if (Engine::equals(prev, "::") && i >= 2 && same_line(i - 2) && ((e.is_identifier(i - 2) && !is_declaration_keyword(e.text(i - 2))) || e.is(i - 2, ">"))) {
       // ns::name or Type<T>::name: the API only when ns is a namespace of the tables
       // (cooperative_groups::this_cluster, cg::this_grid), and then only its own family.
       const auto* ns = namespace_entry(i - 2);
