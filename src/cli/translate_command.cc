@@ -41,6 +41,7 @@ struct TranslateArguments {
   bool default_preprocessor = false;
   bool amap = false;
   bool experimental = false;
+  bool use_hip_data_types = false;
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   bool no_runtime_include = false;
@@ -261,6 +262,9 @@ Action add_translate_command(CLI::App& app) {
                 "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
   cmd->add_flag("--experimental", args->experimental,
                 "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_flag("--use-hip-data-types", args->use_hip_data_types,
+                "Accepted for hipify-clang: cudaDataType always becomes hipDataType (HIP's own, which hipBLAS and "
+                "hipSPARSE take since ROCm 6), never hipblasDatatype_t");
   cmd->add_option("-D", args->defines, "Define a macro for --skip-excluded-preprocessor-conditional-blocks (NAME or NAME=VALUE)")
       ->allow_extra_args(false);
   cmd->add_option("-U", args->undefines, "Undefine a macro for --skip-excluded-preprocessor-conditional-blocks")
