@@ -587,8 +587,20 @@ void IdentifierRewriter::run() {
       // `struct cudaExtent` -> `hipExtent`: HIP's NVIDIA platform declares many of these as
       // typedefs, which an elaborated specifier cannot name.
       const auto name_and_keyword = e.group();
+      // Not when a '{' opens later in the same statement: the keyword is what makes that brace a
+      // record's (scope_opened_by), and dropping it would change how a second translation reads
+      // the names inside.
+      auto brace_follows = [&] {
+        for (std::size_t k = i + 1; k < e.size() && k < i + 64; ++k) {
+          if (e.tok(k).has(lex::kInDirective) != in_directive) return false;
+          const auto w = e.text(k);
+          if (w == "{") return true;
+          if (w == ";" || w == "}" || w == "=" || w == ")") return false;
+        }
+        return false;
+      };
       if (entry->kind == maps::Kind::type && (Engine::equals(prev, "struct") || Engine::equals(prev, "enum")) && !Engine::equals(next, "{") && i > 0 &&
-          !e.edited(i - 1)) {
+          !e.edited(i - 1) && !brace_follows()) {
         const auto& kw = e.tok(i - 1);
         e.replace_range(kw.offset, t.offset, "");
       }
