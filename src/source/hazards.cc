@@ -123,7 +123,19 @@ bool assigned_to_lane(const Engine& e, std::size_t op) {
   return false;
 }
 
-void report_inline_asm(Engine& e, std::size_t at) {
+// A PTX type or state-space suffix (mov.u32, ld.global, setp.ne.s32, .pred): CPU assembly
+// has none of these.
+bool has_ptx_suffix(std::string_view mnemonic) {
+  for (std::string_view suffix : {".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64", ".b8", ".b16", ".b32",
+                                  ".b64", ".f16", ".f32", ".f64", ".pred", ".global", ".shared", ".local", ".sync"})
+    if (mnemonic.find(suffix) != std::string_view::npos) return true;
+  return false;
+}
+
+// `host`: the asm is outside device code, where it is normally the host CPU's (x86 rdtsc, ARM
+// mrc), which the HIP host compiler takes as it is; it is reported only when it reads as PTX
+// (a mnemonic with a PTX suffix or one of ptx.tsv, a PTX special register).
+void report_inline_asm(Engine& e, std::size_t at, bool host) {
   // asm [volatile|__volatile__|inline|goto]* ( "template" : ... )
   std::size_t open = at + 1;
   while (open < e.size() && (e.is(open, "volatile") || e.is(open, "__volatile__") || e.is(open, "inline") ||
@@ -132,7 +144,8 @@ void report_inline_asm(Engine& e, std::size_t at) {
   if (!e.is(open, "(")) return;
   const std::size_t close = e.match(open);
   std::string code;
-  for (std::size_t i = open + 1; i < close && i < e.size() && !e.is(i, ":"); ++i) {
+  // The template ends at the first ':' -- or '::', when the outputs are empty (asm("..." :: "r"(x))).
+  for (std::size_t i = open + 1; i < close && i < e.size() && !e.is(i, ":") && !e.is(i, "::"); ++i) {
     if (e.tok(i).kind != TokenKind::string_literal) continue;
     auto s = e.text(i);
     auto q = s.find('"');
@@ -142,12 +155,21 @@ void report_inline_asm(Engine& e, std::size_t at) {
   // Mnemonics and special registers, in order of appearance.
   std::vector<std::string> mnemonics;
   std::vector<std::string> hints;
+  bool ptx_evidence = false;
   std::size_t pos = 0;
   while (pos < code.size()) {
     auto end = code.find(';', pos);
     std::string stmt = code.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
     pos = end == std::string::npos ? code.size() : end + 1;
-    std::size_t k = stmt.find_first_not_of(" \t\\nrt{}");
+    // Skip blanks, braces and the escapes \n \t \r (two characters each in the literal): not
+    // the letters n, r and t themselves, which begin mnemonics (rdtsc, neg, tex).
+    std::size_t k = 0;
+    while (k < stmt.size()) {
+      if (stmt[k] == ' ' || stmt[k] == '\t' || stmt[k] == '{' || stmt[k] == '}') ++k;
+      else if (stmt[k] == '\\' && k + 1 < stmt.size()) k += 2;
+      else break;
+    }
+    if (k >= stmt.size()) k = std::string::npos;
     while (k != std::string::npos && stmt[k] == '@') {  // predicate guard
       k = stmt.find_first_of(" \t", k);
       if (k != std::string::npos) k = stmt.find_first_not_of(" \t", k);
@@ -168,12 +190,14 @@ void report_inline_asm(Engine& e, std::size_t at) {
       if (mnemonic.starts_with(r.pattern) && (!best || (best->pattern.front() != '%' && r.pattern.size() > best->pattern.size())))
         best = &r;
     }
+    if (best || has_ptx_suffix(mnemonic)) ptx_evidence = true;
     if (best) {
       std::string hint = best->hip == "-" ? fmt::format("{}: {}", best->pattern, best->note)
                                           : fmt::format("{} -> {}", best->pattern, best->hip);
       if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(hint);
     }
   }
+  if (host && !ptx_evidence) return;
   std::string list;
   for (std::size_t i = 0; i < mnemonics.size() && i < 6; ++i) list += (i ? ", " : "") + mnemonics[i];
   if (mnemonics.size() > 6) list += ", ...";
@@ -205,7 +229,7 @@ void find_hazards(Engine& e) {
 
     if (t.kind == TokenKind::identifier) {
       if ((s[0] == 'a' || s[0] == '_') && (s == "asm" || s == "__asm__" || s == "__asm")) {
-        report_inline_asm(e, i);
+        report_inline_asm(e, i, !e.in_device_code(i));
         continue;
       }
       // Warp-size constants: #define WARP_SIZE 32, constexpr int kWarpSize = 32, enum { WARP_SIZE = 32 }.
