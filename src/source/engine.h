@@ -76,6 +76,9 @@ class Engine {
   // Rewrites of preprocessor conditions (#ifdef __CUDA_ARCH__): not a sign that the file
   // uses the CUDA runtime.
   std::size_t pp_rewrites = 0;
+  // Offset of the first preprocessor condition rewritten to a HIP macro that HIP's headers
+  // define on NVIDIA (__HIPCC__, __HIP_DEVICE_COMPILE__): a HIP header must come before it.
+  std::optional<std::uint32_t> first_hip_condition;
   // The translation calls __ballot/__any/__all, which HIP 5.2's NVIDIA platform lacks.
   bool needs_nvidia_vote_shim = false;
   // The file already holds gpuport's vote shim (it is gpuport's own output): the shim's lines

@@ -194,7 +194,6 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   const bool device = e.has_device_code() || e.has_launches();
   // hipify-clang adds the runtime include to every file it translates.
   const bool every_file = e.options().hipify_style;
-  if (!device && !uses_cuda && !every_file) return;
 
   const auto& tokens = e.stream();
   auto after_line = [&](std::size_t sig_index) {
@@ -221,6 +220,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
 
   bool has_runtime = false, has_runtime_api = false;
   std::optional<std::size_t> runtime_hash;  // the first unconditional runtime include
+  std::optional<std::uint32_t> first_hip_include;  // offset of the first include of a HIP header
   for (const auto& inc : find_includes(e)) {
     std::string_view target = inc.path;
     if (const auto* entry = e.map().find_header(inc.path); entry && entry->status != maps::Status::unsupported)
@@ -228,6 +228,47 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     has_runtime |= target == kRuntime;
     has_runtime_api |= target == kRuntimeApi;
     if (target == kRuntime && inc.depth == 0 && !runtime_hash) runtime_hash = inc.hash;
+    if (target.starts_with("hip") && !first_hip_include) first_hip_include = e.tok(inc.hash).offset;
+  }
+  // A rewritten condition on a HIP macro (#ifdef __CUDACC__ -> #ifdef __HIPCC__): on NVIDIA only
+  // HIP's headers define these (clang defines them on AMD), so a HIP header must come first.
+  const bool platform_macros_needed =
+      e.first_hip_condition && (!first_hip_include || *first_hip_include > *e.first_hip_condition);
+
+  // After #pragma once or an include guard's #define; else before the first line of code.
+  auto insert_at_top = [&](std::string text) {
+    std::optional<std::uint32_t> at;
+    for (std::size_t i : e.directives()) {
+      if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
+        at = after_line(i);
+        break;
+      }
+    }
+    // hipify-clang's place: right after the guard's #ifndef when that comes before #pragma once.
+    if (every_file) {
+      if (const auto guard = include_guard_ifndef(e); guard && (!at || after_line(*guard) < *at)) at = after_line(*guard);
+    }
+    if (!at && e.size() >= 6 && e.tok(0).has(lex::kDirectiveHash) && e.is(1, "ifndef") && e.is_identifier(2) &&
+        e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {
+      at = after_line(3);
+    }
+    if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text.insert(0, eol);
+    if (!at) {
+      if (e.size() == 0) return;
+      std::size_t k = e.token_index(0);
+      while (k > 0 && tokens[k - 1].kind == lex::TokenKind::whitespace) --k;
+      at = tokens[k].offset;
+    }
+    // A UTF-8 byte-order mark must stay at byte 0 (clang rejects one anywhere else).
+    if (e.source().starts_with("\xEF\xBB\xBF") && *at < 3) at = 3;
+    e.insert(*at, std::move(text));
+    ++e.result().rewrites;
+  };
+  const std::string platform_include = fmt::format("#include <hip/hip_common.h>{}", eol);
+
+  if (!device && !uses_cuda && !every_file) {
+    if (platform_macros_needed) insert_at_top(platform_include);
+    return;
   }
   const bool add_shim = e.needs_nvidia_vote_shim && !e.has_nvidia_vote_shim();
   if (has_runtime || (!device && has_runtime_api && !every_file)) {
@@ -237,39 +278,13 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       const bool open_line = at == e.source().size() && e.source().back() != '\n';
       e.insert(at, open_line ? std::string(eol) + shim() : shim());
     }
+    if (platform_macros_needed) insert_at_top(platform_include);
     return;
   }
-
-  // After #pragma once or an include guard's #define; else before the first line of code.
   std::string text = "#include <hip/hip_runtime.h>";
   text += eol;
   if (add_shim) text += shim();
-  std::optional<std::uint32_t> at;
-  for (std::size_t i : e.directives()) {
-    if (e.is(i + 1, "pragma") && e.is(i + 2, "once")) {
-      at = after_line(i);
-      break;
-    }
-  }
-  // hipify-clang's place: right after the guard's #ifndef when that comes before #pragma once.
-  if (every_file) {
-    if (const auto guard = include_guard_ifndef(e); guard && (!at || after_line(*guard) < *at)) at = after_line(*guard);
-  }
-  if (!at && e.size() >= 6 && e.tok(0).has(lex::kDirectiveHash) && e.is(1, "ifndef") && e.is_identifier(2) &&
-      e.tok(3).has(lex::kDirectiveHash) && e.is(4, "define") && e.text(5) == e.text(2)) {
-    at = after_line(3);
-  }
-  if (at && *at == e.source().size() && !e.source().empty() && e.source().back() != '\n') text.insert(0, eol);
-  if (!at) {
-    if (e.size() == 0) return;
-    std::size_t k = e.token_index(0);
-    while (k > 0 && tokens[k - 1].kind == lex::TokenKind::whitespace) --k;
-    at = tokens[k].offset;
-  }
-  // A UTF-8 byte-order mark must stay at byte 0 (clang rejects one anywhere else).
-  if (e.source().starts_with("\xEF\xBB\xBF") && *at < 3) at = 3;
-  e.insert(*at, std::move(text));
-  ++e.result().rewrites;
+  insert_at_top(std::move(text));
 }
 
 }  // namespace gpuport::source

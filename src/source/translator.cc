@@ -606,7 +606,10 @@ void IdentifierRewriter::run() {
       }
       e.replace(i, entry->hip);
       ++e.result().rewrites;
-      if (entry->kind == maps::Kind::pp_condition) ++e.pp_rewrites;
+      if (entry->kind == maps::Kind::pp_condition) {
+        ++e.pp_rewrites;
+        if (in_directive && entry->hip.starts_with("__HIP") && !e.first_hip_condition) e.first_hip_condition = t.offset;
+      }
     }
   }
   for (auto& n : declared) e.result().declared_names.push_back(n);
