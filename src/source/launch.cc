@@ -95,7 +95,7 @@ bool Engine::is_template_kernel(std::string_view name) const {
 void rewrite_launches(Engine& e) {
   const bool hipify_style = e.options().hipify_style;
   for (std::size_t l = 0; l < e.size(); ++l) {
-    if (!e.is(l, "<<<")) continue;
+    if (!e.is(l, "<<<") || e.is_dropped(l)) continue;  // a launch inside a dropped argument is gone
     bool templated = false;
     const std::size_t start = kernel_name_start(e, l, templated);
     if (!templated && start < e.size()) templated = l == start + 1 && e.is_template_kernel(e.text(start));
@@ -107,6 +107,9 @@ void rewrite_launches(Engine& e) {
     const bool launch_in_directive = e.tok(l).has(lex::kInDirective);
     for (; g < e.size(); ++g) {
       if (e.tok(g).has(lex::kDirectiveHash) || e.tok(g).has(lex::kInDirective) != launch_in_directive) break;
+      // Text a call rule dropped is not in the output: the configuration is read without it,
+      // as the next translation will read it.
+      if (e.is_dropped(g)) continue;
       const auto t = e.text(g);
       if (t == "(" || t == "[" || t == "{" || t == "<<<") ++depth;  // <<<: a launch inside
       else if (t == ")" || t == "]" || t == "}" || (depth > 0 && t == ">>>")) --depth;
