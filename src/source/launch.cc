@@ -25,13 +25,19 @@ std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templat
   std::size_t i = launch - 1;
   if (e.is(i, ">") || e.is(i, ">>")) {
     int depth = 0;
+    int parens = 0;  // brackets inside the template arguments balance (k<decltype(x)>)
     while (true) {
       if (foreign(i)) return e.size();
       const auto t = e.text(i);
       if (t == ">") depth += 1;
       else if (t == ">>") depth += 2;
       else if (t == "<") depth -= 1;
-      else if (t == ";" || t == "{" || t == "}") return e.size();
+      else if (t == ")" || t == "]") ++parens;
+      else if (t == "(" || t == "[") {
+        // An opener without its closer in the name: the name would straddle a call's brackets.
+        if (parens == 0) return e.size();
+        --parens;
+      } else if (t == ";" || t == "{" || t == "}") return e.size();
       if (depth == 0) break;
       if (i == 0) return e.size();
       --i;
