@@ -318,6 +318,21 @@ std::vector<bool> excluded_tokens(const lex::TokenStream& tokens, const Preproce
     return true;
   };
 
+  // The value of an #if/#elif expression, or of #ifdef/#ifndef/#elifdef/#elifndef NAME.
+  auto decide = [&](std::string_view directive, const std::vector<std::string>& rest) -> Value {
+    if (directive == "if" || directive == "elif") return macros.evaluate(rest);
+    if (rest.empty() || !is_identifier_text(rest[0])) return std::nullopt;
+    const auto st = macros.state(rest[0]);
+    if (st == Macro::State::unknown) return std::nullopt;
+    return (st == Macro::State::defined) == (directive == "ifdef" || directive == "elifdef");
+  };
+  // A branch whose condition is decided is live when true; an undecided one makes the whole
+  // chain live.
+  auto take_branch = [](Frame& f, Value v) {
+    if (!v) f.undecided = true, f.live = true;
+    else f.live = *v != 0, f.taken = f.live;
+  };
+
   std::size_t i = 0;
   const std::size_t n = tokens.size();
   while (i < n) {
@@ -348,14 +363,7 @@ std::vector<bool> excluded_tokens(const lex::TokenStream& tokens, const Preproce
       Frame f;
       f.parent_live = live();
       if (f.parent_live) {
-        Value v;
-        if (name == "if") v = macros.evaluate(rest);
-        else if (!rest.empty() && is_identifier_text(rest[0])) {
-          const auto st = macros.state(rest[0]);
-          if (st != Macro::State::unknown) v = (st == Macro::State::defined) == (name == "ifdef");
-        }
-        if (!v) f.undecided = true, f.live = true;
-        else f.live = *v != 0, f.taken = f.live;
+        take_branch(f, decide(name, rest));
       } else {
         f.live = false;
       }
@@ -367,16 +375,7 @@ std::vector<bool> excluded_tokens(const lex::TokenStream& tokens, const Preproce
       else if (f.undecided) f.live = true;
       else if (f.taken) f.live = false;
       else if (name == "else") f.live = f.taken = true;
-      else {
-        Value v;
-        if (name == "elif") v = macros.evaluate(rest);
-        else if (!rest.empty() && is_identifier_text(rest[0])) {
-          const auto st = macros.state(rest[0]);
-          if (st != Macro::State::unknown) v = (st == Macro::State::defined) == (name == "elifdef");
-        }
-        if (!v) f.undecided = true, f.live = true;
-        else f.live = *v != 0, f.taken = f.live;
-      }
+      else take_branch(f, decide(name, rest));
     } else if (name == "endif" && !frames.empty()) {
       line_live = frames.back().parent_live;
       frames.pop_back();

@@ -366,17 +366,15 @@ bool is_keyword_before_expression(std::string_view s) {
   return kWords.count(s) != 0;
 }
 
-// Keywords that can stand before a global `::name` in a declaration (`typedef ::cub::X T;`,
-// `static ::cudaStream_t s;`): no qualifier.
+// Keywords that can stand before a global `::name` (`typedef ::cub::X T;`, `static
+// ::cudaStream_t s;`, `return ::cudaGetLastError();`): no qualifier.
 bool is_declaration_keyword(std::string_view s) {
   static const std::set<std::string_view> kWords = {
       "typedef", "static", "extern", "inline", "const", "volatile", "constexpr", "consteval", "constinit",
       "thread_local", "mutable", "virtual", "friend", "explicit", "register", "auto", "struct", "class",
-      "union", "enum", "public", "private", "protected", "template", "typename", "using", "namespace",
-      "return", "case", "throw", "else", "do", "sizeof", "new", "delete", "co_return", "co_yield",
-      "co_await", "goto", "decltype", "alignof", "__device__", "__host__", "__global__", "__shared__",
-      "__constant__", "__managed__", "__forceinline__", "__noinline__"};
-  return kWords.count(s) != 0;
+      "union", "enum", "public", "private", "protected", "template", "namespace", "__device__", "__host__",
+      "__global__", "__shared__", "__constant__", "__managed__", "__forceinline__", "__noinline__"};
+  return kWords.count(s) != 0 || is_keyword_before_expression(s);
 }
 
 }  // namespace
@@ -412,13 +410,14 @@ void IdentifierRewriter::find_user_definitions() {
     const auto& t = e.tok(i);
     if (t.has(lex::kInDirective)) continue;
     if (t.kind != TokenKind::identifier || !e.is(i + 1, "(") || i == 0) continue;
-    const auto* entry = map.find(e.text(i));
-    if (!entry || entry->kind != maps::Kind::device || looks_like_cuda_api(e.text(i))) continue;
-    // A declarator: a type name (or * / &) before it, not a keyword of an expression.
+    // A declarator: a type name (or * / &) before it, not a keyword of an expression. (Checked
+    // before the table lookup: most `name(` are calls.)
     const auto prev = e.text(i - 1);
     const bool type_before = (e.is_identifier(i - 1) && !is_keyword_before_expression(prev) && !e.tok(i - 1).has(lex::kInDirective)) ||
                              ((prev == "*" || prev == "&") && i >= 2 && e.is_identifier(i - 2));
     if (!type_before) continue;
+    const auto* entry = map.find(e.text(i));
+    if (!entry || entry->kind != maps::Kind::device || looks_like_cuda_api(e.text(i))) continue;
     const std::size_t close = e.match(i + 1);
     if (close + 1 >= e.size()) continue;
     std::size_t after = close + 1;
