@@ -3,10 +3,12 @@
 #include <array>
 #include <cstring>
 
+#include "common/memory.h"
+
 namespace gpuport::lex {
 namespace {
 
-enum CharClass : std::uint8_t { kIdentStart = 1, kIdentChar = 2, kDigit = 4, kSpace = 8 };
+enum CharClass : std::uint8_t { kIdentStart = 1, kIdentChar = 2, kDigit = 4, kSpace = 8, kLineSpecial = 16 };
 
 constexpr std::array<std::uint8_t, 256> make_classes() {
   std::array<std::uint8_t, 256> t{};
@@ -17,6 +19,7 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
   t['$'] = kIdentStart | kIdentChar;
   for (int c = 0x80; c <= 0xFF; ++c) t[c] = kIdentStart | kIdentChar;
   t[' '] = t['\t'] = t['\v'] = t['\f'] = kSpace;
+  for (unsigned char c : {'"', '\'', '/', '\\', '#'}) t[c] |= kLineSpecial;
   return t;
 }
 constexpr auto kClasses = make_classes();
@@ -27,10 +30,16 @@ enum class Group : std::uint8_t { live, disabled, disabled_else };
 
 class Lexer {
  public:
-  Lexer(std::string_view text, std::vector<Token> storage)
-      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), tokens_(std::move(storage)) {
+  // headers_only: keep the header-name tokens alone (the #include scan of a file that is
+  // translated later): the same state machine, no token storage to fill.
+  Lexer(std::string_view text, std::vector<Token> storage, bool headers_only = false)
+      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), headers_only_(headers_only),
+        tokens_(std::move(storage)) {
     tokens_.clear();
-    tokens_.reserve(text.size() / 2 + 16);  // typical code has 0.3-0.4 tokens per byte
+    if (!headers_only) {
+      tokens_.reserve(text.size() / 2 + 16);  // typical code has 0.3-0.4 tokens per byte
+      advise_huge_pages(tokens_.data(), tokens_.capacity() * sizeof(Token));
+    }
   }
 
   TokenStream run(std::string_view text) {
@@ -57,7 +66,7 @@ class Lexer {
       at_line_start_ = false;
       if (in_directive_) on_directive_token(t);
     }
-    tokens_.push_back(t);
+    if (!headers_only_ || kind == TokenKind::header_name) tokens_.push_back(t);
     i_ = end;
   }
 
@@ -105,7 +114,21 @@ class Lexer {
     return directive_ == "error" || directive_ == "warning";
   }
 
+  // headers_only: a line with none of " ' / \\ # can hold no header name and cannot change
+  // the state the next line starts in (no directive, comment, literal or continuation
+  // begins on it), so it is passed over whole.
+  [[gnu::always_inline]] bool skip_plain_line() {
+    const void* nl = std::memchr(s_ + i_, '\n', n_ - i_);
+    const std::uint32_t e = nl == nullptr ? n_ : static_cast<std::uint32_t>(static_cast<const char*>(nl) - s_);
+    if (e == i_) return false;
+    for (std::uint32_t k = i_; k < e; ++k)
+      if (kClasses[static_cast<unsigned char>(s_[k])] & kLineSpecial) return false;
+    i_ = e;
+    return true;
+  }
+
   void step() {
+    if (headers_only_ && at_line_start_ && !in_directive_ && skip_plain_line()) return;
     const std::uint32_t b = i_;
     const unsigned char c = at(b);
     const std::uint8_t cls = kClasses[c];
@@ -331,6 +354,7 @@ class Lexer {
 
   const char* s_;
   std::uint32_t n_;
+  bool headers_only_ = false;
   std::uint32_t i_ = 0;
   bool at_line_start_ = true;
   bool in_directive_ = false;
@@ -357,6 +381,10 @@ std::string TokenStream::reassemble() const {
 
 TokenStream lex(std::string_view text, std::vector<Token> storage) {
   return Lexer(text, std::move(storage)).run(text);
+}
+
+std::vector<Token> header_names(std::string_view text) {
+  return std::move(Lexer(text, {}, true).run(text)).take_tokens();
 }
 
 }  // namespace gpuport::lex

@@ -48,6 +48,11 @@ class TokenStream {
 // with one buffer avoids allocating and faulting in fresh memory for each.
 TokenStream lex(std::string_view text, std::vector<Token> storage = {});
 
+// The header-name tokens of `text` alone (<x.h> and "x.h" after #include), lexed exactly as
+// lex() does, so that comments, strings and #if 0 groups hide them alike, without storing the
+// other tokens.
+std::vector<Token> header_names(std::string_view text);
+
 // Helpers for C-family identifier characters (bytes >= 0x80 count: UTF-8 identifiers).
 bool is_identifier_start(unsigned char c);
 bool is_identifier_char(unsigned char c);

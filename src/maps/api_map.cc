@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -105,8 +106,13 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
   ApiMap map;
   std::vector<Diagnostic> errors;
   // name -> index of the row that defines it, and whether that row came from a curated file
-  std::map<std::string, std::pair<std::size_t, bool>, std::less<>> seen;
-  std::map<std::string, std::size_t, std::less<>> seen_headers;
+  // Keys are views into the files' text (and into pending_spellings), which outlive the loop.
+  std::unordered_map<std::string_view, std::pair<std::size_t, bool>> seen;
+  std::unordered_map<std::string_view, std::size_t> seen_headers;
+  std::size_t rows = 0;
+  for (const auto& f : files) rows += static_cast<std::size_t>(std::count(f.second.begin(), f.second.end(), '\n'));
+  seen.reserve(rows);
+  map.entries_.reserve(rows);
   struct Spelling {
     std::string spelling, spells, origin;
   };
@@ -213,7 +219,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
           errors.push_back(table_error(name, line_no, fmt::format("header '{}' already mapped at {}", e.cuda, map.entries_[it->second].origin)));
           continue;
         }
-        seen_headers.emplace(e.cuda, map.entries_.size());
+        seen_headers.emplace(cells[0], map.entries_.size());
         map.entries_.push_back(std::move(e));
         continue;
       }
@@ -228,7 +234,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
         errors.push_back(table_error(name, line_no, fmt::format("'{}' already mapped at {}", e.cuda, map.entries_[at].origin)));
         continue;
       }
-      seen.emplace(e.cuda, std::pair(map.entries_.size(), curated));
+      seen.emplace(cells[0], std::pair(map.entries_.size(), curated));
       map.entries_.push_back(std::move(e));
     }
   }
@@ -242,7 +248,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
     e.note = e.note.empty() ? fmt::format("spelling of {}", sp.spells) : fmt::format("spelling of {}; {}", sp.spells, e.note);
     e.cuda = sp.spelling;
     e.origin = sp.origin;
-    seen.emplace(e.cuda, std::pair(map.entries_.size(), false));
+    seen.emplace(sp.spelling, std::pair(map.entries_.size(), false));
     map.entries_.push_back(std::move(e));
   }
   if (!errors.empty()) return Result<ApiMap>::failure(std::move(errors));

@@ -36,8 +36,21 @@ struct CallArguments {
   std::vector<std::pair<std::size_t, std::size_t>> args;  // [first, last] sig indices, inclusive
 };
 
+// An #include directive (includes.cc).
+struct Include {
+  std::size_t hash = 0;    // sig index of '#'
+  std::size_t header = 0;  // sig index of the header-name token
+  std::string_view path;   // between the delimiters
+  bool angled = false;
+  int depth = 0;           // #if nesting depth
+  bool in_brackets = false;  // inside ( ), [ ] or <<< >>> of code: the arguments of a call, say
+};
+
 class Engine {
  public:
+  // The file's include directives, once found (includes.cc).
+  mutable std::optional<std::vector<Include>> include_cache;
+
   Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
          const TranslateOptions& options, FileTranslation& result);
   ~Engine();
@@ -46,10 +59,10 @@ class Engine {
 
   // Significant (non-trivia) tokens, by position in the significant sequence.
   std::size_t size() const { return sig_.size(); }
-  const lex::Token& tok(std::size_t i) const { return sig_tokens_[i]; }
+  const lex::Token& tok(std::size_t i) const { return all_tokens_[sig_[i]]; }
   [[gnu::always_inline]] std::string_view text(std::size_t i) const {
     if (i >= sig_.size()) return {};
-    const auto& t = sig_tokens_[i];
+    const auto& t = all_tokens_[sig_[i]];
     return std::string_view(source_data_ + t.offset, t.length);
   }
   bool is(std::size_t i, std::string_view s) const { return i < sig_.size() && equals(text(i), s); }
@@ -155,8 +168,9 @@ class Engine {
   FileTranslation& result_;
   const char* source_data_;
   std::vector<std::uint32_t> sig_;
-  // Copies of the significant tokens, contiguous: every pass walks them.
-  std::vector<lex::Token> sig_tokens_;
+  // The stream's tokens: sig_ indexes them (no copy of the significant ones, whose fresh
+  // pages cost more on big files than the indirection does).
+  const lex::Token* all_tokens_ = nullptr;
   std::vector<Edit> edits_;
   static constexpr std::uint32_t kNoGroup = UINT32_MAX;
   std::uint32_t current_group_ = kNoGroup;

@@ -14,15 +14,6 @@ namespace {
 constexpr std::string_view kRuntime = "hip/hip_runtime.h";
 constexpr std::string_view kRuntimeApi = "hip/hip_runtime_api.h";
 
-struct Include {
-  std::size_t hash = 0;    // sig index of '#'
-  std::size_t header = 0;  // sig index of the header-name token
-  std::string_view path;   // between the delimiters
-  bool angled = false;
-  int depth = 0;           // #if nesting depth
-  bool in_brackets = false;  // inside ( ), [ ] or <<< >>> of code: the arguments of a call, say
-};
-
 // The sig index of the `#` of a leading include guard's `#ifndef X` (the file's first
 // directive, before any code, whose #endif closes the file and which `#define X` follows
 // inside), if the file has one.
@@ -48,7 +39,7 @@ std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
   return std::nullopt;
 }
 
-std::vector<Include> find_includes(const Engine& e) {
+std::vector<Include> scan_includes(const Engine& e) {
   std::vector<Include> out;
   int depth = 0;
   // Bracket depth of the code before each directive, advanced alongside them.
@@ -56,7 +47,8 @@ std::vector<Include> find_includes(const Engine& e) {
   std::size_t scanned = 0;
   for (std::size_t i : e.directives()) {
     for (; scanned < i; ++scanned) {
-      if (e.tok(scanned).has(lex::kInDirective)) continue;
+      const auto& tk = e.tok(scanned);
+      if (tk.kind != lex::TokenKind::punctuator || tk.has(lex::kInDirective)) continue;
       const auto t = e.text(scanned);
       if (t == "(" || t == "[" || t == "<<<") ++brackets;
       else if ((t == ")" || t == "]" || t == ">>>") && brackets > 0) --brackets;
@@ -76,6 +68,12 @@ std::vector<Include> find_includes(const Engine& e) {
     for (auto& inc : out)
       if (inc.depth > 0) --inc.depth;
   return out;
+}
+
+// The directives do not change while edits are collected: scanned once per file.
+const std::vector<Include>& find_includes(const Engine& e) {
+  if (!e.include_cache) e.include_cache = scan_includes(e);
+  return *e.include_cache;
 }
 
 // The byte range of the whole line holding the directive that starts at sig index `hash`,

@@ -27,7 +27,12 @@ namespace {
 struct WorkItem {
   fs::path input;
   bool source = true;
+  // The text read while following the file's includes, kept so that it is not read again.
+  std::optional<std::string> content;
 };
+
+// Texts kept from the include scan, at most this much in all (the rest is read again).
+constexpr std::size_t kPrereadLimit = std::size_t{256} << 20;
 
 Diagnostic finding(const fs::path& path, Severity severity, std::string code, std::string message) {
   Diagnostic d;
@@ -84,11 +89,8 @@ fs::path common_ancestor(const std::vector<fs::path>& dirs) {
 std::vector<fs::path> local_includes(const fs::path& file, const std::string& text,
                                      const std::vector<fs::path>& include_dirs) {
   std::vector<fs::path> out;
-  const auto tokens = lex::lex(text);
-  const auto& toks = tokens.tokens();
-  for (std::size_t i = 0; i < toks.size(); ++i) {
-    if (toks[i].kind != lex::TokenKind::header_name) continue;
-    const auto h = tokens.text_of(toks[i]);
+  for (const auto& t : lex::header_names(text)) {
+    const std::string_view h(text.data() + t.offset, t.length);
     if (h.size() < 2 || h.front() != '"') continue;
     const fs::path rel(std::string(h.substr(1, h.size() - 2)));
     std::vector<fs::path> candidates = {file.parent_path() / rel};
@@ -196,6 +198,9 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
 
   // Local headers that file inputs include, transitively.
   if (options.follow_includes) {
+    std::map<fs::path, std::size_t> item_of;
+    for (std::size_t i = 0; i < items.size(); ++i) item_of.emplace(items[i].input, i);
+    std::size_t kept = 0;
     std::vector<fs::path> queue = file_inputs;
     while (!queue.empty()) {
       fs::path f = queue.back();
@@ -205,8 +210,14 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       for (const auto& inc : local_includes(f, *content, options.include_dirs)) {
         if (seen.count(inc)) continue;
         add_item(inc, true);
+        item_of.emplace(inc, items.size() - 1);
         roots.push_back(inc.parent_path());
         queue.push_back(inc);
+      }
+      auto it = item_of.find(f);
+      if (it != item_of.end() && kept + content->size() <= kPrereadLimit) {
+        kept += content->size();
+        items[it->second].content = std::move(*content);
       }
     }
   }
@@ -230,7 +241,9 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     std::set<fs::path> inputs_canonical;
     for (const auto& item : items) {
       std::error_code ec;
-      inputs_canonical.insert(fs::weakly_canonical(item.input, ec));
+      // Every input's folder is already canonical (the roots are, and walks do not follow
+      // links to folders): only a link to a file needs resolving.
+      inputs_canonical.insert(fs::is_symlink(item.input, ec) ? fs::weakly_canonical(item.input, ec) : item.input);
     }
     std::map<fs::path, fs::path> folder_canonical;  // output folder -> where it really is
     for (const auto& item : items) {
@@ -297,7 +310,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
   };
 
   auto process = [&](std::size_t index) {
-    const auto& item = items[index];
+    auto& item = items[index];  // each index is processed by one thread alone
     auto& fr = report.files[index];
     fr.input = display_path(item.input, cwd);
     if (!item.source) {
@@ -320,13 +333,15 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       }
     }
     thread_local std::string content_buffer;  // reused: no fresh allocation per file
-    if (auto err = read_file_into(item.input, options.max_file_size, content_buffer)) {
+    const std::string* content = &content_buffer;
+    if (item.content) {
+      content = &*item.content;
+    } else if (auto err = read_file_into(item.input, options.max_file_size, content_buffer)) {
       fr.rejected = true;
       err->location.file = fr.input;
       fr.findings.push_back(std::move(*err));
       return;
     }
-    const std::string* content = &content_buffer;
     auto& t = translations[index];
     t = translate_text(fr.input, *content, map, options.translate);
     fr.translated = t.ok;
@@ -384,6 +399,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     }
     if (options.mode != OutputMode::memory) recycle_output(std::move(t.output));
     t.output = std::string();
+    item.content.reset();
   };
 
   std::atomic<std::size_t> next{0}, done{0};

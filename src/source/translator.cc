@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "common/memory.h"
 #include "common/text.h"
 #include "source/engine.h"
 
@@ -20,7 +21,6 @@ using lex::TokenKind;
 namespace {
 // Per-thread buffers an Engine borrows for its token lists and hands back when it is done.
 thread_local std::vector<std::uint32_t> spare_sig;
-thread_local std::vector<lex::Token> spare_sig_tokens;
 // Output text storage, handed back by recycle_output() once the caller has written it.
 thread_local std::string spare_output;
 }  // namespace
@@ -31,14 +31,16 @@ void recycle_output(std::string&& text) {
 
 Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
                const TranslateOptions& options, FileTranslation& result)
-    : path_(path), tokens_(tokens), map_(map), options_(options), result_(result), source_data_(tokens.text().data()) {
+    : path_(path), tokens_(tokens), map_(map), options_(options), result_(result), source_data_(tokens.text().data()),
+      all_tokens_(tokens.tokens().data()) {
   // Reuse the last file's buffers on this thread (no fresh pages to fault in per file).
   sig_.swap(spare_sig);
-  sig_tokens_.swap(spare_sig_tokens);
   sig_.clear();
-  sig_tokens_.clear();
-  sig_.reserve(tokens.size() / 2 + 16);
-  sig_tokens_.reserve(tokens.size() / 2 + 16);
+  if (sig_.capacity() < tokens.size() / 2 + 16) {
+    sig_ = {};
+    sig_.reserve(tokens.size() / 2 + 16);
+    advise_huge_pages(sig_.data(), sig_.capacity() * sizeof(sig_[0]));
+  }
   // One sweep collects the significant tokens, the directives and the device-code regions:
   // a body that follows __global__ or __device__ (before any ';') is device code, lambdas
   // marked __device__ too. Directive tokens do not count: macros are not functions.
@@ -60,7 +62,6 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     if (!excluded.empty() && excluded[index]) continue;
     const std::size_t i = sig_.size();
     sig_.push_back(index);
-    sig_tokens_.push_back(t);
     // Launches count in macro bodies too (#define LAUNCH k<<<1, 1>>>()).
     if (t.kind == TokenKind::punctuator && t.length == 3 && source_data_[t.offset] == '<' &&
         source_data_[t.offset + 1] == '<' && source_data_[t.offset + 2] == '<')
@@ -240,7 +241,6 @@ Diagnostic& Engine::report(std::size_t i, Severity severity, std::string code, s
 
 Engine::~Engine() {
   sig_.swap(spare_sig);
-  sig_tokens_.swap(spare_sig_tokens);
 }
 
 const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
@@ -291,7 +291,11 @@ std::string Engine::apply_edits(std::string out) {
   for (bool again = true; again;) {
     again = false;
     out.clear();
-    out.reserve(src.size() + src.size() / 16);
+    if (out.capacity() < src.size() + src.size() / 16) {
+      out = std::string();
+      out.reserve(src.size() + src.size() / 16);
+      advise_huge_pages(out.data(), out.capacity());
+    }
     pos = 0;
     for (auto key : keys) {
       const Edit& e = edits_[key & 0x7fffffffu];

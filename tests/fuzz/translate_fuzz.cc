@@ -4,7 +4,8 @@
 //   - the lexer is lossless: its tokens give back the input byte for byte;
 //   - the translation is accepted again and is a fixed point: translating it changes nothing
 //     (so `--in-place` run twice, or a translated tree translated again, is a no-op);
-//   - comments survive: every comment of the input appears in the output.
+//   - comments survive: every comment of the input appears in the output;
+//   - the #include scan (lex::header_names) finds exactly the lexer's header names.
 // The first byte picks the options (--fix-warp-size, --launch ggl, --no-runtime-include).
 // Built with -DGPUPORT_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt); seed corpus: the golden
 // test inputs and the benchmark corpus.
@@ -47,6 +48,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const auto tokens = gpuport::lex::lex(input);
   if (tokens.reassemble() != input) fail("the lexer lost bytes", input, tokens.reassemble());
+  {
+    // The #include scan (headers only) agrees with the full lexer.
+    const auto headers = gpuport::lex::header_names(input);
+    std::size_t k = 0;
+    for (const auto& t : tokens.tokens()) {
+      if (t.kind != gpuport::lex::TokenKind::header_name) continue;
+      if (k >= headers.size() || headers[k].offset != t.offset || headers[k].length != t.length)
+        fail("header_names() disagrees with lex()", input, tokens.text_of(t));
+      ++k;
+    }
+    if (k != headers.size()) fail("header_names() found a header lex() did not", input, {});
+  }
 
   auto once = gpuport::source::translate_text("fuzz.cu", input, map(), options);
   if (!once.ok) return 0;

@@ -136,5 +136,58 @@ TEST(Lexer, ReassemblesRandomInput) {
   }
 }
 
+// header_names() finds exactly the header-name tokens lex() finds.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> headers_of(std::string_view text) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  const auto stream = lex(text);
+  for (const auto& t : stream.tokens())
+    if (t.kind == TokenKind::header_name) out.emplace_back(t.offset, t.length);
+  return out;
+}
+std::vector<std::pair<std::uint32_t, std::uint32_t>> scanned_headers(std::string_view text) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (const auto& t : header_names(text)) {
+    EXPECT_EQ(t.kind, TokenKind::header_name);
+    out.emplace_back(t.offset, t.length);
+  }
+  return out;
+}
+
+TEST(Lexer, HeaderNamesAgreeWithTheLexer) {
+  const std::vector<std::string> cases = {
+      "#include \"a.h\"\nint x;\n#include <b.h>\n",
+      "/* start\n#include \"hidden.h\"\n*/\n#include \"seen.h\"\n",
+      "// a comment \\\n#include \"continued.h\"\n#include \"next.h\"\n",
+      "const char* s = R\"(\n#include \"raw.h\"\n)\";\n#include \"after.h\"\n",
+      "int a = 1'000;\n#include \"sep.h\"\n",
+      "#define X \\\n  #include \"not.h\"\n#include \"yes.h\"\n",
+      "#if 0\n#include \"off.h\"\n#endif\n",
+      "x\r\n#include \"crlf.h\"\r\n",
+      "\n\n\n#  include   \"spaced.h\"",
+      "char c = '\"'; \n#include \"q.h\"\n",
+      "  #include \"indented.h\" // trailing\n",
+      "a /* x */ #include \"not-at-start.h\"\n",
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(scanned_headers(c), headers_of(c)) << c;
+  }
+  // The cases are not vacuous: some headers are found, some are hidden.
+  EXPECT_EQ(headers_of(cases[1]).size(), 1u);
+  EXPECT_EQ(headers_of(cases[3]).size(), 1u);
+  EXPECT_EQ(headers_of(cases[0]).size(), 2u);
+}
+
+TEST(Lexer, HeaderNamesAgreeOnRandomInput) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> pieces = {"#", "include", " ", "\"h.h\"", "<s.h>", "\n", "\r\n", "/*", "*/", "//",
+                                           "\\", "'", "\"", "R\"(", ")\"", "x", "1'2", "if 0", "endif", "\t"};
+  for (int round = 0; round < 5000; ++round) {
+    std::string s;
+    const int len = static_cast<int>(rng() % 40);
+    for (int i = 0; i < len; ++i) s += pieces[rng() % pieces.size()];
+    ASSERT_EQ(scanned_headers(s), headers_of(s)) << s;
+  }
+}
+
 }  // namespace
 }  // namespace gpuport::lex
