@@ -18,9 +18,6 @@
 
 namespace gpuport::source {
 
-// The macro that guards gpuport's vote shim (includes.cc).
-inline constexpr std::string_view kVoteShimGuard = "GPUPORT_NVIDIA_WARP_VOTES";
-
 struct Edit {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
@@ -92,12 +89,11 @@ class Engine {
   // Offset of the first preprocessor condition rewritten to a HIP macro that HIP's headers
   // define on NVIDIA (__HIPCC__, __HIP_DEVICE_COMPILE__): a HIP header must come before it.
   std::optional<std::uint32_t> first_hip_condition;
-  // The translation calls __ballot/__any/__all, which HIP 5.2's NVIDIA platform lacks.
-  bool needs_nvidia_vote_shim = false;
-  // The file already holds gpuport's vote shim (it is gpuport's own output): the shim's lines
-  // are left alone and no second one is added, so that translating a translation changes
-  // nothing.
-  bool has_nvidia_vote_shim() const { return has_vote_shim_; }
+  // Compatibility shims (compat.h) the translation calls for, by bit.
+  std::uint32_t needed_shims = 0;
+  // Shims the file already holds (it is gpuport's own output): their lines are left alone and
+  // no second copy is added, so that translating a translation changes nothing.
+  std::uint32_t present_shims() const { return present_shims_; }
 
   // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
   std::size_t match(std::size_t open) const;
@@ -181,10 +177,10 @@ class Engine {
   std::vector<std::size_t> directives_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   mutable std::optional<std::unordered_set<std::string_view>> template_kernels_;
-  void protect_vote_shim();
+  void protect_shims();
 
   bool has_device_keywords_ = false;
-  bool has_vote_shim_ = false;
+  std::uint32_t present_shims_ = 0;
   bool has_launches_ = false;
   mutable std::optional<LineIndex> lines_;
 };

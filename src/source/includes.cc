@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "source/compat.h"
 #include "source/engine.h"
 
 namespace gpuport::source {
@@ -175,17 +176,6 @@ void rewrite_includes(Engine& e) {
   }
 }
 
-// HIP 5.2's NVIDIA platform maps __shfl* onto the *_sync intrinsics but not the votes, and
-// CUDA removed the mask-free __ballot/__any/__all for sm_70 and newer. Translated code that
-// votes gets the same kind of mapping right after its HIP runtime include.
-constexpr std::string_view kNvidiaVoteShim =
-    "#if defined(__HIP_PLATFORM_NVIDIA__) && !defined(GPUPORT_NVIDIA_WARP_VOTES)\n"
-    "#define GPUPORT_NVIDIA_WARP_VOTES /* added by gpuport: HIP 5.2 lacks these on NVIDIA */\n"
-    "#define __ballot(predicate) __ballot_sync(0xffffffffu, (predicate))\n"
-    "#define __any(predicate) __any_sync(0xffffffffu, (predicate))\n"
-    "#define __all(predicate) __all_sync(0xffffffffu, (predicate))\n"
-    "#endif\n";
-
 void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
   const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;
@@ -207,11 +197,16 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       break;
     }
   const std::string_view eol = crlf ? "\r\n" : "\n";
+  // The shims the file calls for and does not hold yet, in their fixed order.
+  const std::uint32_t missing_shims = e.needed_shims & ~e.present_shims();
   auto shim = [&] {
     std::string out;
-    for (char c : kNvidiaVoteShim) {
-      if (c == '\n' && crlf) out += '\r';
-      out += c;
+    for (std::size_t k = 0; k < shims().size(); ++k) {
+      if (!(missing_shims & (1u << k))) continue;
+      for (char c : shims()[k].text) {
+        if (c == '\n' && crlf) out += '\r';
+        out += c;
+      }
     }
     return out;
   };
@@ -268,7 +263,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     if (platform_macros_needed) insert_at_top(platform_include);
     return;
   }
-  const bool add_shim = e.needs_nvidia_vote_shim && !e.has_nvidia_vote_shim();
+  const bool add_shim = missing_shims != 0;
   if (has_runtime || (!device && has_runtime_api && !every_file)) {
     if (add_shim && runtime_hash) {
       const auto at = after_line(*runtime_hash);

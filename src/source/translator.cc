@@ -9,6 +9,7 @@
 
 #include "common/memory.h"
 #include "common/text.h"
+#include "source/compat.h"
 #include "source/engine.h"
 
 namespace gpuport::source {
@@ -100,17 +101,17 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     }
   }
   if (!open.empty()) device_ranges_.push_back({open.front().start, sig_.size(), open.front().host});
-  protect_vote_shim();
+  protect_shims();
 }
 
-void Engine::protect_vote_shim() {
-  // `#if ... !defined(GPUPORT_NVIDIA_WARP_VOTES)` up to its #endif, as includes.cc writes it.
+void Engine::protect_shims() {
+  // `#if ... !defined(GPUPORT_...)` up to its #endif, as includes.cc writes a shim.
   for (std::size_t d = 0; d < directives_.size(); ++d) {
     const std::size_t hash = directives_[d];
     if (!is(hash + 1, "if")) continue;
-    bool shim = false;
+    std::uint32_t shim = 0;
     for (std::size_t k = hash + 2; k < sig_.size() && tok(k).has(lex::kInDirective) && !tok(k).has(lex::kDirectiveHash); ++k)
-      shim |= is(k, kVoteShimGuard);
+      if (tok(k).kind == TokenKind::identifier && text(k).starts_with("GPUPORT_")) shim |= shim_for_guard(text(k));
     if (!shim) continue;
     int depth = 0;
     for (std::size_t j = d; j < directives_.size(); ++j) {
@@ -118,7 +119,7 @@ void Engine::protect_vote_shim() {
       if (is(h + 1, "if") || is(h + 1, "ifdef") || is(h + 1, "ifndef")) ++depth;
       else if (is(h + 1, "endif") && --depth == 0) {
         mark_dropped(hash, h + 1);
-        has_vote_shim_ = true;
+        present_shims_ |= shim;
         break;
       }
     }
@@ -577,14 +578,23 @@ void IdentifierRewriter::run() {
       e.report(i, Severity::warning, "deprecated-api", fmt::format("'{}' is deprecated in CUDA", name),
                advice(*entry).empty() ? fmt::format("translated to '{}'", entry->hip) : advice(*entry));
     }
-    if (entry->kind == maps::Kind::device && Engine::equals(next, "(") &&
-        (entry->hip == "__ballot" || entry->hip == "__any" || entry->hip == "__all"))
-      e.needs_nvidia_vote_shim = true;
+    if (Engine::equals(next, "(")) e.needed_shims |= shim_for_call(entry->hip);
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
         apply_call_rules(e, i, entry);
         continue;
       }
+    }
+    if (entry->hip.empty()) {
+      // A name with nothing to stand for in HIP (CUDART_CB, a calling convention that is empty
+      // on Linux and that HIP's callback types do without): removed with the space after it.
+      const auto& stream = e.stream();
+      const std::size_t k = e.token_index(i) + 1;
+      const std::uint32_t end =
+          k < stream.size() && stream[k].kind == TokenKind::whitespace && !in_directive ? stream[k].end() : t.end();
+      e.replace_range(t.offset, end, "");
+      ++e.result().rewrites;
+      continue;
     }
     if (entry->hip != name) {
       // `struct cudaExtent` -> `hipExtent`: HIP's NVIDIA platform declares many of these as
@@ -638,7 +648,7 @@ void rewrite_string_literals(Engine& e) {
       const std::string_view word = text.substr(k, end - k);
       const auto* entry = looks_like_cuda_api(word) ? e.map().find(word) : nullptr;
       if (entry && entry->status != maps::Status::unsupported && entry->kind != maps::Kind::header &&
-          entry->kind != maps::Kind::namespace_ && entry->hip != word) {
+          entry->kind != maps::Kind::namespace_ && entry->hip != word && !entry->hip.empty()) {
         out.append(text.substr(copied, k - copied));
         out.append(entry->hip);
         copied = end;

@@ -1,0 +1,65 @@
+#include "source/compat.h"
+
+#include <array>
+
+namespace gpuport::source {
+namespace {
+
+// HIP 5.2's NVIDIA platform maps __shfl* onto the *_sync intrinsics but not the votes, and
+// CUDA removed the mask-free __ballot/__any/__all for sm_70 and newer. (The text is the one
+// gpuport has always written: outputs of earlier versions are recognised.)
+constexpr std::string_view kVotes =
+    "#if defined(__HIP_PLATFORM_NVIDIA__) && !defined(GPUPORT_NVIDIA_WARP_VOTES)\n"
+    "#define GPUPORT_NVIDIA_WARP_VOTES /* added by gpuport: HIP 5.2 lacks these on NVIDIA */\n"
+    "#define __ballot(predicate) __ballot_sync(0xffffffffu, (predicate))\n"
+    "#define __any(predicate) __any_sync(0xffffffffu, (predicate))\n"
+    "#define __all(predicate) __all_sync(0xffffffffu, (predicate))\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 3> kVoteTriggers = {"__ballot", "__any", "__all"};
+
+// __activemask arrived on AMD with ROCm 6.2 (hipamd amd_warp_functions.h); before it, the
+// active lanes are the ones that vote: __ballot(1), a 64-bit mask on wave64 as HIP 6.2's is.
+constexpr std::string_view kActiveMask =
+    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)\n"
+    "#define GPUPORT_AMD_ACTIVEMASK /* added by gpuport: HIP before 6.2 lacks __activemask on AMD */\n"
+    "__device__ static inline unsigned long long gpuport_activemask() { return __ballot(1); }\n"
+    "#define __activemask gpuport_activemask\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kActiveMaskTriggers = {"__activemask"};
+
+// hipLaunchHostFunc reached HIP's NVIDIA platform in ROCm 5.4 (hipother, October 2022). The
+// shim has a name of its own and a macro, so that it cannot clash with a HIP that has it.
+constexpr std::string_view kHostFunc =
+    "#if defined(__HIP_PLATFORM_NVIDIA__) && HIP_VERSION < 50400000 && !defined(GPUPORT_NVIDIA_HOST_FUNC)\n"
+    "#define GPUPORT_NVIDIA_HOST_FUNC /* added by gpuport: HIP before 5.4 lacks hipLaunchHostFunc on NVIDIA */\n"
+    "static inline hipError_t gpuport_hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* data) {\n"
+    "  return hipCUDAErrorTohipError(cudaLaunchHostFunc(stream, fn, data));\n"
+    "}\n"
+    "#define hipLaunchHostFunc gpuport_hipLaunchHostFunc\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kHostFuncTriggers = {"hipLaunchHostFunc"};
+
+constexpr std::array<Shim, 3> kShims = {{
+    {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers, "__ballot/__any/__all on HIP's NVIDIA platform"},
+    {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers, "__activemask on AMD before HIP 6.2"},
+    {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers, "hipLaunchHostFunc on NVIDIA before HIP 5.4"},
+}};
+
+}  // namespace
+
+std::span<const Shim> shims() { return kShims; }
+
+std::uint32_t shim_for_call(std::string_view hip_name) {
+  for (std::size_t i = 0; i < kShims.size(); ++i)
+    for (auto t : kShims[i].triggers)
+      if (t == hip_name) return 1u << i;
+  return 0;
+}
+
+std::uint32_t shim_for_guard(std::string_view macro) {
+  for (std::size_t i = 0; i < kShims.size(); ++i)
+    if (kShims[i].guard == macro) return 1u << i;
+  return 0;
+}
+
+}  // namespace gpuport::source

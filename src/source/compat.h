@@ -1,0 +1,32 @@
+// Compatibility shims: what the target HIP lacks, added to a translated file right after its
+// HIP runtime include, only when the file uses it. Each shim is an `#if` block on the platform
+// and on HIP_VERSION (so a HIP that has the API uses its own) and on a guard macro of its own
+// (so a unit that includes several translated files defines it once). Shims are written inline
+// rather than as a header beside the translation: every translated file stays self-contained
+// (stdout, --in-place, a single header copied elsewhere), and translating a translation again
+// finds the block, leaves it alone and adds no second one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace gpuport::source {
+
+struct Shim {
+  std::string_view guard;  // the macro the block defines and tests
+  std::string_view text;   // the whole block, '\n' line ends
+  std::span<const std::string_view> triggers;  // HIP names (called) that need it
+  std::string_view what;   // for the note: what the shim supplies, and on which HIP
+};
+
+// In the order they are written into a file.
+std::span<const Shim> shims();
+
+// Bit of the shim a call of this HIP name needs, or 0.
+std::uint32_t shim_for_call(std::string_view hip_name);
+
+// Bit of the shim this guard macro names, or 0.
+std::uint32_t shim_for_guard(std::string_view macro);
+
+}  // namespace gpuport::source
