@@ -24,6 +24,7 @@ std::string_view kind_name(Kind kind) {
     case Kind::namespace_: return "namespace";
     case Kind::device: return "device";
     case Kind::pp_condition: return "pp-condition";
+    case Kind::member: return "member";
   }
   return "function";
 }
@@ -41,7 +42,7 @@ namespace {
 
 bool parse_kind(std::string_view s, Kind& out) {
   for (Kind k : {Kind::function, Kind::type, Kind::constant, Kind::macro, Kind::header, Kind::namespace_,
-                 Kind::device, Kind::pp_condition})
+                 Kind::device, Kind::pp_condition, Kind::member})
     if (kind_name(k) == s) return out = k, true;
   return false;
 }

@@ -214,6 +214,10 @@ class IdentifierRewriter {
   // functions, left alone wherever they are called.
   std::set<std::string_view> user_defined;
   void find_user_definitions();
+  // Names the file declares with this struct type (cudaDeviceProp prop, *p, &r, props[4]),
+  // for member rows: `prop.asyncEngineCount` is the API, `mine.asyncEngineCount` is not.
+  std::map<std::string_view, std::set<std::string_view>> declared_with;
+  bool declared_with_struct(std::string_view type, std::size_t object);
 };
 
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX

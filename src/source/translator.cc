@@ -431,6 +431,38 @@ void IdentifierRewriter::find_user_definitions() {
   }
 }
 
+bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t object) {
+  auto [it, fresh] = declared_with.try_emplace(type);
+  if (fresh && e.source().find(type) != std::string_view::npos) {
+    for (std::size_t k = 0; k + 1 < e.size(); ++k) {
+      if (e.text(k) != type) continue;
+      // type [const] [*|&|const]... name, and further declarators after commas
+      std::size_t j = k + 1;
+      while (j < e.size()) {
+        while (j < e.size() && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const") || e.is(j, "__restrict__"))) ++j;
+        if (!e.is_identifier(j)) break;
+        it->second.insert(e.text(j));
+        ++j;
+        if (e.is(j, "[")) j = e.match(j) + 1;
+        if (!e.is(j, ",")) break;
+        ++j;
+      }
+    }
+  }
+  // The object before '.' / '->': a name, or a name indexed (props[i]).
+  std::size_t o = object;
+  if (e.is(o, "]")) {
+    std::size_t depth = 0;
+    for (; o > 0; --o) {
+      if (e.is(o, "]")) ++depth;
+      else if (e.is(o, "[") && --depth == 0) break;
+    }
+    if (o == 0) return false;
+    --o;
+  }
+  return e.is_identifier(o) && it->second.count(e.text(o)) > 0;
+}
+
 void IdentifierRewriter::run() {
   find_user_definitions();
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -520,6 +552,19 @@ void IdentifierRewriter::run() {
       continue;
     }
 
+    if (entry->kind == maps::Kind::member) {
+      // prop.asyncEngineCount: only as a member, and only in a file that names the struct.
+      const bool member_access = Engine::equals(prev, ".") || Engine::equals(prev, "->");
+      if (!member_access || i < 2 || !declared_with_struct(entry->family, i - 2) || t.has(lex::kInDisabledGroup)) continue;
+      if (entry->status == maps::Status::unsupported)
+        e.report(i, Severity::error, "unsupported-member",
+                 fmt::format("{} member '{}' has no HIP counterpart", entry->family, name), advice(*entry));
+      else if (entry->hip != name) {
+        e.replace(i, entry->hip);
+        ++e.result().rewrites;
+      }
+      continue;
+    }
     // Member access and names qualified by a user's namespace are not the API.
     if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, ".*") || Engine::equals(prev, "->*")) continue;
     // A declaration directly inside a struct or a user's namespace: `int (*cudaMalloc)(...);`,
