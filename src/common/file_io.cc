@@ -129,11 +129,7 @@ std::optional<Diagnostic> read_file_into(const fs::path& path, std::uint64_t max
   }
   // Room for the growth check below, so that reaching the end does not reallocate the text.
   const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(st.st_size + 65536, max_bytes + 1));
-  if (content.capacity() < room) {
-    content = std::string();
-    content.reserve(room);
-    advise_huge_pages(content.data(), content.capacity());
-  }
+  reserve_fresh(content, room);
   content.resize(static_cast<std::size_t>(st.st_size));
   std::size_t done = 0;
   while (true) {

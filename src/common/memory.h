@@ -21,4 +21,16 @@ inline void advise_huge_pages(const void* data, std::size_t bytes) {
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
+// Makes `buffer` (a std::vector or std::string, contents discarded) hold at least `count`
+// elements without reallocating later; storage that must grow is fresh, so it is advised
+// before anything touches it. Storage already large enough is kept (a reused buffer).
+template <class Buffer>
+void reserve_fresh(Buffer& buffer, std::size_t count) {
+  buffer.clear();
+  if (buffer.capacity() >= count) return;
+  buffer = Buffer();
+  buffer.reserve(count);
+  advise_huge_pages(buffer.data(), buffer.capacity() * sizeof(buffer[0]));
+}
+
 }  // namespace gpuport

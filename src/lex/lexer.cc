@@ -36,10 +36,7 @@ class Lexer {
       : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), headers_only_(headers_only),
         tokens_(std::move(storage)) {
     tokens_.clear();
-    if (!headers_only) {
-      tokens_.reserve(text.size() / 2 + 16);  // typical code has 0.3-0.4 tokens per byte
-      advise_huge_pages(tokens_.data(), tokens_.capacity() * sizeof(Token));
-    }
+    if (!headers_only) reserve_fresh(tokens_, text.size() / 2 + 16);  // typical code: 0.3-0.4 tokens per byte
   }
 
   TokenStream run(std::string_view text) {

@@ -28,8 +28,8 @@ enum class Kind : std::uint8_t {
                  // nested ones by qualified name: thrust::cuda -> thrust::hip
   device,        // device function or intrinsic
   pp_condition,  // macro tested by #ifdef/#ifndef/defined(): __CUDA_ARCH__ -> __HIP_DEVICE_COMPILE__
-  member,        // a member of a CUDA struct (cudaDeviceProp), looked at after '.' or '->' in files
-                 // that name the struct; the family names the struct
+  member,        // a member of a CUDA struct (cudaDeviceProp), looked at after '.' or '->' on an
+                 // object declared with that struct's type; the family names the struct
 };
 
 enum class Status : std::uint8_t { supported, unsupported, deprecated };

@@ -40,9 +40,9 @@ constexpr std::string_view kHostFunc =
 constexpr std::array<std::string_view, 1> kHostFuncTriggers = {"hipLaunchHostFunc"};
 
 constexpr std::array<Shim, 3> kShims = {{
-    {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers, "__ballot/__any/__all on HIP's NVIDIA platform"},
-    {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers, "__activemask on AMD before HIP 6.2"},
-    {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers, "hipLaunchHostFunc on NVIDIA before HIP 5.4"},
+    {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
+    {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
+    {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
 }};
 
 }  // namespace

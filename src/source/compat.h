@@ -17,7 +17,6 @@ struct Shim {
   std::string_view guard;  // the macro the block defines and tests
   std::string_view text;   // the whole block, '\n' line ends
   std::span<const std::string_view> triggers;  // HIP names (called) that need it
-  std::string_view what;   // for the note: what the shim supplies, and on which HIP
 };
 
 // In the order they are written into a file.

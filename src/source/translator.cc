@@ -36,12 +36,7 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
       all_tokens_(tokens.tokens().data()) {
   // Reuse the last file's buffers on this thread (no fresh pages to fault in per file).
   sig_.swap(spare_sig);
-  sig_.clear();
-  if (sig_.capacity() < tokens.size() / 2 + 16) {
-    sig_ = {};
-    sig_.reserve(tokens.size() / 2 + 16);
-    advise_huge_pages(sig_.data(), sig_.capacity() * sizeof(sig_[0]));
-  }
+  reserve_fresh(sig_, tokens.size() / 2 + 16);
   // One sweep collects the significant tokens, the directives and the device-code regions:
   // a body that follows __global__ or __device__ (before any ';') is device code, lambdas
   // marked __device__ too. Directive tokens do not count: macros are not functions.
@@ -291,12 +286,7 @@ std::string Engine::apply_edits(std::string out) {
   std::uint32_t pos = 0;
   for (bool again = true; again;) {
     again = false;
-    out.clear();
-    if (out.capacity() < src.size() + src.size() / 16) {
-      out = std::string();
-      out.reserve(src.size() + src.size() / 16);
-      advise_huge_pages(out.data(), out.capacity());
-    }
+    reserve_fresh(out, src.size() + src.size() / 16);
     pos = 0;
     for (auto key : keys) {
       const Edit& e = edits_[key & 0x7fffffffu];
@@ -553,7 +543,7 @@ void IdentifierRewriter::run() {
     }
 
     if (entry->kind == maps::Kind::member) {
-      // prop.asyncEngineCount: only as a member, and only in a file that names the struct.
+      // prop.asyncEngineCount: only as a member of an object declared with the struct's type.
       const bool member_access = Engine::equals(prev, ".") || Engine::equals(prev, "->");
       if (!member_access || i < 2 || !declared_with_struct(entry->family, i - 2) || t.has(lex::kInDisabledGroup)) continue;
       if (entry->status == maps::Status::unsupported)
