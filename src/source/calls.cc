@@ -89,10 +89,18 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
         ++e.result().rewrites;
       } else {  // drop
         std::string_view dropped = e.source().substr(e.tok(first).offset, e.tok(last).end() - e.tok(first).offset);
-        if (e.text(name).ends_with("_sync") && rule.index == 0 && !is_full_mask(dropped)) {
-          e.report(first, Severity::warning, "warp-mask-dropped",
-                   fmt::format("lane mask '{}' dropped: {} acts on all active lanes of the wavefront", dropped, hip),
-                   "check that every lane named by the mask is active here, or restructure the divergent code");
+        if ((e.text(name).ends_with("_sync") || e.text(name) == "__syncwarp") && rule.index == 0) {
+          if (!is_full_mask(dropped))
+            e.report(first, Severity::warning, "warp-mask-dropped",
+                     fmt::format("lane mask '{}' dropped: {} acts on all active lanes of the wavefront", dropped, hip),
+                     "check that every lane named by the mask is active here, or restructure the divergent code");
+          else  // a full 32-lane mask: nothing lost while all lanes take part, but say what was removed
+            e.report(first, Severity::note, "warp-mask-dropped",
+                     fmt::format("full lane mask '{}' dropped: {} acts on all active lanes of the wavefront", dropped, hip));
+        } else if (dropped != "0" && dropped != "NULL" && dropped != "nullptr") {
+          // Only a null argument is dropped without loss (the occupancy calls' callbacks).
+          e.report(first, Severity::warning, "argument-dropped",
+                   fmt::format("argument '{}' dropped: {} has no such parameter", dropped, hip), rule.note);
         }
         std::uint32_t begin, end;
         if (static_cast<std::size_t>(rule.index) + 1 < call->args.size()) {

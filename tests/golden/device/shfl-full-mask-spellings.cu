@@ -1,4 +1,4 @@
-// Every spelling of "all lanes" counts as a full mask and is dropped without a warning:
+// Every spelling of "all lanes" counts as a full mask and is dropped with a note, not a warning:
 // 0xFFFFFFFFu, -1, ~0u and 0xffffffffffffffffull.
 // RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
@@ -14,5 +14,6 @@ __device__ int spellings(int v) {
   // CHECK-NEXT: int d = __shfl(v, 3);
   return a + b + c + d;
 }
-// REPORT-NOT: warp-mask-dropped
-// REPORT: 0 errors, 0 warnings
+// REPORT-COUNT-4: note: full lane mask '{{[^']+}}' dropped: __shfl acts on all active lanes of the wavefront [warp-mask-dropped]
+// REPORT-NOT: warning
+// REPORT: 0 errors, 0 warnings, 4 notes

@@ -17,6 +17,7 @@ __global__ void exchange(int* data) {
   // CHECK-NOT: 0xffffffff
 }
 // CHECK: }
+// REPORT: 13:14: note: full lane mask '0xffffffff' dropped: __threadfence_block acts on all active lanes of the wavefront [warp-mask-dropped]
 // REPORT-NOT: error
 // REPORT: 1 files translated (1 changed, {{[0-9]+}} rewrites)
 // REPORT-SAME: 0 errors, 0 warnings
