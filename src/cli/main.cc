@@ -1,9 +1,40 @@
 // gpuport: ports GPU code between NVIDIA and AMD and proves that the port works.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
+
+namespace {
+
+// hipify-clang parses options the LLVM way, where a long option may take one dash (`-roc`,
+// `-amap`, and HIPIFY's own tests write "-roc"). After `gpuport translate`, a one-dash word
+// that is exactly the long name of one of translate's options is read as that option; every
+// other argument (-D, -I, -o, -j, -q, file names) is left as it is.
+std::vector<std::string> hipify_long_options(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  if (argc < 2 || args[1] != "translate") return args;
+  const CLI::App* translate = app.get_subcommand("translate");
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;  // positional arguments only from here on
+    if (a.size() < 3 || a[0] != '-' || a[1] == '-') continue;
+    const std::string name = a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+    for (const CLI::Option* o : translate->get_options()) {
+      const auto& longs = o->get_lnames();
+      if (std::find(longs.begin(), longs.end(), name) != longs.end()) {
+        args[i] = "-" + a;
+        break;
+      }
+    }
+  }
+  return args;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"gpuport: port GPU code between NVIDIA and AMD, and prove the port works", "gpuport"};
@@ -14,7 +45,9 @@ int main(int argc, char** argv) {
   gpuport::cli::Action sass = gpuport::cli::add_sass_command(app);
   gpuport::cli::Action divergence_bench = gpuport::cli::add_divergence_bench_command(app);
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = hipify_long_options(app, argc, argv);
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, without argv[0]
+    app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

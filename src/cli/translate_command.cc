@@ -42,6 +42,7 @@ struct TranslateArguments {
   bool amap = false;
   bool experimental = false;
   bool use_hip_data_types = false;
+  bool roc = false;
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   bool no_runtime_include = false;
@@ -76,7 +77,8 @@ int run_translate(const TranslateArguments& a) {
   if (a.cuda_kernel_execution_syntax) launch = "keep";
   if (a.hip_kernel_execution_syntax) launch = "ggl";
 
-  auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded() : maps::ApiMap::load_directory(a.maps_dir);
+  const maps::LoadOptions load{.roc = a.roc};
+  auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded(load) : maps::ApiMap::load_directory(a.maps_dir, load);
   if (!map) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
     return 2;
@@ -262,6 +264,9 @@ Action add_translate_command(CLI::App& app) {
                 "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
   cmd->add_flag("--experimental", args->experimental,
                 "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_flag("--roc", args->roc,
+                "Translate cuBLAS, cuSPARSE, cuRAND and cuSOLVER to rocBLAS, rocSPARSE, rocRAND and rocSOLVER "
+                "directly, not to the hip* wrappers (hipify-clang's --roc; also -roc)");
   cmd->add_flag("--use-hip-data-types", args->use_hip_data_types,
                 "Accepted for hipify-clang: cudaDataType always becomes hipDataType (HIP's own, which hipBLAS and "
                 "hipSPARSE take since ROCm 6), never hipblasDatatype_t");

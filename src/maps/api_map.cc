@@ -95,12 +95,19 @@ Diagnostic table_error(const std::string& file, std::uint32_t line, std::string 
   return d;
 }
 
-// Order: generated tables first, curated after (curated rows override), each sorted by name.
-int file_rank(const std::string& name) { return name.starts_with("generated/") ? 0 : 1; }
+// Layers, loaded in this order: generated tables, curated ones (their rows override generated
+// rows), and with --roc the roc* tables, generated then curated, whose rows override both.
+int file_rank(const std::string& name) {
+  const bool roc = name.starts_with("roc/");
+  const bool generated = std::string_view(name).substr(roc ? 4 : 0).starts_with("generated/");
+  return (roc ? 2 : 0) + (generated ? 0 : 1);
+}
 
 }  // namespace
 
-Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> files) {
+Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> files, const LoadOptions& options) {
+  if (!options.roc)
+    std::erase_if(files, [](const auto& f) { return f.first.starts_with("roc/"); });
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
     return std::pair(file_rank(a.first), a.first) < std::pair(file_rank(b.first), b.first);
   });
@@ -108,8 +115,8 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
   std::vector<Diagnostic> errors;
   // name -> index of the row that defines it, and whether that row came from a curated file
   // Keys are views into the files' text (and into pending_spellings), which outlive the loop.
-  std::unordered_map<std::string_view, std::pair<std::size_t, bool>> seen;
-  std::unordered_map<std::string_view, std::size_t> seen_headers;
+  std::unordered_map<std::string_view, std::pair<std::size_t, int>> seen;  // -> (row, layer)
+  std::unordered_map<std::string_view, std::pair<std::size_t, int>> seen_headers;
   std::size_t rows = 0;
   for (const auto& f : files) rows += static_cast<std::size_t>(std::count(f.second.begin(), f.second.end(), '\n'));
   seen.reserve(rows);
@@ -123,7 +130,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
     const bool calls = fs::path(name).filename() == "calls.tsv";
     const bool ptx = fs::path(name).filename() == "ptx.tsv";
     const bool spellings = fs::path(name).filename() == "spellings.tsv";
-    const bool curated = file_rank(name) == 1;
+    const int layer = file_rank(name);
     std::uint32_t line_no = 0;
     std::string_view rest = content;
     while (!rest.empty()) {
@@ -217,25 +224,33 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
       }
       if (e.kind == Kind::header) {
         if (auto it = seen_headers.find(e.cuda); it != seen_headers.end()) {
-          errors.push_back(table_error(name, line_no, fmt::format("header '{}' already mapped at {}", e.cuda, map.entries_[it->second].origin)));
+          if (it->second.second < layer) {  // a roc* header row replaces the hip* one
+            map.entries_[it->second.first] = std::move(e);
+            it->second.second = layer;
+            continue;
+          }
+          errors.push_back(table_error(name, line_no, fmt::format("header '{}' already mapped at {}", e.cuda, map.entries_[it->second.first].origin)));
           continue;
         }
-        seen_headers.emplace(cells[0], map.entries_.size());
+        seen_headers.emplace(cells[0], std::pair(map.entries_.size(), layer));
         map.entries_.push_back(std::move(e));
         continue;
       }
       if (auto it = seen.find(e.cuda); it != seen.end()) {
-        auto& [at, from_curated] = it->second;
-        if (curated && !from_curated) {
-          map.overrides_.push_back(fmt::format("{} (generated {}) overridden by {}", e.cuda, map.entries_[at].origin, origin));
+        auto& [at, seen_layer] = it->second;
+        if (seen_layer < layer) {
+          // Curated over generated is worth listing (gpuport-mapgen's output disagreed with a
+          // person); a roc* row over a hip* row is what --roc is for.
+          if (layer % 2 == 1 && seen_layer == layer - 1)
+            map.overrides_.push_back(fmt::format("{} (generated {}) overridden by {}", e.cuda, map.entries_[at].origin, origin));
           map.entries_[at] = std::move(e);
-          from_curated = true;
+          seen_layer = layer;
           continue;
         }
         errors.push_back(table_error(name, line_no, fmt::format("'{}' already mapped at {}", e.cuda, map.entries_[at].origin)));
         continue;
       }
-      seen.emplace(cells[0], std::pair(map.entries_.size(), curated));
+      seen.emplace(cells[0], std::pair(map.entries_.size(), layer));
       map.entries_.push_back(std::move(e));
     }
   }
@@ -299,13 +314,13 @@ std::span<const CallRule> ApiMap::call_rules(std::string_view cuda) const {
   return std::span<const CallRule>(rules_.data() + it->second.first, it->second.second);
 }
 
-Result<ApiMap> ApiMap::load_embedded() {
+Result<ApiMap> ApiMap::load_embedded(const LoadOptions& options) {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& f : embedded_map_files()) files.emplace_back(std::string(f.name), std::string(f.content));
-  return load(std::move(files));
+  return load(std::move(files), options);
 }
 
-Result<ApiMap> ApiMap::load_directory(const fs::path& directory) {
+Result<ApiMap> ApiMap::load_directory(const fs::path& directory, const LoadOptions& options) {
   std::vector<std::pair<std::string, std::string>> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(directory, ec); !ec && it != fs::recursive_directory_iterator();
@@ -322,7 +337,7 @@ Result<ApiMap> ApiMap::load_directory(const fs::path& directory) {
     d.location.file = directory.string();
     return d;
   }
-  return load(std::move(files));
+  return load(std::move(files), options);
 }
 
 }  // namespace gpuport::maps

@@ -72,6 +72,13 @@ struct PtxReplacement {
   std::string note;
 };
 
+// Which tables to load. roc: also data/maps/roc/, whose rows take the cuBLAS, cuSPARSE, cuRAND
+// and cuSOLVER names to rocBLAS, rocSPARSE, rocRAND and rocSOLVER instead of the hip* wrappers
+// (hipify-clang's --roc).
+struct LoadOptions {
+  bool roc = false;
+};
+
 class ApiMap {
  public:
   ApiMap() = default;
@@ -81,11 +88,13 @@ class ApiMap {
   ApiMap& operator=(const ApiMap&) = delete;
 
   // Loads the tables compiled into the binary.
-  static Result<ApiMap> load_embedded();
-  // Loads every *.tsv below `directory` (generated/ first, then curated/, which overrides).
-  static Result<ApiMap> load_directory(const std::filesystem::path& directory);
-  // Loads (name, content) pairs; names decide order and schema (calls.tsv holds call rules).
-  static Result<ApiMap> load(std::vector<std::pair<std::string, std::string>> files);
+  static Result<ApiMap> load_embedded(const LoadOptions& options = {});
+  // Loads every *.tsv below `directory` (generated/ first, then curated/, which overrides; then
+  // roc/generated/ and roc/curated/ when options.roc).
+  static Result<ApiMap> load_directory(const std::filesystem::path& directory, const LoadOptions& options = {});
+  // Loads (name, content) pairs; names decide order and schema (calls.tsv holds call rules,
+  // which add up over the layers).
+  static Result<ApiMap> load(std::vector<std::pair<std::string, std::string>> files, const LoadOptions& options = {});
 
   // Identifier lookup (everything but headers). Null when the name is not in the tables.
   const ApiEntry* find(std::string_view cuda) const {

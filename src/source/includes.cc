@@ -100,12 +100,12 @@ std::string replace_path(std::string_view token, std::string_view path) {
 }
 
 // The spelling of a HIP library header. ROCm 5.7 moved hipBLAS, hipSPARSE, hipSOLVER and
-// hipBLASLt into folders (<hipblas/hipblas.h>; ROCm 6 dropped the flat wrappers), which is what
+// hipBLASLt into folders (rocBLAS and rocSPARSE had moved in ROCm 5.2) (<hipblas/hipblas.h>; ROCm 6 dropped the flat wrappers), which is what
 // gpuport writes; hipify-clang still writes the flat names, which --hipify-style follows. This
 // is how HIP spells its own headers, not a CUDA -> HIP mapping.
 std::string_view header_spelling(std::string_view hip, bool hipify_style) {
   if (!hipify_style) return hip;
-  for (std::string_view lib : {"hipblas", "hipsparse", "hipsolver", "hipblaslt"}) {
+  for (std::string_view lib : {"hipblas", "hipsparse", "hipsolver", "hipblaslt", "rocblas", "rocsparse"}) {
     if (hip.size() == 2 * lib.size() + 3 && hip.starts_with(lib) && hip[lib.size()] == '/' &&
         hip.substr(lib.size() + 1).starts_with(lib) && hip.ends_with(".h"))
       return hip.substr(lib.size() + 1);

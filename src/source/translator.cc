@@ -350,8 +350,25 @@ namespace {
 
 // The note of a curated row is advice for the user; a generated row's note says where the
 // mapping came from, which is no fix.
+// The note a finding shows as its fix: curated notes are written for the user; generated ones
+// say where a mapping came from, except the --roc tables' notes on what is missing (a roc*
+// function that takes other arguments, a name rocBLAS lacks), which are advice too.
 std::string advice(const maps::ApiEntry& entry) {
-  return entry.origin.starts_with("curated/") ? entry.note : std::string();
+  const bool roc = entry.origin.starts_with("roc/");
+  if (entry.origin.starts_with("curated/") || (roc && !entry.origin.starts_with("roc/generated/")) ||
+      (roc && entry.status == maps::Status::unsupported))
+    return entry.note;
+  return std::string();
+}
+
+// What an unsupported name has no equivalent in: HIP, or with --roc the roc* library.
+std::string_view target_name(const maps::ApiEntry& entry) {
+  if (!entry.origin.starts_with("roc/")) return "HIP";
+  if (entry.family == "cublas") return "rocBLAS";
+  if (entry.family == "cusparse") return "rocSPARSE";
+  if (entry.family == "curand") return "rocRAND";
+  if (entry.family == "cusolver") return "rocSOLVER";
+  return "ROCm";
 }
 
 bool is_keyword_before_expression(std::string_view s) {
@@ -511,7 +528,7 @@ void IdentifierRewriter::run() {
       const std::string qualified = fmt::format("{}::{}", name, e.text(i + 2));
       if (const auto* q = map.find(qualified); q && q->kind == maps::Kind::namespace_) {
         if (q->status == maps::Status::unsupported) {
-          e.report(i, Severity::error, "unsupported-api", fmt::format("'{}' ({}) has no HIP equivalent", qualified, q->family),
+          e.report(i, Severity::error, "unsupported-api", fmt::format("'{}' ({}) has no {} equivalent", qualified, q->family, target_name(*q)),
                    advice(*q));
         } else if (q->hip != qualified) {
           e.replace_range(t.offset, e.tok(i + 2).end(), q->hip);
@@ -606,7 +623,7 @@ void IdentifierRewriter::run() {
     if (entry->status == maps::Status::unsupported) {
       if (t.has(lex::kInDisabledGroup)) continue;
       e.report(i, Severity::error, "unsupported-api",
-               fmt::format("'{}' ({}) has no HIP equivalent", name, entry->family), advice(*entry));
+               fmt::format("'{}' ({}) has no {} equivalent", name, entry->family, target_name(*entry)), advice(*entry));
       continue;
     }
     if (entry->status == maps::Status::deprecated) {

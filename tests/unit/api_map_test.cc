@@ -84,5 +84,41 @@ TEST(ApiMap, DirectoryTablesMatchEmbeddedOnes) {
   EXPECT_EQ(dir->rules().size(), embedded->rules().size());
 }
 
+// The roc/ layer is loaded only with --roc; then its rows replace generated and curated ones of
+// the same name (and headers of the same path) without counting as curated overrides, and
+// duplicates within one roc/ layer are still errors.
+TEST(ApiMap, RocLayerOnlyWithRocAndOverridesTheHipRows) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"generated/lib.tsv", "cublasX\thipblasX\tfunction\tcublas\tsupported\n"},
+      {"curated/lib.tsv", "cublasY\thipblasY\tfunction\tcublas\tsupported\nlib.h\thipblas/hipblas.h\theader\theaders\tsupported\n"},
+      {"roc/generated/lib.tsv", "cublasX\trocblas_x\tfunction\tcublas\tsupported\ncublasY\t-\tfunction\tcublas\tunsupported\n"},
+      {"roc/curated/lib.tsv", "cublasY\trocblas_y\tfunction\tcublas\tsupported\nlib.h\trocblas/rocblas.h\theader\theaders\tsupported\n"}};
+  auto hip = ApiMap::load(files);
+  ASSERT_TRUE(hip.ok()) << format_diagnostic(hip.diagnostics().front());
+  EXPECT_EQ(hip->find("cublasX")->hip, "hipblasX");
+  EXPECT_EQ(hip->find("cublasY")->hip, "hipblasY");
+  EXPECT_EQ(hip->find_header("lib.h")->hip, "hipblas/hipblas.h");
+  auto roc = ApiMap::load(files, {.roc = true});
+  ASSERT_TRUE(roc.ok()) << format_diagnostic(roc.diagnostics().front());
+  EXPECT_EQ(roc->find("cublasX")->hip, "rocblas_x");
+  EXPECT_EQ(roc->find("cublasY")->hip, "rocblas_y");  // roc/curated over roc/generated over curated
+  EXPECT_EQ(roc->find_header("lib.h")->hip, "rocblas/rocblas.h");
+  EXPECT_EQ(roc->overrides().size(), 1u);  // only roc/curated over roc/generated is listed
+  auto dup = ApiMap::load({{"roc/generated/a.tsv", "cublasX\trocblas_x\tfunction\tcublas\tsupported\n"},
+                           {"roc/generated/b.tsv", "cublasX\trocblas_z\tfunction\tcublas\tsupported\n"}},
+                          {.roc = true});
+  EXPECT_FALSE(dup.ok());
+}
+
+TEST(ApiMap, EmbeddedRocTablesLoadCleanly) {
+  auto r = ApiMap::load_embedded({.roc = true});
+  ASSERT_TRUE(r.ok()) << format_diagnostic(r.diagnostics().front());
+  EXPECT_EQ(r->find("cublasSgemm_v2")->hip, "rocblas_sgemm");
+  EXPECT_EQ(r->find_header("cublas_v2.h")->hip, "rocblas/rocblas.h");
+  auto plain = ApiMap::load_embedded();
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->find("cublasSgemm_v2")->hip, "hipblasSgemm");
+}
+
 }  // namespace
 }  // namespace gpuport::maps

@@ -25,6 +25,16 @@ const ApiMap& table() {
   return map;
 }
 
+// The tables as `translate --roc` loads them.
+const ApiMap& roc_table() {
+  static const ApiMap map = [] {
+    auto r = ApiMap::load_embedded({.roc = true});
+    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
+    return std::move(*r);
+  }();
+  return map;
+}
+
 bool has_code(const source::FileTranslation& t, std::string_view code) {
   for (const auto& d : t.findings)
     if (d.code == code) return true;
@@ -40,12 +50,15 @@ std::multiset<std::string> identifiers(std::string_view text) {
   return out;
 }
 
-TEST(MapRows, EveryRowTranslatesInContext) {
+// Translates each row's name in context with `map` and returns the rows that came out wrong.
+// Only rows for which `take` holds are checked; `checked` counts them.
+template <typename Take>
+std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_t& checked) {
   source::TranslateOptions options;
   options.add_runtime_include = false;
-  std::size_t checked = 0;
   std::vector<std::string> failures;
-  for (const auto& e : table().entries()) {
+  for (const auto& e : map.entries()) {
+    if (!take(e)) continue;
     std::string in, expect;
     switch (e.kind) {
       case Kind::header:
@@ -69,7 +82,7 @@ TEST(MapRows, EveryRowTranslatesInContext) {
         expect = fmt::format("void probe() {{ auto x = {}; }}\n", e.hip);
         break;
     }
-    auto t = source::translate_text("row.cu", in, table(), options);
+    auto t = source::translate_text("row.cu", in, map, options);
     ++checked;
     if (e.status == Status::unsupported) {
       const char* code = e.kind == Kind::header   ? "unsupported-header"
@@ -84,7 +97,23 @@ TEST(MapRows, EveryRowTranslatesInContext) {
     if (e.status == Status::deprecated && !has_code(t, "deprecated-api"))
       failures.push_back(fmt::format("{} ({}): deprecated but not reported", e.cuda, e.origin));
   }
+  return failures;
+}
+
+TEST(MapRows, EveryRowTranslatesInContext) {
+  std::size_t checked = 0;
+  auto failures = translate_rows(table(), [](const ApiEntry&) { return true; }, checked);
   EXPECT_GT(checked, 1000u);
+  for (std::size_t i = 0; i < failures.size() && i < 50; ++i) ADD_FAILURE() << failures[i];
+  EXPECT_TRUE(failures.empty()) << failures.size() << " rows failed";
+}
+
+// With --roc, every roc* row wins over the hip* row of the same name and translates to its roc*
+// name (or is reported when rocBLAS, rocSPARSE, rocRAND or rocSOLVER lack it).
+TEST(MapRows, EveryRocRowTranslatesInContextWithRoc) {
+  std::size_t checked = 0;
+  auto failures = translate_rows(roc_table(), [](const ApiEntry& e) { return e.origin.starts_with("roc/"); }, checked);
+  EXPECT_GT(checked, 2000u);
   for (std::size_t i = 0; i < failures.size() && i < 50; ++i) ADD_FAILURE() << failures[i];
   EXPECT_TRUE(failures.empty()) << failures.size() << " rows failed";
 }
@@ -157,6 +186,48 @@ TEST(MapRows, CallRulesNameKnownFunctions) {
     ASSERT_NE(e, nullptr) << rule.cuda << " (" << rule.origin << ") has call rules but no table row";
     EXPECT_NE(e->status, Status::unsupported) << rule.cuda;
   }
+}
+
+}  // namespace
+}  // namespace gpuport::maps
+
+namespace gpuport::maps {
+namespace {
+
+// Every roc* name the --roc tables use is declared in the roc* library headers of Debian 13
+// (scripts/fetch-rocm-headers unpacks them into build/rocm-headers; scripts/bootstrap runs it),
+// and every roc* header they name exists there.
+TEST(MapRows, RocNamesExistInTheDebian13Headers) {
+  const fs::path include = fs::path(GPUPORT_SOURCE_DIR) / "build/rocm-headers/usr/include";
+  for (const char* lib : {"rocblas", "rocsparse", "rocrand", "rocsolver"})
+    if (!fs::exists(include / lib)) GTEST_SKIP() << include / lib << " missing: run scripts/fetch-rocm-headers";
+  std::set<std::string> declared;
+  for (const char* lib : {"rocblas", "rocsparse", "rocrand", "rocsolver"}) {
+    for (const auto& f : fs::recursive_directory_iterator(include / lib)) {
+      if (!f.is_regular_file()) continue;
+      auto content = read_file(f.path(), 64u << 20);
+      ASSERT_TRUE(content.ok());
+      auto ts = lex::lex(*content);
+      for (const auto& t : ts.tokens())
+        if (t.kind == lex::TokenKind::identifier) declared.insert(std::string(ts.text_of(t)));
+    }
+  }
+  std::size_t checked = 0;
+  std::vector<std::string> missing;
+  for (const auto& e : roc_table().entries()) {
+    if (!e.origin.starts_with("roc/") || e.status == Status::unsupported) continue;
+    ++checked;
+    if (e.kind == Kind::header) {
+      if (!fs::exists(include / e.hip)) missing.push_back(fmt::format("{} -> {} ({})", e.cuda, e.hip, e.origin));
+      continue;
+    }
+    for (const auto& id : identifiers(e.hip))
+      if (!declared.count(id) && id != "float" && id != "double")
+        missing.push_back(fmt::format("{} -> {} ({}): '{}' not declared", e.cuda, e.hip, e.origin, id));
+  }
+  EXPECT_GT(checked, 700u);
+  for (std::size_t i = 0; i < missing.size() && i < 50; ++i) ADD_FAILURE() << missing[i];
+  EXPECT_TRUE(missing.empty()) << missing.size() << " roc* names not found";
 }
 
 }  // namespace
