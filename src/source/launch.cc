@@ -1,8 +1,10 @@
 // Optional launch rewrite: kernel<<<grid, block, shared, stream>>>(args) becomes
 // hipLaunchKernelGGL(kernel, dim3(grid), dim3(block), shared, stream, args). Only the
 // launch punctuation is replaced, so names inside the arguments are still translated.
+#include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -53,6 +55,175 @@ std::size_t kernel_name_start(const Engine& e, std::size_t launch, bool& templat
   return i;
 }
 
+// A macro whose body is a launch whose parts come from the macro's call: hipify-clang rewrites
+// such launches where the macro is used, not in the macro (it works on the expanded code), and
+// --hipify-style does the same. Two shapes are recognised:
+// - function-like, the kernel and the configuration its parameters in order, the arguments the
+//   remaining parameters or __VA_ARGS__:
+//     #define LAUNCH(k, g, b, ...) k<<<g, b>>>(__VA_ARGS__)   LAUNCH(f, g, b, x, y)
+//   -> hipLaunchKernelGGL(f, dim3(g), dim3(b), 0, 0, x, y)
+// - object-like, ending at >>>, the arguments given where it is used:
+//     #define CALL k<float><<<1, n>>>   CALL(x, y)
+//   -> hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float>), dim3(1), dim3(n), 0, 0, x, y)
+// Other launches in macro bodies are rewritten in the body.
+struct LaunchMacro {
+  std::string_view name;
+  bool function_like = false;
+  std::size_t launch = 0;      // sig index of the body's <<<
+  std::size_t nconfig = 0;     // configuration arguments (2 to 4)
+  std::size_t params = 0;      // named parameters (function-like)
+  bool variadic = false;
+  std::vector<std::pair<std::size_t, std::size_t>> config;  // object-like: body ranges
+  std::size_t kernel_first = 0, kernel_last = 0;            // object-like: body range
+};
+
+std::vector<LaunchMacro> find_launch_macros(const Engine& e) {
+  std::vector<LaunchMacro> out;
+  for (std::size_t d : e.directives()) {
+    if (!e.is(d + 1, "define") || !e.is_identifier(d + 2)) continue;
+    auto in_body = [&](std::size_t k) {
+      return k < e.size() && e.tok(k).has(lex::kInDirective) && !e.tok(k).has(lex::kDirectiveHash);
+    };
+    LaunchMacro m;
+    m.name = e.text(d + 2);
+    std::size_t k = d + 3;
+    std::vector<std::string_view> params;
+    if (in_body(k) && e.is(k, "(") && e.tok(k).offset == e.tok(d + 2).end()) {
+      m.function_like = true;
+      for (++k; in_body(k) && !e.is(k, ")"); ++k) {
+        if (e.is_identifier(k)) params.push_back(e.text(k));
+        else if (e.is(k, "...")) m.variadic = true;
+        else if (!e.is(k, ",")) break;
+      }
+      if (!in_body(k) || !e.is(k, ")")) continue;
+      ++k;
+    }
+    m.params = params.size();
+    const std::size_t body = k;
+    std::size_t end = body;
+    while (in_body(end)) ++end;  // one past the body's last token
+    std::size_t lt = body;
+    while (lt < end && !e.is(lt, "<<<")) ++lt;
+    if (lt == body || lt >= end) continue;
+    // The configuration, split at depth-0 commas, up to >>>.
+    std::vector<std::pair<std::size_t, std::size_t>> config;
+    std::size_t g = lt + 1, first = lt + 1;
+    int depth = 0;
+    for (; g < end; ++g) {
+      const auto t = e.text(g);
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      else if (t == ")" || t == "]" || t == "}") --depth;
+      else if (depth == 0 && t == ",") {
+        config.emplace_back(first, g - 1);
+        first = g + 1;
+      } else if (depth == 0 && t == ">>>") break;
+    }
+    if (g >= end || first >= g) continue;
+    config.emplace_back(first, g - 1);
+    if (config.size() < 2 || config.size() > 4) continue;
+    m.launch = lt;
+    m.nconfig = config.size();
+    if (!m.function_like) {
+      if (g + 1 != end) continue;  // arguments in the body: rewritten there
+      m.kernel_first = body;
+      m.kernel_last = lt - 1;
+      m.config = config;
+      out.push_back(m);
+      continue;
+    }
+    // Function-like: kernel and configuration are the first parameters, in order.
+    auto is_param = [&](std::pair<std::size_t, std::size_t> r, std::size_t index) {
+      return r.first == r.second && index < params.size() && e.text(r.first) == params[index];
+    };
+    if (!is_param({body, lt - 1}, 0)) continue;
+    bool in_order = true;
+    for (std::size_t c = 0; c < config.size(); ++c) in_order = in_order && is_param(config[c], c + 1);
+    if (!in_order || !e.is(g + 1, "(") || g + 1 >= end) continue;
+    // The arguments: __VA_ARGS__, or the remaining parameters in order.
+    std::size_t a = g + 2, index = 1 + config.size();
+    bool ok = true;
+    if (e.is(a, "__VA_ARGS__") && m.variadic && index == params.size()) {
+      ++a;
+    } else {
+      while (ok && a < end && !e.is(a, ")")) {
+        ok = e.is_identifier(a) && index < params.size() && e.text(a) == params[index];
+        ++index;
+        ++a;
+        if (ok && e.is(a, ",")) ++a;
+      }
+      ok = ok && index == params.size() && !m.variadic;
+    }
+    if (!ok || a >= end || !e.is(a, ")")) continue;
+    if (a + 1 < end && !(e.is(a + 1, ";") && a + 2 == end)) continue;
+    out.push_back(m);
+  }
+  return out;
+}
+
+// The text of a macro body's tokens, line continuations as spaces.
+std::string body_text(const Engine& e, std::size_t first, std::size_t last) {
+  std::string out;
+  const auto& ts = e.stream();
+  for (std::size_t k = e.token_index(first); k <= e.token_index(last); ++k) {
+    const auto& t = ts.tokens()[k];
+    out += t.kind == lex::TokenKind::line_continuation ? std::string_view(" ") : ts.text_of(t);
+  }
+  return out;
+}
+
+std::string as_dim3(std::string text) { return text.starts_with("dim3") ? text : "dim3(" + text + ")"; }
+
+// Rewrites the uses of the launch macros; returns the <<< of their bodies, which stay as written.
+std::unordered_set<std::size_t> rewrite_macro_launch_uses(Engine& e) {
+  std::unordered_set<std::size_t> bodies;
+  const auto macros = find_launch_macros(e);
+  if (macros.empty()) return bodies;
+  for (const auto& m : macros) bodies.insert(m.launch);
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
+    if (!e.is_identifier(i) || e.tok(i).has(lex::kInDirective) || !e.is(i + 1, "(") || e.is_dropped(i)) continue;
+    const LaunchMacro* m = nullptr;
+    for (const auto& candidate : macros)
+      if (candidate.name == e.text(i)) m = &candidate;
+    if (!m) continue;
+    const auto args = e.arguments(i + 1);
+    if (!args) continue;
+    const auto group = e.group();
+    if (m->function_like) {
+      const std::size_t n = args->args.size();
+      if (n < 1 + m->nconfig || (!m->variadic && n != m->params) || (m->variadic && n < m->params)) continue;
+      const auto [kf, kl] = args->args[0];
+      const std::string kernel(e.source().substr(e.tok(kf).offset, e.tok(kl).end() - e.tok(kf).offset));
+      const bool templated = kernel.find('<') != std::string::npos || (kf == kl && e.is_template_kernel(kernel));
+      e.replace(i, "hipLaunchKernelGGL");
+      if (templated) {
+        e.insert(e.tok(kf).offset, "HIP_KERNEL_NAME(");
+        e.insert(e.tok(kl).end(), ")");
+      }
+      for (std::size_t c = 1; c <= 2; ++c) {
+        const auto [cf, cl] = args->args[c];
+        if (e.is(cf, "dim3")) continue;
+        e.insert(e.tok(cf).offset, "dim3(");
+        e.insert(e.tok(cl).end(), ")");
+      }
+      std::string defaults;
+      for (std::size_t c = m->nconfig; c < 4; ++c) defaults += ", 0";
+      if (!defaults.empty()) e.insert(e.tok(args->args[m->nconfig].second).end(), defaults);
+    } else {
+      const std::string kernel = body_text(e, m->kernel_first, m->kernel_last);
+      const bool templated = kernel.find('<') != std::string::npos || e.is_template_kernel(kernel);
+      std::string head = "hipLaunchKernelGGL(" + (templated ? "HIP_KERNEL_NAME(" + kernel + ")" : kernel);
+      for (std::size_t c = 0; c < 4; ++c) {
+        std::string part = c < m->config.size() ? body_text(e, m->config[c].first, m->config[c].second) : "0";
+        head += ", " + (c < 2 ? as_dim3(part) : part);
+      }
+      if (!args->args.empty()) head += ", ";
+      e.replace_range(e.tok(i).offset, e.tok(i + 1).end(), head);
+    }
+    ++e.result().rewrites;
+  }
+  return bodies;
+}
+
 }  // namespace
 
 // Kernels declared as templates in this file (`template <...> __global__ void name(`): a
@@ -100,8 +271,10 @@ bool Engine::is_template_kernel(std::string_view name) const {
 
 void rewrite_launches(Engine& e) {
   const bool hipify_style = e.options().hipify_style;
+  const auto macro_bodies = hipify_style ? rewrite_macro_launch_uses(e) : std::unordered_set<std::size_t>();
   for (std::size_t l = 0; l < e.size(); ++l) {
     if (!e.is(l, "<<<") || e.is_dropped(l)) continue;  // a launch inside a dropped argument is gone
+    if (macro_bodies.count(l)) continue;                // rewritten where the macro is used
     bool templated = false;
     const std::size_t start = kernel_name_start(e, l, templated);
     if (!templated && start < e.size()) templated = l == start + 1 && e.is_template_kernel(e.text(start));
