@@ -58,6 +58,7 @@ bool parse_action(std::string_view s, CallAction& out) {
   if (s == "wrap") return out = CallAction::wrap, true;
   if (s == "drop") return out = CallAction::drop, true;
   if (s == "append") return out = CallAction::append, true;
+  if (s == "unsupported") return out = CallAction::unsupported, true;
   return false;
 }
 
@@ -174,7 +175,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
           }
         }
         if (!parse_action(cells[2], rule.action)) {
-          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop, append)", cells[2])));
+          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop, append, unsupported)", cells[2])));
           continue;
         }
         if (cells[3] != "-") {

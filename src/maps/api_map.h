@@ -52,6 +52,8 @@ enum class CallAction : std::uint8_t {
   wrap,    // wrap argument `index` as value(arg)
   drop,    // remove argument `index` (and its comma)
   append,  // with `argc` arguments, add `value` as the last one (an argument HIP has no default for)
+  unsupported,  // with `argc` arguments the call has no HIP form (the legacy handle-less cuBLAS API):
+               // it is left as written and reported
 };
 
 struct CallRule {

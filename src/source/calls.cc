@@ -39,6 +39,16 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
              fmt::format("translate it to {} by hand", entry->hip));
   };
   const auto& rules = e.map().call_rules(e.text(name));
+  // A call of a form HIP lacks (cublasSscal(n, alpha, x, incx) of the legacy cublas.h API, where
+  // hipBLAS has only hipblasSscal(handle, n, alpha, x, incx)) stays as written, reported.
+  if (call) {
+    for (const auto& rule : rules) {
+      if (rule.action != maps::CallAction::unsupported || rule.argc != static_cast<int>(call->args.size())) continue;
+      e.report(name, Severity::error, "unsupported-api",
+               fmt::format("'{}' with {} arguments has no HIP equivalent", e.text(name), rule.argc), rule.note);
+      return;
+    }
+  }
   const bool changes_arguments = std::any_of(rules.begin(), rules.end(), [](const maps::CallRule& r) {
     return r.action != maps::CallAction::rename;
   });
