@@ -15,6 +15,7 @@
 #include "common/json.h"
 #include "common/plain_paths.h"
 #include "maps/api_map.h"
+#include "source/compile_db.h"
 #include "source/project.h"
 #include "verify/compile_check.h"
 
@@ -48,6 +49,7 @@ struct TranslateArguments {
   bool no_runtime_include = false;
   bool no_follow_includes = false;
   std::vector<std::string> include_dirs;
+  std::string compile_db;
   bool check = false;
   std::string check_targets = "amd,nvidia";
   std::string device_lib_dir;
@@ -102,6 +104,20 @@ int run_translate(const TranslateArguments& a) {
   options.backup = !a.no_backup;
 
   std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+  if (!a.compile_db.empty()) {
+    // hipify-clang's -p: the -I/-D/-U of the database entries for the inputs apply to all of them.
+    auto flags = source::read_compile_flags(a.compile_db, inputs);
+    if (!flags) {
+      for (const auto& d : flags.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      return 2;
+    }
+    if (flags->matched == 0 && !a.quiet)
+      std::fprintf(stderr, "gpuport translate: note: %s names none of the inputs; no flags taken from it\n",
+                   a.compile_db.c_str());
+    for (auto& d : flags->include_dirs) options.include_dirs.push_back(std::move(d));
+    for (auto& d : flags->defines) options.translate.preprocessor.defines.push_back(std::move(d));
+    for (auto& d : flags->undefines) options.translate.preprocessor.undefines.push_back(std::move(d));
+  }
   bool to_stdout = false;
   if (a.dry_run) {
     options.mode = source::OutputMode::none;
@@ -158,7 +174,7 @@ int run_translate(const TranslateArguments& a) {
     copts.device_lib_dir = a.device_lib_dir;
     copts.amd = a.check_targets.find("amd") != std::string::npos;
     copts.nvidia = a.check_targets.find("nvidia") != std::string::npos;
-    for (const auto& d : a.include_dirs) copts.include_dirs.emplace_back(d);
+    for (const auto& d : options.include_dirs) copts.include_dirs.push_back(d);  // -I and -p
     // Units to compile: the written outputs, or a temporary copy of stdout's text.
     std::vector<std::pair<std::size_t, fs::path>> units;
     fs::path private_folder;
@@ -279,6 +295,9 @@ Action add_translate_command(CLI::App& app) {
   // One folder per -I: `-I DIR FILE` must not take FILE as a second folder.
   cmd->add_option("-I", args->include_dirs, "Folder to search for local includes (and for --check)")
       ->allow_extra_args(false);
+  cmd->add_option("-p", args->compile_db,
+                  "Build folder holding compile_commands.json, or the file itself (hipify-clang's -p): the -I, -D "
+                  "and -U of its entries for the inputs are used");
   cmd->add_flag("--check", args->check, "Compile-check each translated unit for gfx1100 (clang-19) and HIP's NVIDIA platform (nvcc 11.8)");
   cmd->add_option("--check-targets", args->check_targets, "Targets for --check: amd, nvidia or amd,nvidia")->capture_default_str();
   cmd->add_option("--rocm-device-lib-path", args->device_lib_dir, "gfx1100 device-library folder for --check");

@@ -1,0 +1,32 @@
+// Reads the flags that change a translation (-I, -D, -U) from a compilation database
+// (compile_commands.json, as CMake, Bear and hipify-clang's -p use it).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+
+namespace gpuport::source {
+
+struct CompileFlags {
+  std::vector<std::filesystem::path> include_dirs;  // absolute, in first-seen order
+  std::vector<std::string> defines;                 // NAME or NAME=VALUE
+  std::vector<std::string> undefines;
+  std::size_t matched = 0;                          // database entries that named an input
+};
+
+// The flags of the entries of `database` (a compile_commands.json, or a folder holding one) whose
+// file is one of `inputs` or lies under an input folder; -I paths are resolved against each
+// entry's "directory". Both "arguments" and shell-quoted "command" entries are read. A file that
+// is missing or not a database is a diagnostic naming it (and, for bad JSON, the byte offset).
+Result<CompileFlags> read_compile_flags(const std::filesystem::path& database,
+                                        const std::vector<std::filesystem::path>& inputs);
+
+// Splits a command line as a POSIX shell would for a plain command: blanks separate words,
+// '...' and "..." quote, a backslash escapes the next character (inside "..." only before
+// $ ` " \ and newline).
+std::vector<std::string> split_command_line(const std::string& command);
+
+}  // namespace gpuport::source
