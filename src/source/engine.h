@@ -218,6 +218,7 @@ class IdentifierRewriter {
   // for member rows: `prop.asyncEngineCount` is the API, `mine.asyncEngineCount` is not.
   std::map<std::string_view, std::set<std::string_view>> declared_with;
   bool declared_with_struct(std::string_view type, std::size_t object);
+  std::size_t object_name(std::size_t object) const;
 };
 
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX

@@ -456,7 +456,13 @@ bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t
       }
     }
   }
-  // The object before '.' / '->': a name, or a name indexed (props[i]).
+  const std::size_t o = object_name(object);
+  return o < e.size() && e.is_identifier(o) && it->second.count(e.text(o)) > 0;
+}
+
+// The object before '.' / '->' ends at `object`: a name, or a name indexed (props[i]). Returns
+// the name's index, size() when there is none.
+std::size_t IdentifierRewriter::object_name(std::size_t object) const {
   std::size_t o = object;
   if (e.is(o, "]")) {
     std::size_t depth = 0;
@@ -464,10 +470,10 @@ bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t
       if (e.is(o, "]")) ++depth;
       else if (e.is(o, "[") && --depth == 0) break;
     }
-    if (o == 0) return false;
+    if (o == 0) return e.size();
     --o;
   }
-  return e.is_identifier(o) && it->second.count(e.text(o)) > 0;
+  return o;
 }
 
 void IdentifierRewriter::run() {
@@ -560,13 +566,39 @@ void IdentifierRewriter::run() {
     }
 
     if (entry->kind == maps::Kind::member) {
-      // prop.asyncEngineCount: only as a member of an object declared with the struct's type.
+      // prop.asyncEngineCount: only as a member of an object declared with the struct's type
+      // (the family; several spellings separated by '|': __half2|half2).
       const bool member_access = Engine::equals(prev, ".") || Engine::equals(prev, "->");
-      if (!member_access || i < 2 || !declared_with_struct(entry->family, i - 2) || t.has(lex::kInDisabledGroup)) continue;
-      if (entry->status == maps::Status::unsupported)
+      if (!member_access || i < 2 || t.has(lex::kInDisabledGroup)) continue;
+      bool declared_so = false;
+      std::string_view types = entry->family;
+      while (!declared_so && !types.empty()) {
+        const auto bar = types.find('|');
+        declared_so = declared_with_struct(types.substr(0, bar), i - 2);
+        types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
+      }
+      if (!declared_so) continue;
+      if (entry->status == maps::Status::unsupported) {
         e.report(i, Severity::error, "unsupported-member",
                  fmt::format("{} member '{}' has no HIP counterpart", entry->family, name), advice(*entry));
-      else if (entry->hip != name) {
+      } else if (const auto hole = entry->hip.find('$'); hole != std::string::npos) {
+        // The member access itself is wrapped: `h.x` -> `reinterpret_cast<half&>(h.x)`, unless
+        // it already is (the text before the object ends as the template's part before $).
+        const std::size_t object = object_name(i - 2);
+        const std::string_view before = std::string_view(entry->hip).substr(0, hole);
+        std::string written;
+        for (std::size_t k = object; k > 0 && written.size() < before.size();) {
+          --k;
+          written.insert(0, e.text(k));
+        }
+        std::string compact(before);
+        std::erase(compact, ' ');
+        if (written.ends_with(compact)) continue;
+        const auto group = e.group();
+        e.insert(e.tok(object).offset, std::string(before));
+        e.insert(t.end(), entry->hip.substr(hole + 1));
+        ++e.result().rewrites;
+      } else if (entry->hip != name) {
         e.replace(i, entry->hip);
         ++e.result().rewrites;
       }

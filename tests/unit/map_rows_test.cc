@@ -69,10 +69,16 @@ std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_
         in = fmt::format("void probe() {{ {}::member(); }}\n", e.cuda);
         expect = fmt::format("void probe() {{ {}::member(); }}\n", e.hip);
         break;
-      case Kind::member:
-        in = fmt::format("void probe({0}* p) {{ auto x = p->{1}; }}\n", e.family, e.cuda);
-        expect = fmt::format("void probe({0}* p) {{ auto x = p->{1}; }}\n", e.family, e.hip);
+      case Kind::member: {
+        // The first of the struct's spellings; a template row wraps the member access.
+        const std::string type = e.family.substr(0, e.family.find('|'));
+        const std::string access = fmt::format("p->{}", e.cuda);
+        const auto hole = e.hip.find('$');
+        in = fmt::format("void probe({0}* p) {{ auto v = {1}; }}\n", type, access);
+        expect = fmt::format("void probe({0}* p) {{ auto v = {1}; }}\n", type,
+                             hole == std::string::npos ? "p->" + e.hip : e.hip.substr(0, hole) + access + e.hip.substr(hole + 1));
         break;
+      }
       case Kind::pp_condition:
         in = fmt::format("#ifdef {}\n#endif\n", e.cuda);
         expect = fmt::format("#ifdef {}\n#endif\n", e.hip);
@@ -89,7 +95,7 @@ std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_
                          : e.kind == Kind::member ? "unsupported-member"
                                                   : "unsupported-api";
       // A member's struct is translated around it (cudaDeviceProp -> hipDeviceProp_t).
-      const bool unchanged = e.kind == Kind::member ? t.output.find("->" + e.cuda + ";") != std::string::npos : t.output == in;
+      const bool unchanged = e.kind == Kind::member ? t.output.find("->" + e.cuda + "; }") != std::string::npos : t.output == in;
       if (!has_code(t, code) || !unchanged) failures.push_back(fmt::format("{} ({}): not reported as unsupported", e.cuda, e.origin));
       continue;
     }
