@@ -4,7 +4,8 @@
 Does what HIPIFY's tests/run_test.sh does for hipify-clang, with gpuport in its place: for each
 test file that HIPIFY's tests/lit.cfg runs at the given CUDA version (its exclusion rules, with
 no cuDNN and the toolkit's own CUB), translate the file with the options of its RUN line (under
-the same names; --hipify-style added unless --no-hipify-style), replace every `//` comment of the
+the same names; --hipify-style added unless --no-hipify-style, and --hip-version 6.2 as
+hipify-clang targets the newest HIP), replace every `//` comment of the
 output by `// ` (run_test.sh's `sed -Ee 's|//.+|// |g'`), and FileCheck the test file's CHECK
 lines against that. A test passes when the translation exits 0 or 1 (1: findings at error
 level, which hipify-clang prints as warnings) and FileCheck passes.
@@ -14,7 +15,7 @@ others (-ferror-limit, -Xclang ...) are clang's alone and dropped. Tests beside 
 compile_commands.json.in get `-p FOLDER` with the file written as run_test.sh writes it.
 
 Usage: bench/hipify_suite.py HIPIFY_CHECKOUT [--gpuport BIN] [--filecheck BIN] [--cuda 11.8]
-       [-j N] [--failures FILE] [--only SUBSTRING] [--no-hipify-style] [--drop-options]
+       [-j N] [--failures FILE] [--only SUBSTRING] [--no-hipify-style] [--drop-options] [--hip-version V]
 --drop-options runs every test without its RUN line's options and clang arguments (how gpuport
 was measured before it knew HIPIFY's option names).
 Prints one line per failing test (first failing CHECK), then `passed N/M`.
@@ -108,6 +109,8 @@ def run_one(test, args, workdir):
     cmd = [args.gpuport, "translate", "-q", "--no-progress"]
     if not args.no_hipify_style:
         cmd.append("--hipify-style")
+    if args.hip_version and not args.drop_options:
+        cmd += ["--hip-version", args.hip_version]
     cmd += options + clang
     folder = os.path.dirname(test)
     json_in = os.path.join(folder, "compile_commands.json.in")
@@ -152,6 +155,8 @@ def main():
     p.add_argument("--failures", help="write the failing tests with their first failing check here")
     p.add_argument("--only", help="run only tests whose path contains this")
     p.add_argument("--no-hipify-style", action="store_true")
+    p.add_argument("--hip-version", default="6.2",
+                   help="gpuport's --hip-version (hipify-clang targets the newest HIP; '' for gpuport's default)")
     p.add_argument("--drop-options", action="store_true")
     args = p.parse_args()
     args.suite = os.path.join(args.hipify, "tests", "unit_tests")

@@ -44,6 +44,7 @@ struct TranslateArguments {
   bool experimental = false;
   bool use_hip_data_types = false;
   bool roc = false;
+  std::string hip_version = "5.2";
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   bool no_runtime_include = false;
@@ -79,7 +80,11 @@ int run_translate(const TranslateArguments& a) {
   if (a.cuda_kernel_execution_syntax) launch = "keep";
   if (a.hip_kernel_execution_syntax) launch = "ggl";
 
-  const maps::LoadOptions load{.roc = a.roc};
+  // The default tables are HIP 5.2's (Debian 12, what --check compiles against); newer HIPs add
+  // the names of their layer (data/maps/hip-6.2).
+  if (a.hip_version != "5.2" && a.hip_version != "6.2")
+    return usage("--hip-version must be 5.2 (the default tables) or 6.2 (adds the names HIP 6.2 has)");
+  const maps::LoadOptions load{.roc = a.roc, .hip_version = a.hip_version == "5.2" ? "" : a.hip_version};
   auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded(load) : maps::ApiMap::load_directory(a.maps_dir, load);
   if (!map) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
@@ -280,6 +285,10 @@ Action add_translate_command(CLI::App& app) {
                 "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
   cmd->add_flag("--experimental", args->experimental,
                 "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_option("--hip-version", args->hip_version,
+                  "HIP to translate for: 5.2 (Debian 12; --check compiles against it) or 6.2 (also the API names "
+                  "HIP 6.2 added: hipHostAlloc's kin, hipRAND orderings, ...)")
+      ->capture_default_str();
   cmd->add_flag("--roc", args->roc,
                 "Translate cuBLAS, cuSPARSE, cuRAND and cuSOLVER to rocBLAS, rocSPARSE, rocRAND and rocSOLVER "
                 "directly, not to the hip* wrappers (hipify-clang's --roc; also -roc)");

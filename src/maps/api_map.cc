@@ -96,19 +96,41 @@ Diagnostic table_error(const std::string& file, std::uint32_t line, std::string 
   return d;
 }
 
+// "hip-6.2/..." -> 602; 0 for other names.
+int hip_layer_version(std::string_view name) {
+  if (!name.starts_with("hip-")) return 0;
+  const auto slash = name.find('/');
+  const auto dot = name.find('.');
+  if (slash == std::string_view::npos || dot == std::string_view::npos || dot > slash) return 0;
+  try {
+    return std::stoi(std::string(name.substr(4, dot - 4))) * 100 + std::stoi(std::string(name.substr(dot + 1, slash - dot - 1)));
+  } catch (...) {
+    return 0;
+  }
+}
+
 // Layers, loaded in this order: generated tables, curated ones (their rows override generated
-// rows), and with --roc the roc* tables, generated then curated, whose rows override both.
+// rows); with --hip-version the layers of newer HIPs up to it (hip-6.2/: names HIP 5.2 lacks),
+// oldest first; with --roc the roc* tables, whose rows override all of them. Within a layer,
+// generated files come before curated ones.
 int file_rank(const std::string& name) {
   const bool roc = name.starts_with("roc/");
-  const bool generated = std::string_view(name).substr(roc ? 4 : 0).starts_with("generated/");
-  return (roc ? 2 : 0) + (generated ? 0 : 1);
+  const int hip = hip_layer_version(name);
+  const std::string_view rest = std::string_view(name).substr(roc ? 4 : hip ? name.find('/') + 1 : 0);
+  const bool generated = rest.starts_with("generated/");
+  const int layer = roc ? 100000 : hip;  // hip layers by version, roc above them all
+  return layer * 2 + (generated ? 0 : 1);
 }
 
 }  // namespace
 
 Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> files, const LoadOptions& options) {
-  if (!options.roc)
-    std::erase_if(files, [](const auto& f) { return f.first.starts_with("roc/"); });
+  const int wanted_hip = options.hip_version.empty() ? 0 : hip_layer_version("hip-" + options.hip_version + "/");
+  std::erase_if(files, [&](const auto& f) {
+    if (f.first.starts_with("roc/")) return !options.roc;
+    const int v = hip_layer_version(f.first);
+    return v != 0 && v > wanted_hip;
+  });
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
     return std::pair(file_rank(a.first), a.first) < std::pair(file_rank(b.first), b.first);
   });

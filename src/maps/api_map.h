@@ -79,6 +79,9 @@ struct PtxReplacement {
 // (hipify-clang's --roc).
 struct LoadOptions {
   bool roc = false;
+  // The HIP the translation targets, "6.2": also the hip-<version>/ layers up to it (names the
+  // default tables, made from HIP 5.2's headers, lack). Empty: the default tables only.
+  std::string hip_version;
 };
 
 class ApiMap {

@@ -110,6 +110,26 @@ TEST(ApiMap, RocLayerOnlyWithRocAndOverridesTheHipRows) {
   EXPECT_FALSE(dup.ok());
 }
 
+// hip-<version>/ layers load with --hip-version at or above their version, oldest first, above
+// the default tables and below the roc/ ones.
+TEST(ApiMap, HipVersionLayersLoadUpToTheRequestedVersion) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"generated/r.tsv", "cudaX\t-\tfunction\truntime\tunsupported\ncudaY\t-\tfunction\truntime\tunsupported\n"},
+      {"hip-6.2/generated/r.tsv", "cudaX\thipX62\tfunction\truntime\tsupported\n"},
+      {"hip-6.10/generated/r.tsv", "cudaX\thipX610\tfunction\truntime\tsupported\ncudaY\thipY\tfunction\truntime\tsupported\n"}};
+  auto plain = ApiMap::load(files);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->find("cudaX")->status, Status::unsupported);
+  auto v62 = ApiMap::load(files, {.hip_version = "6.2"});
+  ASSERT_TRUE(v62.ok());
+  EXPECT_EQ(v62->find("cudaX")->hip, "hipX62");
+  EXPECT_EQ(v62->find("cudaY")->status, Status::unsupported);
+  auto v610 = ApiMap::load(files, {.hip_version = "6.10"});  // 6.10 is newer than 6.2
+  ASSERT_TRUE(v610.ok());
+  EXPECT_EQ(v610->find("cudaX")->hip, "hipX610");
+  EXPECT_EQ(v610->find("cudaY")->hip, "hipY");
+}
+
 TEST(ApiMap, EmbeddedRocTablesLoadCleanly) {
   auto r = ApiMap::load_embedded({.roc = true});
   ASSERT_TRUE(r.ok()) << format_diagnostic(r.diagnostics().front());
@@ -118,6 +138,11 @@ TEST(ApiMap, EmbeddedRocTablesLoadCleanly) {
   auto plain = ApiMap::load_embedded();
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->find("cublasSgemm_v2")->hip, "hipblasSgemm");
+  auto v62 = ApiMap::load_embedded({.hip_version = "6.2"});
+  ASSERT_TRUE(v62.ok()) << format_diagnostic(v62.diagnostics().front());
+  EXPECT_EQ(plain->find("CUDART_INF_F")->status, Status::unsupported);
+  EXPECT_EQ(v62->find("CUDART_INF_F")->hip, "HIP_INF_F");
+  EXPECT_EQ(v62->find_header("math_constants.h")->hip, "hip/hip_math_constants.h");
 }
 
 }  // namespace

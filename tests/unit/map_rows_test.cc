@@ -114,6 +114,20 @@ TEST(MapRows, EveryRowTranslatesInContext) {
   EXPECT_TRUE(failures.empty()) << failures.size() << " rows failed";
 }
 
+// With --hip-version 6.2, every row of that layer translates to its HIP 6.2 name.
+TEST(MapRows, EveryHip62RowTranslatesInContextWithHipVersion) {
+  static const ApiMap map = [] {
+    auto r = ApiMap::load_embedded({.hip_version = "6.2"});
+    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
+    return std::move(*r);
+  }();
+  std::size_t checked = 0;
+  auto failures = translate_rows(map, [](const ApiEntry& e) { return e.origin.starts_with("hip-6.2/"); }, checked);
+  EXPECT_GT(checked, 200u);
+  for (std::size_t i = 0; i < failures.size() && i < 50; ++i) ADD_FAILURE() << failures[i];
+  EXPECT_TRUE(failures.empty()) << failures.size() << " rows failed";
+}
+
 // With --roc, every roc* row wins over the hip* row of the same name and translates to its roc*
 // name (or is reported when rocBLAS, rocSPARSE, rocRAND or rocSOLVER lack it).
 TEST(MapRows, EveryRocRowTranslatesInContextWithRoc) {
