@@ -25,6 +25,7 @@ std::string_view kind_name(Kind kind) {
     case Kind::device: return "device";
     case Kind::pp_condition: return "pp-condition";
     case Kind::member: return "member";
+    case Kind::tag: return "tag";
   }
   return "function";
 }
@@ -42,7 +43,7 @@ namespace {
 
 bool parse_kind(std::string_view s, Kind& out) {
   for (Kind k : {Kind::function, Kind::type, Kind::constant, Kind::macro, Kind::header, Kind::namespace_,
-                 Kind::device, Kind::pp_condition, Kind::member})
+                 Kind::device, Kind::pp_condition, Kind::member, Kind::tag})
     if (kind_name(k) == s) return out = k, true;
   return false;
 }

@@ -30,6 +30,8 @@ enum class Kind : std::uint8_t {
   pp_condition,  // macro tested by #ifdef/#ifndef/defined(): __CUDA_ARCH__ -> __HIP_DEVICE_COMPILE__
   member,        // a member of a CUDA struct (cudaDeviceProp), looked at after '.' or '->' on an
                  // object declared with that struct's type; the family names the struct
+  tag,           // a struct tag whose HIP twin is a tag too (CUstream_st -> ihipStream_t, what
+                 // hipStream_t points to): `struct X` keeps its keyword, unlike a type's
 };
 
 enum class Status : std::uint8_t { supported, unsupported, deprecated };

@@ -618,6 +618,8 @@ class Generator {
   // Name -> the other names of its family, for the *_st/_enum/_union/_vN rows.
   std::map<std::string, std::set<std::string>, std::less<>> spellings_;
   std::vector<Row> spellings_out_;  // cuda = the spelling, hip = the name it spells, kind = family
+  // Handle typedefs to the struct they point to, on each side (CUstream -> CUstream_st).
+  std::map<std::string, std::string> cuda_pointees_, hip_pointees_;
   void add_spelling(std::string_view a, std::string_view b) {
     if (a == b) return;
     spellings_[std::string(a)].emplace(b);
@@ -675,6 +677,20 @@ void Generator::collect_spellings(const HeaderFile& file) {
   }
 }
 
+// `typedef struct TAG *NAME;`: NAME -> TAG (CUstream -> CUstream_st, hipStream_t -> ihipStream_t).
+void collect_pointees(const HeaderFile& file, std::map<std::string, std::string>& out) {
+  const auto& c = file.code;
+  for (std::size_t i = 0; i + 5 < c.size(); ++i) {
+    if (!(c[i].ident() && c[i].text == "typedef")) continue;
+    std::size_t k = i + 1;
+    while (k < c.size() && c[k].ident() && c[k].text.starts_with("__")) ++k;  // __device_builtin__
+    if (!(k + 4 < c.size() && c[k].text == "struct" && c[k + 1].ident() && c[k + 2].is("*") && c[k + 3].ident() &&
+          c[k + 4].is(";")))
+      continue;
+    out.try_emplace(std::string(c[k + 3].text), std::string(c[k + 1].text));
+  }
+}
+
 void Generator::collect_cuda() {
   for (const auto& spec : families()) {
     for (std::size_t d = 0; d < cuda_includes_.size(); ++d) {
@@ -696,6 +712,7 @@ void Generator::collect_cuda() {
           }
         }
         collect_spellings(*file);
+        collect_pointees(*file, cuda_pointees_);
         for (auto& decl : scan_declarations(*file)) {
           if (!spec.accepts(decl.name) || internal_name(decl.name)) continue;
           auto [it, inserted] = cuda_.try_emplace(decl.name);
@@ -746,6 +763,7 @@ void Generator::collect_hip() {
       hip_inputs_by_group_[g.name].push_back(path);
       const bool nvidia = path.parent_path().filename() == "nvidia_detail" ||
                           path.filename().string().ends_with("_nvcc.h");
+      if (!nvidia) collect_pointees(*file, hip_pointees_);
       for (auto& decl : scan_declarations(*file)) {
         if (decl.name.starts_with("_")) continue;
         auto [it, inserted] = hip_.try_emplace(decl.name);
@@ -1074,6 +1092,23 @@ bool Generator::run(const fs::path& out, const std::string& command) {
     return false;
   }
   auto rows = resolve();
+  // The structs behind handle typedefs: CUstream_st* is CUstream, so it becomes what hipStream_t
+  // points to (ihipStream_t), not hipStream_t (which would make CUstream_st* a pointer to one).
+  {
+    std::set<std::string> named;
+    for (const auto& r : rows) named.insert(r.cuda);
+    std::vector<Row> tags;
+    for (const auto& r : rows) {
+      if (r.kind != "type" || r.status == "unsupported") continue;
+      auto c = cuda_pointees_.find(r.cuda);
+      auto h = hip_pointees_.find(r.hip);
+      if (c == cuda_pointees_.end() || h == hip_pointees_.end() || named.count(c->second)) continue;
+      tags.push_back({c->second, h->second, "tag", r.family, "supported",
+                      fmt::format("the struct {} points to ({} points to {})", r.cuda, r.hip, h->second)});
+      named.insert(c->second);
+    }
+    for (auto& t : tags) rows.push_back(std::move(t));
+  }
   for (const auto& w : warnings_) fmt::print(stderr, "gpuport-mapgen: note: {}\n", w);
   if (base_) {
     std::erase_if(rows, [&](const Row& r) {
