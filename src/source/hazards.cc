@@ -3,10 +3,12 @@
 // side). Safe fixes are applied with --fix-warp-size; the rest is reported with advice.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "source/engine.h"
+#include "source/lane_flow.h"
 
 namespace gpuport::source {
 namespace {
@@ -17,31 +19,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// Integer literal value, ignoring suffixes and digit separators; -1 when not a plain integer
-// (or too large to matter here).
-long long integer_value(std::string_view s) {
-  while (!s.empty() && (s.back() == 'u' || s.back() == 'U' || s.back() == 'l' || s.back() == 'L')) s.remove_suffix(1);
-  if (s.empty()) return -1;
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-    base = 2;
-    s.remove_prefix(2);
-  } else if (s.size() > 1 && s[0] == '0') {
-    base = 8;
-  }
-  long long v = 0;
-  for (char c : s) {
-    if (c == '\'') continue;
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
-    if (d >= base || v > (1LL << 40)) return -1;
-    v = v * base + d;
-  }
-  return v;
 }
 
 // Case-insensitive substring test without allocating.
@@ -214,8 +191,20 @@ void report_inline_asm(Engine& e, std::size_t at, bool host) {
 
 }  // namespace
 
+// Does the operand before `op` mention blockDim (a block size, whose / 32 counts warps)?
+bool operand_mentions_block_size(const Engine& e, const LaneFlow& flow, std::size_t op) {
+  for (std::size_t k = flow.operand_start(op); k < op; ++k)
+    if (e.is(k, "blockDim")) return true;
+  return false;
+}
+
 void find_hazards(Engine& e) {
   const bool fix = e.options().fix_warp_size;
+  std::optional<LaneFlow> flow_storage;  // made at the first number that could start an idiom
+  auto flow = [&]() -> const LaneFlow& {
+    if (!flow_storage) flow_storage.emplace(e);
+    return *flow_storage;
+  };
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
     if (t.has(lex::kInDisabledGroup) || e.is_dropped(i)) continue;
@@ -343,11 +332,18 @@ void find_hazards(Engine& e) {
         continue;
       }
       if (!e.in_device_code(i) || i == 0) continue;
+      if (v != 31 && v != 32 && v != 5 && v != 16) continue;
       const auto op = e.text(i - 1);
+      // What the operand before the operator is, by data flow (whatever its name) or by name.
+      const LaneClass left = (op == "%" || op == "&" || op == "/" || op == ">>" || op == "*" || op == "<" ||
+                              op == ">=" || op == "<=" || op == ">")
+                                 ? flow().of_left_operand(i - 1)
+                                 : LaneClass::none;
       // Lane arithmetic: lane = threadIdx.x & 31, tid % 32. A divisibility check such as
       // static_assert(BLOCK % 32 == 0) is not lane arithmetic; require a thread or lane operand,
       // or a result stored in a lane variable.
-      const bool lane_context = left_operand_mentions_lane(e, i - 1) || assigned_to_lane(e, i - 1);
+      const bool lane_context = left_operand_mentions_lane(e, i - 1) || assigned_to_lane(e, i - 1) ||
+                                left == LaneClass::thread || left == LaneClass::lane;
       if (((op == "&" && v == 31) || (op == "%" && v == 32)) && lane_context) {
         const std::string fixed = op == "&" ? "(warpSize - 1)" : "warpSize";
         auto& d = e.report(i, Severity::warning, "warp-lane-arithmetic",
@@ -358,14 +354,48 @@ void find_hazards(Engine& e) {
         }
         continue;
       }
+      // Warps per block: blockDim.x / 32, (blockDim.x + 31) / 32.
+      if (((op == "/" && v == 32) || (op == ">>" && v == 5)) && left == LaneClass::none &&
+          !left_operand_mentions_lane(e, i - 1) && operand_mentions_block_size(e, flow(), i - 1)) {
+        auto& d = e.report(i, Severity::warning, "warp-size-literal",
+                           fmt::format("'{} {}' counts the warps of a block for 32-lane warps", op, s), "/ warpSize");
+        if (fix && e.in_device_only_code(i)) {
+          e.replace_range(e.tok(i - 1).offset, t.end(), "/ warpSize");
+          d.fixed = true;
+        }
+        continue;
+      }
       // Warp index: threadIdx.x / 32, tid >> 5.
-      if (((op == "/" && v == 32) || (op == ">>" && v == 5)) && left_operand_mentions_lane(e, i - 1)) {
+      if (((op == "/" && v == 32) || (op == ">>" && v == 5)) && (left_operand_mentions_lane(e, i - 1) || left == LaneClass::thread)) {
         auto& d = e.report(i, Severity::warning, "warp-size-literal",
                            fmt::format("'{} {}' divides by a 32-lane warp size", op, s), "/ warpSize");
         if (fix && e.in_device_only_code(i)) {
           e.replace_range(e.tok(i - 1).offset, t.end(), "/ warpSize");
           d.fixed = true;
         }
+        continue;
+      }
+      // A loop over a lane's share: for (c = lane; c < n; c += 32).
+      if (v == 32 && op == "+=" && i >= 2 && e.is_identifier(i - 2) && flow().of_variable(i - 2) == LaneClass::lane) {
+        e.report(i, Severity::warning, "warp-size-literal",
+                 fmt::format("'{} += 32' steps a lane-strided loop by one 32-lane warp", e.text(i - 2)),
+                 "step by warpSize, or the lanes 32-63 of a 64-lane wavefront repeat the work of 0-31");
+        continue;
+      }
+      // The first warp taken as 32 threads: if (threadIdx.x < 32), lane >= 32.
+      if (((v == 32 && (op == "<" || op == ">=")) || (v == 31 && (op == "<=" || op == ">"))) &&
+          (left == LaneClass::thread || left == LaneClass::lane)) {
+        e.report(i, Severity::warning, "warp-size-literal",
+                 fmt::format("'{} {}' takes 32 threads for one warp; AMD wavefronts have 64 lanes on CDNA", op, s),
+                 "compare with warpSize");
+        continue;
+      }
+      // A warp-major index: warp * 32 + lane, 32 * warp.
+      if (v == 32 && ((op == "*" && left == LaneClass::warp) ||
+                      (e.is(i + 1, "*") && flow().of_right_operand(i + 1) == LaneClass::warp) ||
+                      (op == "*" && e.is(i + 1, "+") && flow().of_right_operand(i + 1) == LaneClass::lane))) {
+        e.report(i, Severity::warning, "warp-size-literal",
+                 "'* 32' makes a thread index of a warp index for 32-lane warps", "warpSize");
         continue;
       }
       // Reduction loops that start at half a 32-lane warp: for (int o = 16; o > 0; o /= 2) __shfl_down...
