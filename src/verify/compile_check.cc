@@ -23,6 +23,17 @@ fs::path resolve_device_lib_dir(const CompileCheckOptions& options) {
   return GPUPORT_DEFAULT_DEVICE_LIB_DIR;
 }
 
+fs::path library_include_dir(const CompileCheckOptions& options, std::string_view target) {
+  fs::path root = options.library_headers;
+  if (root.empty()) {
+    if (const char* env = std::getenv("GPUPORT_ROCM_LIBRARY_HEADERS"); env && *env) root = env;
+    else root = GPUPORT_DEFAULT_LIBRARY_HEADERS;
+  }
+  const fs::path dir = root / (std::string(target) + "-libs");
+  std::error_code ec;
+  return fs::is_directory(dir, ec) ? dir : fs::path();
+}
+
 std::optional<std::string> amd_unavailable(const CompileCheckOptions& options) {
   if (find_program(options.clang).empty()) return fmt::format("{} not found (install clang-19)", options.clang);
   if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
@@ -88,6 +99,9 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
                                       "--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(),
                                       "-fsyntax-only", "-Wno-unused-result"};
       for (const auto& d : include_dirs) cmd.push_back("-I" + d.string());
+      // As system headers (clang 19 rejects some of rocPRIM 5.7 otherwise), searched before
+      // /usr/local/include and /usr/include: rocThrust over CUDA's Thrust.
+      if (auto libs = library_include_dir(options, "amd"); !libs.empty()) cmd.insert(cmd.end(), {"-isystem", libs.string()});
       cmd.push_back(unit.string());
       auto r = run_process(cmd, popts);
       c.command = r.command_line;
@@ -108,7 +122,9 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       ProcessOptions nv = popts;
       nv.environment = nvcc11_environment();
       auto source = plain.input(unit);
-      auto includes = plain.include_flags(include_dirs);
+      std::vector<fs::path> nvidia_dirs = include_dirs;
+      if (auto libs = library_include_dir(options, "nvidia"); !libs.empty()) nvidia_dirs.push_back(libs);
+      auto includes = plain.include_flags(nvidia_dirs);
       auto dir = plain.folder();
       std::optional<Diagnostic> problem = plain.set_temporary_folder(nv.environment);
       if (!source) problem = source.diagnostics().front();

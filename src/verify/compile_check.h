@@ -22,6 +22,11 @@ struct CompileCheckOptions {
   std::string amd_arch = "gfx1100";
   std::string nvidia_arch = "sm_90";
   std::vector<std::filesystem::path> include_dirs;
+  // Headers of the libraries Debian 12 lacks (hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT,
+  // hipSOLVER, roc*), from Debian 13 packages: a folder holding amd-libs/ and nvidia-libs/
+  // (scripts/fetch-rocm-headers). Empty: GPUPORT_ROCM_LIBRARY_HEADERS, then the source tree's
+  // build/rocm-headers; a folder that does not exist adds nothing.
+  std::filesystem::path library_headers;
   std::chrono::seconds timeout{300};
   bool amd = true;
   bool nvidia = true;
@@ -33,6 +38,9 @@ std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options
 
 // The device-library folder that will be used for gfx1100.
 std::filesystem::path resolve_device_lib_dir(const CompileCheckOptions& options);
+
+// The include folder of library headers for a target ("amd" or "nvidia"); empty when there is none.
+std::filesystem::path library_include_dir(const CompileCheckOptions& options, std::string_view target);
 
 // Units worth compiling on their own (.cu, .cpp, .hip, ...; not headers).
 bool is_compile_unit(const std::filesystem::path& path);

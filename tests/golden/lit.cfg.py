@@ -25,6 +25,11 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
         os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
     config.available_features.add("hip-compilers")
 
+# hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT ... from Debian 13 (scripts/fetch-rocm-headers, run by
+# scripts/bootstrap), which translate --check compiles library translations against.
+if os.path.isdir(os.path.join(config.source_root, "build", "rocm-headers", "amd-libs")):
+    config.available_features.add("rocm-library-headers")
+
 # gpuport sass --divergence --svg renders with Graphviz's dot.
 if shutil.which("dot"):
     config.available_features.add("graphviz")

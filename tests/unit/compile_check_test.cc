@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "common/file_io.h"
 #include "test_support.h"
@@ -57,6 +58,27 @@ TEST(CompileCheck, MissingToolsAreSkippedWithAReason) {
     EXPECT_FALSE(c.passed);
     EXPECT_NE(c.message.find("not found"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace gpuport::verify
+
+namespace gpuport::verify {
+namespace {
+
+// The library-header folders --check adds: <root>/amd-libs for gfx1100, <root>/nvidia-libs for
+// NVIDIA, and nothing where the folder is missing (the check then reports the missing header).
+TEST(CompileCheck, LibraryHeaderFoldersPerTarget) {
+  const auto root = std::filesystem::temp_directory_path() / ("gpuport-libs-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "amd-libs");
+  CompileCheckOptions options;
+  options.library_headers = root;
+  EXPECT_EQ(library_include_dir(options, "amd"), root / "amd-libs");
+  EXPECT_TRUE(library_include_dir(options, "nvidia").empty());
+  options.library_headers = root / "missing";
+  EXPECT_TRUE(library_include_dir(options, "amd").empty());
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace
