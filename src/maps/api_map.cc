@@ -60,6 +60,8 @@ bool parse_action(std::string_view s, CallAction& out) {
   if (s == "drop") return out = CallAction::drop, true;
   if (s == "append") return out = CallAction::append, true;
   if (s == "unsupported") return out = CallAction::unsupported, true;
+  if (s == "unsupported-type") return out = CallAction::unsupported_type, true;
+  if (s == "hip-overload") return out = CallAction::hip_overload, true;
   return false;
 }
 
@@ -198,7 +200,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
           }
         }
         if (!parse_action(cells[2], rule.action)) {
-          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop, append, unsupported)", cells[2])));
+          errors.push_back(table_error(name, line_no, fmt::format("unknown action '{}' (rename, wrap, drop, append, unsupported, unsupported-type, hip-overload)", cells[2])));
           continue;
         }
         if (cells[3] != "-") {
@@ -209,8 +211,9 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
             continue;
           }
         }
-        if ((rule.action == CallAction::wrap || rule.action == CallAction::drop) && rule.index < 0) {
-          errors.push_back(table_error(name, line_no, "wrap and drop need an argument index"));
+        if ((rule.action == CallAction::wrap || rule.action == CallAction::drop || rule.action == CallAction::unsupported_type ||
+             rule.action == CallAction::hip_overload) && rule.index < 0) {
+          errors.push_back(table_error(name, line_no, "wrap, drop, unsupported-type and hip-overload need an argument index"));
           continue;
         }
         rule.value = cells[4] == "-" ? "" : std::string(cells[4]);

@@ -56,6 +56,10 @@ enum class CallAction : std::uint8_t {
   append,  // with `argc` arguments, add `value` as the last one (an argument HIP has no default for)
   unsupported,  // with `argc` arguments the call has no HIP form (the legacy handle-less cuBLAS API):
                // it is left as written and reported
+  unsupported_type,  // argument `index` names an object declared with one of the '|'-separated
+                     // types of `value` (atomicAdd on __half2): HIP has no such overload; reported
+  hip_overload,  // HIP declares an overload whose parameter `index` has type `value` (atomicMin on
+                 // float*): a definition of the user's own with that parameter collides; reported
 };
 
 struct CallRule {

@@ -30,7 +30,8 @@ bool already_void_pointer(const Engine& e, std::size_t first, std::size_t last) 
 
 }  // namespace
 
-void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) {
+void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
+                      const std::function<bool(std::string_view, std::size_t)>& declared_as) {
   const auto call = e.arguments(name + 1);
   std::string hip = entry->hip;
   auto leave_alone = [&](std::string_view why) {
@@ -48,9 +49,29 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
                fmt::format("'{}' with {} arguments has no HIP equivalent", e.text(name), rule.argc), rule.note);
       return;
     }
+    // An argument of a type HIP has no overload for (atomicAdd on __half2): the object it names,
+    // after any & and casts, is declared with that type.
+    for (const auto& rule : rules) {
+      if (rule.action != maps::CallAction::unsupported_type || rule.index >= static_cast<int>(call->args.size())) continue;
+      const auto [first, last] = call->args[static_cast<std::size_t>(rule.index)];
+      std::size_t k = first;
+      while (k < last && !e.is_identifier(k)) ++k;
+      if (!e.is_identifier(k)) continue;
+      std::string_view types = rule.value;
+      while (!types.empty()) {
+        const auto bar = types.find('|');
+        const auto type = types.substr(0, bar);
+        if (declared_as(type, k)) {
+          e.report(name, Severity::error, "unsupported-api",
+                   fmt::format("'{}' on {} ('{}') has no HIP equivalent", e.text(name), type, e.text(k)), rule.note);
+          return;
+        }
+        types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
+      }
+    }
   }
   const bool changes_arguments = std::any_of(rules.begin(), rules.end(), [](const maps::CallRule& r) {
-    return r.action != maps::CallAction::rename;
+    return r.action == maps::CallAction::wrap || r.action == maps::CallAction::drop || r.action == maps::CallAction::append;
   });
   if (!call) {
     // The arguments cannot be told apart (unbalanced brackets, directives): renaming a call whose
@@ -78,6 +99,10 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry) 
     const int argc = static_cast<int>(call->args.size());
     for (const auto& rule : rules) {
       if (rule.argc >= 0 && rule.argc != argc) continue;
+      // Rules that only report (checked above, or at definitions) change no argument.
+      if (rule.action == maps::CallAction::unsupported || rule.action == maps::CallAction::unsupported_type ||
+          rule.action == maps::CallAction::hip_overload)
+        continue;
       if (rule.action == maps::CallAction::rename) {
         hip = rule.value;
         continue;

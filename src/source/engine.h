@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -225,7 +226,9 @@ void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
 void rewrite_and_scan(Engine& engine);     // identifiers, then hazards
 void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes
 void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc
-void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry);  // calls.cc
+// calls.cc. `declared_as(type, object)`: is the name at sig index `object` declared with `type`?
+void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry,
+                      const std::function<bool(std::string_view, std::size_t)>& declared_as);
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
 // launch.cc: kernels this file declares as templates, and object-like macros naming a template
 // instance (#define K axpy<float>).

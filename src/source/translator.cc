@@ -434,7 +434,25 @@ void IdentifierRewriter::find_user_definitions() {
     if (close + 1 >= e.size()) continue;
     std::size_t after = close + 1;
     while (after < e.size() && (e.is(after, "const") || e.is(after, "noexcept"))) ++after;
-    if (e.is(after, "{")) user_defined.insert(e.text(i));
+    if (!e.is(after, "{")) continue;
+    user_defined.insert(e.text(i));
+    // A definition with a parameter HIP has an overload for (atomicMin(float*, float)): HIP's
+    // declaration and the user's collide on AMD.
+    const auto params = e.arguments(i + 1);
+    if (!params) continue;
+    for (const auto& rule : map.call_rules(e.text(i))) {
+      if (rule.action != maps::CallAction::hip_overload || rule.index >= static_cast<int>(params->args.size())) continue;
+      const auto [first, last] = params->args[static_cast<std::size_t>(rule.index)];
+      std::string type;  // the parameter's type: its tokens without the name
+      for (std::size_t k = first; k <= last; ++k)
+        if (!(k == last && e.is_identifier(k) && k > first)) type += e.text(k);
+      std::string want = rule.value;
+      std::erase(want, ' ');
+      if (type == want || type == "const" + want)
+        e.report(i, Severity::error, "redefines-hip-api",
+                 fmt::format("HIP declares {}({}, ...) itself: this definition collides with it on AMD", e.text(i), rule.value),
+                 rule.note);
+    }
   }
 }
 
@@ -565,6 +583,15 @@ void IdentifierRewriter::run() {
       continue;
     }
 
+    // `dim3 d = make_uint3(x, y, z)`: CUDA's dim3 converts from uint3, HIP's has only the
+    // (x, y, z) constructor, so the initializer becomes dim3(x, y, z).
+    if (name == "make_uint3" && Engine::equals(prev, "=") && Engine::equals(next, "(") && i >= 2 &&
+        declared_with_struct("dim3", i - 2) && !t.has(lex::kInDisabledGroup)) {
+      e.replace(i, "dim3");
+      ++e.result().rewrites;
+      e.report(i, Severity::note, "dim3-from-uint3", "HIP's dim3 has no uint3 constructor: make_uint3(...) becomes dim3(...)");
+      continue;
+    }
     if (entry->kind == maps::Kind::member) {
       // prop.asyncEngineCount: only as a member of an object declared with the struct's type
       // (the family; several spellings separated by '|': __half2|half2).
@@ -665,7 +692,9 @@ void IdentifierRewriter::run() {
     if (Engine::equals(next, "(")) e.needed_shims |= shim_for_call(entry->hip);
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
-        apply_call_rules(e, i, entry);
+        apply_call_rules(e, i, entry, [this](std::string_view type, std::size_t object) {
+          return declared_with_struct(type, object);
+        });
         continue;
       }
     }
