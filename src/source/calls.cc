@@ -20,12 +20,17 @@ bool is_full_mask(std::string_view s) {
          lower.find("all") != std::string::npos;  // FULL_MASK, kAllLanes
 }
 
-// `(const void*)k`, `(void*)k`, `reinterpret_cast<const void*>(k)`: no second cast needed.
-bool already_void_pointer(const Engine& e, std::size_t first, std::size_t last) {
+// An argument already cast to the type a wrap rule casts to (`(const void*)k`, `(void*)k`,
+// `reinterpret_cast<const void*>(k)`; `(void**)&p` for a void** rule): no second cast needed.
+bool already_cast(const Engine& e, std::size_t first, std::size_t last, std::string_view rule_value) {
   std::string prefix;
-  for (std::size_t i = first; i <= last && prefix.size() < 40; ++i) prefix += e.text(i);
-  return prefix.starts_with("(constvoid*)") || prefix.starts_with("(void*)") ||
-         prefix.starts_with("reinterpret_cast<constvoid*>") || prefix.starts_with("static_cast<constvoid*>");
+  for (std::size_t i = first; i <= last && prefix.size() < 48; ++i) prefix += e.text(i);
+  std::string type(rule_value.substr(rule_value.find('<') + 1));
+  if (!type.empty()) type.pop_back();  // the '>'
+  std::erase(type, ' ');
+  if (type == "constvoid*" && prefix.starts_with("(void*)")) return true;
+  return prefix.starts_with("(" + type + ")") || prefix.starts_with("reinterpret_cast<" + type + ">") ||
+         prefix.starts_with("static_cast<" + type + ">");
 }
 
 }  // namespace
@@ -117,7 +122,8 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
       const auto [first, last] = call->args[static_cast<std::size_t>(rule.index)];
       if (rule.action == maps::CallAction::wrap) {
         if (e.text(first) == rule.value) continue;  // already wrapped
-        if (rule.value.find("const void*") != std::string::npos && already_void_pointer(e, first, last)) continue;
+        if (rule.value.ends_with("_cast<const void*>") || rule.value.ends_with("_cast<void**>"))
+          if (already_cast(e, first, last, rule.value)) continue;
         const auto both_parens = e.group();
         e.insert(e.tok(first).offset, rule.value + "(");
         e.insert(e.tok(last).end(), ")");

@@ -79,6 +79,13 @@ const std::vector<Include>& find_includes(const Engine& e) {
 
 // The byte range of the whole line holding the directive that starts at sig index `hash`,
 // including its newline.
+// The file's line ending: that of its first line.
+std::string_view line_end(const Engine& e) {
+  for (const auto& t : e.stream().tokens())
+    if (t.kind == lex::TokenKind::newline) return t.length == 2 ? "\r\n" : "\n";
+  return "\n";
+}
+
 std::pair<std::uint32_t, std::uint32_t> directive_line(const Engine& e, std::size_t hash) {
   const auto& tokens = e.stream();
   std::size_t first = e.token_index(hash);
@@ -132,6 +139,7 @@ bool removable_line(const Engine& e, const Include& inc) {
 
 void rewrite_includes(Engine& e) {
   bool runtime_seen = false;
+  bool runtime_inserted = false;  // before a cooperative-groups include (below)
   // HIP paths already included unconditionally: several CUDA headers map to one HIP header
   // (<cub/block/block_reduce.cuh>, <cub/device/device_scan.cuh> -> <hipcub/hipcub.hpp>).
   std::set<std::string, std::less<>> included;
@@ -168,6 +176,18 @@ void rewrite_includes(Engine& e) {
     if (inc.depth == 0) {
       included.emplace(entry->hip);
       if (entry->hip == kRuntime) runtime_seen = true;
+    }
+    // HIP 5.2's hip_cooperative_groups.h uses hipBlockDim_x and friends, which only
+    // hip_runtime.h defines, without including it: ahead of the runtime include (or without one)
+    // it does not compile for AMD, so the runtime include goes right before it. A later runtime
+    // include stays (it is harmless, and its line may hold a shim).
+    if (entry->hip == "hip/hip_cooperative_groups.h" && inc.depth == 0 && !runtime_seen && !runtime_inserted &&
+        !inc.in_brackets) {
+      auto [begin, end] = directive_line(e, inc.hash);
+      (void)end;
+      e.insert(begin, fmt::format("#include <hip/hip_runtime.h>{}", line_end(e)));
+      ++e.result().rewrites;
+      runtime_inserted = true;
     }
     if (entry->hip != inc.path) {
       e.replace(inc.header, replace_path(e.text(inc.header), header_spelling(entry->hip, e.options().hipify_style)));
