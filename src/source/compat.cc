@@ -39,10 +39,32 @@ constexpr std::string_view kHostFunc =
     "#endif\n";
 constexpr std::array<std::string_view, 1> kHostFuncTriggers = {"hipLaunchHostFunc"};
 
-constexpr std::array<Shim, 3> kShims = {{
+// On AMD, HIP 5.2 declares hipLaunchHostFunc but Debian 12's libamdhip64.so.5 (5.2.3) does not
+// export it (nm -D), so a program that calls it does not link; the shim runs the function from
+// a stream callback (hipStreamAddCallback, exported since HIP 4.2), as ROCm 5.4's runtime does.
+constexpr std::string_view kHostFuncAmd =
+    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50400000 && !defined(GPUPORT_AMD_HOST_FUNC)\n"
+    "#define GPUPORT_AMD_HOST_FUNC /* added by gpuport: HIP 5.2's runtime does not export hipLaunchHostFunc */\n"
+    "struct gpuport_host_fn { hipHostFn_t fn; void* data; };\n"
+    "static void gpuport_host_fn_call(hipStream_t, hipError_t, void* p) {\n"
+    "  gpuport_host_fn* f = static_cast<gpuport_host_fn*>(p);\n"
+    "  f->fn(f->data);\n"
+    "  delete f;\n"
+    "}\n"
+    "static inline hipError_t gpuport_hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* data) {\n"
+    "  gpuport_host_fn* f = new gpuport_host_fn{fn, data};\n"
+    "  const hipError_t e = hipStreamAddCallback(stream, gpuport_host_fn_call, f, 0);\n"
+    "  if (e != hipSuccess) delete f;\n"
+    "  return e;\n"
+    "}\n"
+    "#define hipLaunchHostFunc gpuport_hipLaunchHostFunc\n"
+    "#endif\n";
+
+constexpr std::array<Shim, 4> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
+    {"GPUPORT_AMD_HOST_FUNC", kHostFuncAmd, kHostFuncTriggers},
 }};
 
 }  // namespace
@@ -50,10 +72,11 @@ constexpr std::array<Shim, 3> kShims = {{
 std::span<const Shim> shims() { return kShims; }
 
 std::uint32_t shim_for_call(std::string_view hip_name) {
+  std::uint32_t shims = 0;  // one per platform may answer the same name (hipLaunchHostFunc)
   for (std::size_t i = 0; i < kShims.size(); ++i)
     for (auto t : kShims[i].triggers)
-      if (t == hip_name) return 1u << i;
-  return 0;
+      if (t == hip_name) shims |= 1u << i;
+  return shims;
 }
 
 std::uint32_t shim_for_guard(std::string_view macro) {

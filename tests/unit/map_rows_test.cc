@@ -74,8 +74,11 @@ std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_
         const std::string type = e.family.substr(0, e.family.find('|'));
         const std::string access = fmt::format("p->{}", e.cuda);
         const auto hole = e.hip.find('$');
+        // The struct's own name is translated too (cudaPointerAttributes -> hipPointerAttribute_t).
+        const auto* struct_row = map.find(type);
+        const std::string hip_type = struct_row && struct_row->status != Status::unsupported ? struct_row->hip : type;
         in = fmt::format("void probe({0}* p) {{ auto v = {1}; }}\n", type, access);
-        expect = fmt::format("void probe({0}* p) {{ auto v = {1}; }}\n", type,
+        expect = fmt::format("void probe({0}* p) {{ auto v = {1}; }}\n", hip_type,
                              hole == std::string::npos ? "p->" + e.hip : e.hip.substr(0, hole) + access + e.hip.substr(hole + 1));
         break;
       }

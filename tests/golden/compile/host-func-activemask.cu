@@ -1,6 +1,8 @@
 // cudaLaunchHostFunc with a CUDART_CB callback, and __activemask: HIP 5.2 lacks __activemask
-// on AMD (it arrived with 6.2) and hipLaunchHostFunc on NVIDIA (5.4). gpuport adds a shim for
-// each, guarded by platform and HIP_VERSION, and drops CUDART_CB (HIP's callback types take no
+// on AMD (it arrived with 6.2) and hipLaunchHostFunc on NVIDIA (5.4); on AMD it declares
+// hipLaunchHostFunc, but Debian 12's libamdhip64 does not export it, so the program would not
+// link (a stream callback stands in). gpuport adds a shim for each, guarded by platform and
+// HIP_VERSION, and drops CUDART_CB (HIP's callback types take no
 // calling convention): the translation compiles for gfx1100 and for sm_90.
 // REQUIRES: hip-compilers
 // RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
@@ -12,6 +14,9 @@
 // CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)
 // CHECK: #define __activemask gpuport_activemask
 // CHECK: #if defined(__HIP_PLATFORM_NVIDIA__) && HIP_VERSION < 50400000 && !defined(GPUPORT_NVIDIA_HOST_FUNC)
+// CHECK: #define hipLaunchHostFunc gpuport_hipLaunchHostFunc
+// CHECK: #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50400000 && !defined(GPUPORT_AMD_HOST_FUNC)
+// CHECK: hipStreamAddCallback(stream, gpuport_host_fn_call, f, 0);
 // CHECK: #define hipLaunchHostFunc gpuport_hipLaunchHostFunc
 
 void CUDART_CB mark_done(void* data) { *static_cast<int*>(data) = 1; }
