@@ -60,11 +60,29 @@ constexpr std::string_view kHostFuncAmd =
     "#define hipLaunchHostFunc gpuport_hipLaunchHostFunc\n"
     "#endif\n";
 
-constexpr std::array<Shim, 4> kShims = {{
+// HIP 5.2's atomicInc/atomicDec (amd_hip_atomic.h) call llvm.amdgcn.atomic.inc/dec by asm label,
+// intrinsics that LLVM 17 and later no longer have: with Debian 12's HIP and clang-19 a program
+// using them does not link for gfx1100. HIP 5.7 calls clang's builtins instead, as this does.
+constexpr std::string_view kAtomicIncDec =
+    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50700000 && !defined(GPUPORT_AMD_ATOMIC_INC_DEC)\n"
+    "#define GPUPORT_AMD_ATOMIC_INC_DEC /* added by gpuport: HIP 5.2's atomicInc/atomicDec need LLVM intrinsics clang 17+ lacks */\n"
+    "__device__ static inline unsigned int gpuport_atomicInc(unsigned int* address, unsigned int val) {\n"
+    "  return __builtin_amdgcn_atomic_inc32(address, val, __ATOMIC_RELAXED, \"agent\");\n"
+    "}\n"
+    "__device__ static inline unsigned int gpuport_atomicDec(unsigned int* address, unsigned int val) {\n"
+    "  return __builtin_amdgcn_atomic_dec32(address, val, __ATOMIC_RELAXED, \"agent\");\n"
+    "}\n"
+    "#define atomicInc gpuport_atomicInc\n"
+    "#define atomicDec gpuport_atomicDec\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 2> kAtomicIncDecTriggers = {"atomicInc", "atomicDec"};
+
+constexpr std::array<Shim, 5> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
     {"GPUPORT_AMD_HOST_FUNC", kHostFuncAmd, kHostFuncTriggers},
+    {"GPUPORT_AMD_ATOMIC_INC_DEC", kAtomicIncDec, kAtomicIncDecTriggers},
 }};
 
 }  // namespace
