@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -217,7 +218,18 @@ class IdentifierRewriter {
   void find_user_definitions();
   // Names the file declares with this struct type (cudaDeviceProp prop, *p, &r, props[4]),
   // for member rows: `prop.asyncEngineCount` is the API, `mine.asyncEngineCount` is not.
-  std::map<std::string_view, std::set<std::string_view>> declared_with;
+  // Keyed by where the type's name is stored (a table row's family, a literal), not by its
+  // text: looked up for every `.x` of the file, so without comparing strings.
+  struct TypeKey {
+    const char* data;
+    std::size_t size;
+    bool operator==(const TypeKey&) const = default;
+  };
+  struct TypeKeyHash {
+    std::size_t operator()(const TypeKey& k) const { return std::hash<const void*>()(k.data) ^ k.size; }
+  };
+  std::unordered_map<TypeKey, std::unordered_set<std::string_view>, TypeKeyHash> declared_with;
+  std::unordered_map<const maps::ApiEntry*, bool> member_struct_named;  // does the file name the row's struct?
   bool declared_with_struct(std::string_view type, std::size_t object);
   std::size_t object_name(std::size_t object) const;
 };

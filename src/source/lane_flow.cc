@@ -65,11 +65,33 @@ LaneFlow::LaneFlow(const Engine& e) : e_(e) {
     const std::size_t close = e.match(i);
     if (close < e.size()) regions_.emplace_back(i, close);
   }
+  // The enclosing region of each (a lambda's function), for region_of's walk outwards.
+  parents_.assign(regions_.size(), regions_.size());
+  std::vector<std::size_t> open_regions;
+  for (std::size_t r = 0; r < regions_.size(); ++r) {
+    while (!open_regions.empty() && regions_[open_regions.back()].second < regions_[r].first) open_regions.pop_back();
+    if (!open_regions.empty()) parents_[r] = open_regions.back();
+    open_regions.push_back(r);
+  }
+  // Only functions that mention a thread index, a lane id or a block size can hold a tracked
+  // value: the others (most host code) are not scanned.
+  std::vector<std::size_t> seeds;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e.tok(i).kind != lex::TokenKind::identifier) continue;
+    const auto t = e.text(i);
+    if (t == "threadIdx" || t == "__lane_id" || t == "thread_rank" || t == "blockDim") seeds.push_back(i);
+  }
+  std::vector<bool> seeded(regions_.size());
+  for (std::size_t r = 0; r < regions_.size(); ++r) {
+    auto it = std::lower_bound(seeds.begin(), seeds.end(), regions_[r].first);
+    seeded[r] = it != seeds.end() && *it <= regions_[r].second;
+  }
   // name = expression;  T name = expression, ...;  for (T name = expression; ...): a few passes,
   // so that chains (r = threadIdx.x & 31; s = r + 1;) settle whatever their order.
   for (int pass = 0; pass < 3; ++pass) {
     bool changed = false;
     for (std::size_t r = 0; r < regions_.size(); ++r) {
+      if (!seeded[r]) continue;
       const auto [first, last] = regions_[r];
       for (std::size_t i = first + 1; i + 2 < last; ++i) {
         if (!e.is_identifier(i) || !e.is(i + 1, "=") || e.tok(i).has(lex::kInDirective)) continue;
@@ -84,9 +106,9 @@ LaneFlow::LaneFlow(const Engine& e) : e_(e) {
           } else if (nest == 0 && (t == ";" || t == ",")) break;
         }
         if (end == i + 2) continue;
-        const LaneClass c = of_range(i + 2, end - 1);
+        const LaneClass c = of_range_in(r, i + 2, end - 1);
         if (c == LaneClass::none) continue;
-        auto& slot = classes_[{r, e.text(i)}];
+        auto& slot = classes_[Key{r, e.text(i)}];
         if (c > slot) {
           slot = c;
           changed = true;
@@ -97,23 +119,29 @@ LaneFlow::LaneFlow(const Engine& e) : e_(e) {
   }
 }
 
-// The innermost function body holding `i` (a lambda's, inside a function's).
+// The innermost function body holding `i` (a lambda's, inside a function's): the last region
+// opened before `i`, or the nearest of its enclosing ones that has not closed yet.
 std::size_t LaneFlow::region_of(std::size_t i) const {
-  std::size_t best = regions_.size();
-  for (std::size_t r = 0; r < regions_.size() && regions_[r].first < i; ++r)
-    if (i <= regions_[r].second) best = r;
-  return best;
+  auto it = std::lower_bound(regions_.begin(), regions_.end(), i,
+                             [](const std::pair<std::size_t, std::size_t>& r, std::size_t v) { return r.first < v; });
+  if (it == regions_.begin()) return regions_.size();
+  std::size_t r = static_cast<std::size_t>(it - regions_.begin()) - 1;
+  while (r < regions_.size() && regions_[r].second < i) r = parents_[r];
+  return r;
 }
 
-LaneClass LaneFlow::of_variable(std::size_t i) const {
-  if (!e_.is_identifier(i)) return LaneClass::none;
-  const std::size_t r = region_of(i);
-  if (r == regions_.size()) return LaneClass::none;
-  auto it = classes_.find({r, e_.text(i)});
+LaneClass LaneFlow::of_variable(std::size_t i) const { return of_variable_in(region_of(i), i); }
+
+LaneClass LaneFlow::of_variable_in(std::size_t region, std::size_t i) const {
+  if (region >= regions_.size() || classes_.empty() || !e_.is_identifier(i)) return LaneClass::none;
+  auto it = classes_.find(Key{region, e_.text(i)});
   return it == classes_.end() ? LaneClass::none : it->second;
 }
 
-LaneClass LaneFlow::of_range(std::size_t first, std::size_t last) const {
+LaneClass LaneFlow::of_range(std::size_t first, std::size_t last) const { return of_range_in(region_of(first), first, last); }
+
+// An expression lies in one function: its region is looked up once.
+LaneClass LaneFlow::of_range_in(std::size_t region, std::size_t first, std::size_t last) const {
   LaneClass c = LaneClass::none;
   bool block_size = false;
   for (std::size_t k = first; k <= last && k < e_.size(); ++k) {
@@ -130,7 +158,7 @@ LaneClass LaneFlow::of_range(std::size_t first, std::size_t last) const {
       if (t == "threadIdx" || t == "thread_rank") c = combine(c, LaneClass::thread);
       else if (t == "__lane_id") c = combine(c, LaneClass::lane);
       else if (t == "blockDim") block_size = true;
-      else if (!e_.is(k - 1, ".") && !e_.is(k - 1, "->")) c = combine(c, of_variable(k));
+      else if (!e_.is(k - 1, ".") && !e_.is(k - 1, "->")) c = combine(c, of_variable_in(region, k));
       continue;
     }
     // The operators that make lane and warp indices out of thread indices.
@@ -144,7 +172,7 @@ LaneClass LaneFlow::of_range(std::size_t first, std::size_t last) const {
     for (std::size_t j = start; j < k; ++j) {
       if (e_.is(j, "blockDim")) operand_block = true;
       if (e_.is(j, "threadIdx") || e_.is(j, "thread_rank")) operand = std::max(operand, LaneClass::thread);
-      else if (e_.is_identifier(j) && !e_.is(j - 1, ".")) operand = std::max(operand, of_variable(j));
+      else if (e_.is_identifier(j) && !e_.is(j - 1, ".")) operand = std::max(operand, of_variable_in(region, j));
     }
     if (lane_op && (operand == LaneClass::thread || operand == LaneClass::lane)) return LaneClass::lane;
     if (warp_op && operand == LaneClass::thread) return LaneClass::warp;

@@ -7,7 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <functional>
+#include <unordered_map>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -49,8 +50,20 @@ class LaneFlow {
   std::size_t region_of(std::size_t i) const;
 
   const Engine& e_;
-  std::vector<std::pair<std::size_t, std::size_t>> regions_;  // top-level brace blocks [open, close]
-  std::map<std::pair<std::size_t, std::string_view>, LaneClass> classes_;  // (region, name) -> class
+  std::vector<std::pair<std::size_t, std::size_t>> regions_;  // function bodies [open, close], by open
+  std::vector<std::size_t> parents_;                          // enclosing region; size() for none
+  LaneClass of_range_in(std::size_t region, std::size_t first, std::size_t last) const;
+  LaneClass of_variable_in(std::size_t region, std::size_t i) const;
+
+  struct Key {
+    std::size_t region;
+    std::string_view name;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return std::hash<std::string_view>()(k.name) ^ (k.region * 0x9E3779B97F4A7C15ull); }
+  };
+  std::unordered_map<Key, LaneClass, KeyHash> classes_;  // (region, name) -> class
 };
 
 }  // namespace gpuport::source

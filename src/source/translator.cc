@@ -457,7 +457,7 @@ void IdentifierRewriter::find_user_definitions() {
 }
 
 bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t object) {
-  auto [it, fresh] = declared_with.try_emplace(type);
+  auto [it, fresh] = declared_with.try_emplace(TypeKey{type.data(), type.size()});
   if (fresh && e.source().find(type) != std::string_view::npos) {
     for (std::size_t k = 0; k + 1 < e.size(); ++k) {
       if (e.text(k) != type) continue;
@@ -597,6 +597,18 @@ void IdentifierRewriter::run() {
       // (the family; several spellings separated by '|': __half2|half2).
       const bool member_access = Engine::equals(prev, ".") || Engine::equals(prev, "->");
       if (!member_access || i < 2 || t.has(lex::kInDisabledGroup)) continue;
+      // Most files never name the struct (x and y are members of everything): decided once per
+      // row and file, before any lookup of the object.
+      auto [present, fresh] = member_struct_named.try_emplace(entry, false);
+      if (fresh) {
+        std::string_view types = entry->family;
+        while (!present->second && !types.empty()) {
+          const auto bar = types.find('|');
+          present->second = e.source().find(types.substr(0, bar)) != std::string_view::npos;
+          types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
+        }
+      }
+      if (!present->second) continue;
       bool declared_so = false;
       std::string_view types = entry->family;
       while (!declared_so && !types.empty()) {
