@@ -228,7 +228,9 @@ class IdentifierRewriter {
   struct TypeKeyHash {
     std::size_t operator()(const TypeKey& k) const { return std::hash<const void*>()(k.data) ^ k.size; }
   };
-  std::unordered_map<TypeKey, std::unordered_set<std::string_view>, TypeKeyHash> declared_with;
+  std::unordered_map<TypeKey, const std::unordered_set<std::string_view>*, TypeKeyHash> declared_with;
+  std::unordered_map<std::string_view, std::unordered_set<std::string_view>> declared_by_text;
+  const std::unordered_set<std::string_view>& declared_names(std::string_view type);
   std::unordered_map<const maps::ApiEntry*, bool> member_struct_named;  // does the file name the row's struct?
   bool declared_with_struct(std::string_view type, std::size_t object);
   std::size_t object_name(std::size_t object) const;

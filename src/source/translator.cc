@@ -456,17 +456,22 @@ void IdentifierRewriter::find_user_definitions() {
   }
 }
 
-bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t object) {
-  auto [it, fresh] = declared_with.try_emplace(TypeKey{type.data(), type.size()});
-  if (fresh && e.source().find(type) != std::string_view::npos) {
+const std::unordered_set<std::string_view>& IdentifierRewriter::declared_names(std::string_view type) {
+  auto [it, fresh] = declared_with.try_emplace(TypeKey{type.data(), type.size()}, nullptr);
+  if (!fresh) return *it->second;
+  // One scan per type text per file, shared by every row that names it; tokens are compared by
+  // length first (a search of the whole source for "half" stops at every 'h').
+  auto [named, new_text] = declared_by_text.try_emplace(type);
+  it->second = &named->second;
+  if (new_text) {
     for (std::size_t k = 0; k + 1 < e.size(); ++k) {
-      if (e.text(k) != type) continue;
+      if (e.tok(k).length != type.size() || e.tok(k).kind != TokenKind::identifier || e.text(k) != type) continue;
       // type [const] [*|&|const]... name, and further declarators after commas
       std::size_t j = k + 1;
       while (j < e.size()) {
         while (j < e.size() && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const") || e.is(j, "__restrict__"))) ++j;
         if (!e.is_identifier(j)) break;
-        it->second.insert(e.text(j));
+        named->second.insert(e.text(j));
         ++j;
         if (e.is(j, "[")) j = e.match(j) + 1;
         if (!e.is(j, ",")) break;
@@ -474,8 +479,14 @@ bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t
       }
     }
   }
+  return named->second;
+}
+
+bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t object) {
+  const auto& names = declared_names(type);
+  if (names.empty()) return false;
   const std::size_t o = object_name(object);
-  return o < e.size() && e.is_identifier(o) && it->second.count(e.text(o)) > 0;
+  return o < e.size() && e.is_identifier(o) && names.count(e.text(o)) > 0;
 }
 
 // The object before '.' / '->' ends at `object`: a name, or a name indexed (props[i]). Returns
@@ -604,7 +615,7 @@ void IdentifierRewriter::run() {
         std::string_view types = entry->family;
         while (!present->second && !types.empty()) {
           const auto bar = types.find('|');
-          present->second = e.source().find(types.substr(0, bar)) != std::string_view::npos;
+          present->second = !declared_names(types.substr(0, bar)).empty();
           types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
         }
       }
