@@ -62,16 +62,11 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
       std::size_t k = first;
       while (k < last && !e.is_identifier(k)) ++k;
       if (!e.is_identifier(k)) continue;
-      std::string_view types = rule.value;
-      while (!types.empty()) {
-        const auto bar = types.find('|');
-        const auto type = types.substr(0, bar);
-        if (declared_as(type, k)) {
-          e.report(name, Severity::error, "unsupported-api",
-                   fmt::format("'{}' on {} ('{}') has no HIP equivalent", e.text(name), type, e.text(k)), rule.note);
-          return;
-        }
-        types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
+      const auto type = first_alternative(rule.value, [&](std::string_view t) { return declared_as(t, k); });
+      if (!type.empty()) {
+        e.report(name, Severity::error, "unsupported-api",
+                 fmt::format("'{}' on {} ('{}') has no HIP equivalent", e.text(name), type, e.text(k)), rule.note);
+        return;
       }
     }
   }

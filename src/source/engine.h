@@ -231,10 +231,22 @@ class IdentifierRewriter {
   std::unordered_map<TypeKey, const std::unordered_set<std::string_view>*, TypeKeyHash> declared_with;
   std::unordered_map<std::string_view, std::unordered_set<std::string_view>> declared_by_text;
   const std::unordered_set<std::string_view>& declared_names(std::string_view type);
-  std::unordered_map<const maps::ApiEntry*, bool> member_struct_named;  // does the file name the row's struct?
   bool declared_with_struct(std::string_view type, std::size_t object);
   std::size_t object_name(std::size_t object) const;
 };
+
+// The first of the '|'-separated alternatives in `list` (a member row's struct spellings, an
+// unsupported-type rule's types) for which `holds` is true; empty when none is.
+template <typename Predicate>
+std::string_view first_alternative(std::string_view list, Predicate holds) {
+  while (!list.empty()) {
+    const auto bar = list.find('|');
+    const auto item = list.substr(0, bar);
+    if (holds(item)) return item;
+    list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
+  }
+  return {};
+}
 
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
 void rewrite_and_scan(Engine& engine);     // identifiers, then hazards

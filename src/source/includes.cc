@@ -210,13 +210,8 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     return k < tokens.size() ? tokens[k].end() : static_cast<std::uint32_t>(e.source().size());
   };
   // Match the file's line endings.
-  bool crlf = false;
-  for (const auto& t : tokens.tokens())
-    if (t.kind == lex::TokenKind::newline) {
-      crlf = t.length == 2;
-      break;
-    }
-  const std::string_view eol = crlf ? "\r\n" : "\n";
+  const std::string_view eol = line_end(e);
+  const bool crlf = eol.size() == 2;
   // The shims the file calls for and does not hold yet, in their fixed order.
   const std::uint32_t missing_shims = e.needed_shims & ~e.present_shims();
   auto shim = [&] {

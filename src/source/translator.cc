@@ -608,26 +608,10 @@ void IdentifierRewriter::run() {
       // (the family; several spellings separated by '|': __half2|half2).
       const bool member_access = Engine::equals(prev, ".") || Engine::equals(prev, "->");
       if (!member_access || i < 2 || t.has(lex::kInDisabledGroup)) continue;
-      // Most files never name the struct (x and y are members of everything): decided once per
-      // row and file, before any lookup of the object.
-      auto [present, fresh] = member_struct_named.try_emplace(entry, false);
-      if (fresh) {
-        std::string_view types = entry->family;
-        while (!present->second && !types.empty()) {
-          const auto bar = types.find('|');
-          present->second = !declared_names(types.substr(0, bar)).empty();
-          types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
-        }
-      }
-      if (!present->second) continue;
-      bool declared_so = false;
-      std::string_view types = entry->family;
-      while (!declared_so && !types.empty()) {
-        const auto bar = types.find('|');
-        declared_so = declared_with_struct(types.substr(0, bar), i - 2);
-        types = bar == std::string_view::npos ? std::string_view() : types.substr(bar + 1);
-      }
-      if (!declared_so) continue;
+      // (declared_with_struct answers from a per-file cache, at once for a struct the file never
+      // declares anything with: x and y are members of everything.)
+      if (first_alternative(entry->family, [&](std::string_view type) { return declared_with_struct(type, i - 2); }).empty())
+        continue;
       if (entry->status == maps::Status::unsupported) {
         e.report(i, Severity::error, "unsupported-member",
                  fmt::format("{} member '{}' has no HIP counterpart", entry->family, name), advice(*entry));
