@@ -1,6 +1,7 @@
 #include "lex/lexer.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "common/memory.h"
@@ -111,21 +112,48 @@ class Lexer {
     return directive_ == "error" || directive_ == "warning";
   }
 
-  // headers_only: a line with none of " ' / \\ # can hold no header name and cannot change
-  // the state the next line starts in (no directive, comment, literal or continuation
-  // begins on it), so it is passed over whole.
-  [[gnu::always_inline]] bool skip_plain_line() {
-    const void* nl = std::memchr(s_ + i_, '\n', n_ - i_);
-    const std::uint32_t e = nl == nullptr ? n_ : static_cast<std::uint32_t>(static_cast<const char*>(nl) - s_);
-    if (e == i_) return false;
-    for (std::uint32_t k = i_; k < e; ++k)
-      if (kClasses[static_cast<unsigned char>(s_[k])] & kLineSpecial) return false;
-    i_ = e;
-    return true;
+  // The first offset from k holding one of " ' / \\ # or a newline (n_ if none): sixteen
+  // bytes at a time, with the compiler's portable vector types.
+  std::uint32_t next_special(std::uint32_t k) const {
+    if constexpr (std::endian::native == std::endian::little) {
+      using Bytes = char __attribute__((vector_size(16)));
+      for (; k + 16 <= n_; k += 16) {
+        Bytes v;
+        std::memcpy(&v, s_ + k, 16);
+        const Bytes hit = (v == '"') | (v == '\'') | (v == '/') | (v == '\\') | (v == '#') | (v == '\n');
+        std::uint64_t lo = 0, hi = 0;
+        std::memcpy(&lo, &hit, 8);
+        std::memcpy(&hi, reinterpret_cast<const char*>(&hit) + 8, 8);
+        if (lo != 0) return k + static_cast<std::uint32_t>(__builtin_ctzll(lo) / 8);
+        if (hi != 0) return k + 8 + static_cast<std::uint32_t>(__builtin_ctzll(hi) / 8);
+      }
+    }
+    for (; k < n_; ++k)
+      if (s_[k] == '\n' || (kClasses[static_cast<unsigned char>(s_[k])] & kLineSpecial)) break;
+    return k;
+  }
+
+  // headers_only, outside a directive: the text up to the next " ' / \\ # or newline holds no
+  // comment, literal, continuation or directive start (and so no header name), so it is passed
+  // over; lexing resumes at that newline, or at the start of the name or number holding the
+  // special character (R"( and 1'000 stay whole).
+  [[gnu::always_inline]] void skip_to_special() {
+    const std::uint32_t k = next_special(i_);
+    std::uint32_t start = k;
+    if (k < n_ && s_[k] != '\n')
+      while (start > i_ && ((kClasses[static_cast<unsigned char>(s_[start - 1])] & kIdentChar) || s_[start - 1] == '.')) --start;
+    if (start == i_) return;
+    std::uint32_t code = i_;  // a '#' after code on its line starts no directive
+    while (code < start && ((kClasses[static_cast<unsigned char>(s_[code])] & kSpace) || s_[code] == '\r')) ++code;
+    if (code < start) at_line_start_ = false;
+    i_ = start;
   }
 
   void step() {
-    if (headers_only_ && at_line_start_ && !in_directive_ && skip_plain_line()) return;
+    if (headers_only_ && !in_directive_) {
+      skip_to_special();
+      if (i_ >= n_) return;
+    }
     const std::uint32_t b = i_;
     const unsigned char c = at(b);
     const std::uint8_t cls = kClasses[c];

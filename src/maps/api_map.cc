@@ -304,6 +304,26 @@ void ApiMap::build_index() {
   qualifiers_.clear();
   std::fill(filter_.begin(), filter_.end(), 0);
   rules_by_name_.clear();
+  declared_types_.clear();
+  declared_type_filter_.fill(0);
+  declared_type_lengths_ = 0;
+  declared_type_starts_.fill(0);
+  auto add_types = [&](std::string_view list) {
+    while (!list.empty()) {
+      const auto bar = list.find('|');
+      const auto type = list.substr(0, bar);
+      if (!type.empty() && type.size() < 64) {
+        declared_types_.insert(type);
+        declared_type_lengths_ |= 1ull << type.size();
+        const auto c = static_cast<unsigned char>(type[0]);
+        declared_type_starts_[c >> 6] |= 1ull << (c & 63);
+        const std::uint32_t b = filter_bit(type) & (kDeclaredFilterBits - 1);
+        declared_type_filter_[b >> 6] |= 1ull << (b & 63);
+      }
+      list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
+    }
+  };
+  add_types("dim3");
   std::uint32_t capacity = 16;
   while (capacity < entries_.size() * 2) capacity *= 2;
   slots_.assign(capacity, kEmptySlot);
@@ -314,6 +334,7 @@ void ApiMap::build_index() {
       by_header_.emplace(e.cuda, i);
       continue;
     }
+    if (e.kind == Kind::member) add_types(e.family);
     std::uint32_t slot = name_hash(e.cuda) & slot_mask_;
     while (slots_[slot] != kEmptySlot) slot = (slot + 1) & slot_mask_;
     slots_[slot] = i;
@@ -322,6 +343,8 @@ void ApiMap::build_index() {
     filter_[bit >> 6] |= 1ull << (bit & 63);
   }
   std::stable_sort(rules_.begin(), rules_.end(), [](const CallRule& a, const CallRule& b) { return a.cuda < b.cuda; });
+  for (const auto& r : rules_)
+    if (r.action == CallAction::unsupported_type) add_types(r.value);
   for (std::uint32_t i = 0; i < rules_.size();) {
     std::uint32_t j = i;
     while (j < rules_.size() && rules_[j].cuda == rules_[i].cuda) ++j;

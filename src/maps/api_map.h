@@ -3,6 +3,7 @@
 // Call rules (calls.tsv): cuda, argc, action, index, value[, note].
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -134,6 +135,16 @@ class ApiMap {
   const std::vector<PtxReplacement>& ptx_replacements() const { return ptx_; }
   // Rows of curated files that replaced a generated row of the same name.
   const std::vector<std::string>& overrides() const { return overrides_; }
+  // Struct type names that translation asks "is this object declared with it?" about: member
+  // rows' families and unsupported-type rules' types ('|' alternatives split), and dim3. A
+  // file's declarations of all of them are found in one pass over its tokens.
+  bool is_declared_type(std::string_view type) const {
+    if (type.empty() || type.size() >= 64 || !(declared_type_lengths_ >> type.size() & 1) ||
+        !(declared_type_starts_[static_cast<unsigned char>(type[0]) >> 6] >> (type[0] & 63) & 1))
+      return false;
+    const std::uint32_t b = filter_bit(type) & (kDeclaredFilterBits - 1);
+    return (declared_type_filter_[b >> 6] >> (b & 63) & 1) && declared_types_.count(type) != 0;
+  }
 
  private:
   void build_index();
@@ -145,6 +156,13 @@ class ApiMap {
   std::unordered_map<std::string_view, std::uint32_t> by_header_;
   std::unordered_set<std::string_view> qualifiers_;
   std::unordered_map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> rules_by_name_;
+  std::unordered_set<std::string_view> declared_types_;
+  // (length, first two and last byte) of the declared types: most identifiers are rejected
+  // without hashing the whole name.
+  static constexpr std::uint32_t kDeclaredFilterBits = 1u << 12;
+  std::array<std::uint64_t, kDeclaredFilterBits / 64> declared_type_filter_{};
+  std::uint64_t declared_type_lengths_ = 0;                  // bit n: a type is n bytes long
+  std::array<std::uint64_t, 4> declared_type_starts_{};      // bit c: a type starts with byte c
   static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
   // Hash of the first and last eight bytes and the length: constant time per name, and API
   // names sharing a prefix still differ at the end or in length.

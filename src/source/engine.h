@@ -78,6 +78,15 @@ class Engine {
   }
   // sig indices of the '#' of every preprocessor directive, in order.
   const std::vector<std::size_t>& directives() const { return directives_; }
+  // Sig indices, in order, of the names the tables ask "is this declared with it?" about
+  // (ApiMap::is_declared_type) and of the names that seed warp-size data flow (threadIdx,
+  // blockDim, __lane_id, thread_rank): found in the constructor's one sweep.
+  const std::vector<std::uint32_t>& declared_type_tokens() const { return declared_type_tokens_; }
+  const std::vector<std::uint32_t>& lane_seed_tokens() const { return lane_seed_tokens_; }
+  // The '{' of code (not of directives) and its '}', by '{': a brace never closed has
+  // kUnclosed. Paired by count alone, whatever other brackets lie between.
+  static constexpr std::uint32_t kUnclosed = 0xffffffffu;
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& code_braces() const { return code_braces_; }
   bool is_identifier(std::size_t i) const { return i < sig_.size() && tok(i).kind == lex::TokenKind::identifier; }
   std::size_t token_index(std::size_t i) const { return sig_[i]; }
   const lex::TokenStream& stream() const { return tokens_; }
@@ -177,6 +186,9 @@ class Engine {
   std::vector<DeviceRange> device_ranges_;
   mutable std::size_t device_cursor_ = 0;
   std::vector<std::size_t> directives_;
+  std::vector<std::uint32_t> declared_type_tokens_;
+  std::vector<std::uint32_t> lane_seed_tokens_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> code_braces_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   mutable std::optional<std::unordered_set<std::string_view>> template_kernels_;
   void protect_shims();
@@ -231,6 +243,8 @@ class IdentifierRewriter {
   std::unordered_map<TypeKey, const std::unordered_set<std::string_view>*, TypeKeyHash> declared_with;
   std::unordered_map<std::string_view, std::unordered_set<std::string_view>> declared_by_text;
   const std::unordered_set<std::string_view>& declared_names(std::string_view type);
+  void collect_declarators(std::size_t type_token, std::unordered_set<std::string_view>& names) const;
+  bool all_declared_scanned = false;
   bool declared_with_struct(std::string_view type, std::size_t object);
   std::size_t object_name(std::size_t object) const;
 };

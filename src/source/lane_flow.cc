@@ -43,28 +43,39 @@ bool is_number(const Engine& e, std::size_t i, long long value) {
 
 }  // namespace
 
-LaneFlow::LaneFlow(const Engine& e) : e_(e) {
-  // Function bodies (a '{' after a parameter list's ')', with const, noexcept, override or
-  // mutable between): the scope of the variables followed here. A namespace or extern "C" block
-  // is none, so two functions never share their variables' classes.
-  for (std::size_t i = 1; i < e.size(); ++i) {
-    if (!e.is(i, "{") || e.tok(i).has(lex::kInDirective)) continue;
-    std::size_t k = i - 1;
-    while (k > 0 && (e.is(k, "const") || e.is(k, "noexcept") || e.is(k, "override") || e.is(k, "mutable"))) --k;
-    if (!e.is(k, ")")) continue;
-    int depth = 0;  // the ')' must close a parameter list: a name before its '(', no if/for/while
-    std::size_t open_paren = k;
-    for (; open_paren > 0; --open_paren) {
-      if (e.is(open_paren, ")")) ++depth;
-      else if (e.is(open_paren, "(") && --depth == 0) break;
-    }
-    if (open_paren == 0 || depth != 0) continue;
-    const auto before = e.text(open_paren - 1);
-    if (before == "if" || before == "for" || before == "while" || before == "switch" || before == "catch") continue;
-    if (!e.is_identifier(open_paren - 1) && before != "]" && before != ">") continue;  // name, lambda, template
-    const std::size_t close = e.match(i);
-    if (close < e.size()) regions_.emplace_back(i, close);
+namespace {
+
+// The '{' at `i` opens a function body: a parameter list's ')' before it (const, noexcept,
+// override or mutable between), that list after a name, a lambda's ']' or a template's '>',
+// not after if/for/while/switch/catch. A namespace or extern "C" block is none, so two
+// functions never share their variables' classes.
+bool opens_function_body(const Engine& e, std::size_t i) {
+  if (i == 0) return false;
+  std::size_t k = i - 1;
+  while (k > 0 && (e.is(k, "const") || e.is(k, "noexcept") || e.is(k, "override") || e.is(k, "mutable"))) --k;
+  if (!e.is(k, ")")) return false;
+  int depth = 0;
+  std::size_t open_paren = k;
+  for (; open_paren > 0; --open_paren) {
+    if (e.is(open_paren, ")")) ++depth;
+    else if (e.is(open_paren, "(") && --depth == 0) break;
   }
+  if (open_paren == 0 || depth != 0) return false;
+  const auto before = e.text(open_paren - 1);
+  if (before == "if" || before == "for" || before == "while" || before == "switch" || before == "catch") return false;
+  return e.is_identifier(open_paren - 1) || before == "]" || before == ">";
+}
+
+}  // namespace
+
+LaneFlow::LaneFlow(const Engine& e) : e_(e) {
+  // Function bodies: the code braces (paired by the engine's sweep) after a parameter list.
+  // Only those that mention a thread index, a lane id or a block size (the engine's seed
+  // tokens) can hold a tracked value: the others, most host code, are not scanned.
+  const auto& seeds = e.lane_seed_tokens();
+  if (seeds.empty()) return;  // no function can hold a tracked value
+  for (const auto& [open, close] : e.code_braces())
+    if (close != Engine::kUnclosed && opens_function_body(e, open)) regions_.emplace_back(open, close);
   // The enclosing region of each (a lambda's function), for region_of's walk outwards.
   parents_.assign(regions_.size(), regions_.size());
   std::vector<std::size_t> open_regions;
@@ -73,49 +84,48 @@ LaneFlow::LaneFlow(const Engine& e) : e_(e) {
     if (!open_regions.empty()) parents_[r] = open_regions.back();
     open_regions.push_back(r);
   }
-  // Only functions that mention a thread index, a lane id or a block size can hold a tracked
-  // value: the others (most host code) are not scanned.
-  std::vector<std::size_t> seeds;
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    if (e.tok(i).kind != lex::TokenKind::identifier) continue;
-    const auto t = e.text(i);
-    if (t == "threadIdx" || t == "__lane_id" || t == "thread_rank" || t == "blockDim") seeds.push_back(i);
-  }
-  std::vector<bool> seeded(regions_.size());
+  // name = expression;  T name = expression, ...;  for (T name = expression; ...): the
+  // assignments of each seeded function, evaluated until their classes settle (a few rounds,
+  // so that chains like r = threadIdx.x & 31; s = r + 1; settle whatever their order). A
+  // function's classes depend on its own assignments only.
+  struct Assignment {
+    std::size_t name, first, last;
+  };
+  std::vector<Assignment> assignments;
   for (std::size_t r = 0; r < regions_.size(); ++r) {
-    auto it = std::lower_bound(seeds.begin(), seeds.end(), regions_[r].first);
-    seeded[r] = it != seeds.end() && *it <= regions_[r].second;
-  }
-  // name = expression;  T name = expression, ...;  for (T name = expression; ...): a few passes,
-  // so that chains (r = threadIdx.x & 31; s = r + 1;) settle whatever their order.
-  for (int pass = 0; pass < 3; ++pass) {
-    bool changed = false;
-    for (std::size_t r = 0; r < regions_.size(); ++r) {
-      if (!seeded[r]) continue;
-      const auto [first, last] = regions_[r];
-      for (std::size_t i = first + 1; i + 2 < last; ++i) {
-        if (!e.is_identifier(i) || !e.is(i + 1, "=") || e.tok(i).has(lex::kInDirective)) continue;
-        if (e.is(i - 1, ".") || e.is(i - 1, "->") || e.is(i - 1, "::")) continue;  // a member, not a variable
-        std::size_t end = i + 2;
-        int nest = 0;
-        for (; end < last; ++end) {
-          const auto t = e.text(end);
-          if (t == "(" || t == "[" || t == "{") ++nest;
-          else if (t == ")" || t == "]" || t == "}") {
-            if (nest-- == 0) break;
-          } else if (nest == 0 && (t == ";" || t == ",")) break;
-        }
-        if (end == i + 2) continue;
-        const LaneClass c = of_range_in(r, i + 2, end - 1);
+    const auto [first, last] = regions_[r];
+    auto seed = std::lower_bound(seeds.begin(), seeds.end(), static_cast<std::uint32_t>(first));
+    if (seed == seeds.end() || *seed > last) continue;
+    assignments.clear();
+    for (std::size_t i = first + 1; i + 2 < last; ++i) {
+      if (!e.is_identifier(i) || !e.is(i + 1, "=") || e.tok(i).has(lex::kInDirective)) continue;
+      if (e.is(i - 1, ".") || e.is(i - 1, "->") || e.is(i - 1, "::")) continue;  // a member, not a variable
+      std::size_t end = i + 2;
+      int nest = 0;
+      for (; end < last; ++end) {
+        const auto& t = e.tok(end);
+        if (t.kind != lex::TokenKind::punctuator || t.length != 1) continue;
+        const char c = e.text(end)[0];
+        if (c == '(' || c == '[' || c == '{') ++nest;
+        else if (c == ')' || c == ']' || c == '}') {
+          if (nest-- == 0) break;
+        } else if (nest == 0 && (c == ';' || c == ',')) break;
+      }
+      if (end > i + 2) assignments.push_back({i, i + 2, end - 1});
+    }
+    for (int round = 0; round < 3; ++round) {
+      bool changed = false;
+      for (const auto& a : assignments) {
+        const LaneClass c = of_range_in(r, a.first, a.last);
         if (c == LaneClass::none) continue;
-        auto& slot = classes_[Key{r, e.text(i)}];
+        auto& slot = classes_[Key{r, e.text(a.name)}];
         if (c > slot) {
           slot = c;
           changed = true;
         }
       }
+      if (!changed) break;
     }
-    if (!changed) break;
   }
 }
 
@@ -145,7 +155,16 @@ LaneClass LaneFlow::of_range_in(std::size_t region, std::size_t first, std::size
   LaneClass c = LaneClass::none;
   bool block_size = false;
   for (std::size_t k = first; k <= last && k < e_.size(); ++k) {
+    const auto& tk = e_.tok(k);
     const auto t = e_.text(k);
+    if (tk.kind == lex::TokenKind::identifier) {
+      if (t == "threadIdx" || t == "thread_rank") c = combine(c, LaneClass::thread);
+      else if (t == "__lane_id") c = combine(c, LaneClass::lane);
+      else if (t == "blockDim") block_size = true;
+      else if (!classes_.empty() && !e_.is(k - 1, ".") && !e_.is(k - 1, "->")) c = combine(c, of_variable_in(region, k));
+      continue;
+    }
+    if (tk.kind != lex::TokenKind::punctuator) continue;
     // A value read from an array is data, whatever index read it: in[threadIdx.x] is no index.
     if (t == "[") {
       const std::size_t close = e_.match(k);
@@ -153,13 +172,6 @@ LaneClass LaneFlow::of_range_in(std::size_t region, std::size_t first, std::size
         k = close;
         continue;
       }
-    }
-    if (e_.is_identifier(k)) {
-      if (t == "threadIdx" || t == "thread_rank") c = combine(c, LaneClass::thread);
-      else if (t == "__lane_id") c = combine(c, LaneClass::lane);
-      else if (t == "blockDim") block_size = true;
-      else if (!e_.is(k - 1, ".") && !e_.is(k - 1, "->")) c = combine(c, of_variable_in(region, k));
-      continue;
     }
     // The operators that make lane and warp indices out of thread indices.
     if (k + 1 > last) continue;

@@ -48,6 +48,7 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     bool host;
   };
   std::vector<Open> open;
+  std::vector<std::uint32_t> open_braces;  // code_braces_ entries not closed yet
   // Skipped groups are left out of the significant tokens: no pass sees them, and their text
   // is copied as it is.
   std::vector<bool> excluded;
@@ -58,6 +59,13 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     if (!excluded.empty() && excluded[index]) continue;
     const std::size_t i = sig_.size();
     sig_.push_back(index);
+    if (t.kind == TokenKind::identifier) {
+      const std::string_view name(source_data_ + t.offset, t.length);
+      if (map.is_declared_type(name)) declared_type_tokens_.push_back(static_cast<std::uint32_t>(i));
+      if ((t.length == 8 || t.length == 9 || t.length == 11) &&
+          (name == "threadIdx" || name == "blockDim" || name == "__lane_id" || name == "thread_rank"))
+        lane_seed_tokens_.push_back(static_cast<std::uint32_t>(i));
+    }
     // Launches count in macro bodies too (#define LAUNCH k<<<1, 1>>>()).
     if (t.kind == TokenKind::punctuator && t.length == 3 && source_data_[t.offset] == '<' &&
         source_data_[t.offset + 1] == '<' && source_data_[t.offset + 2] == '<')
@@ -87,8 +95,14 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
       if (pending && open.empty()) open.push_back({depth, i, pending_host});
       pending = pending_host = false;
       ++depth;
+      open_braces.push_back(static_cast<std::uint32_t>(code_braces_.size()));
+      code_braces_.push_back({static_cast<std::uint32_t>(i), kUnclosed});
     } else if (c[0] == '}') {
       if (depth > 0) --depth;
+      if (!open_braces.empty()) {
+        code_braces_[open_braces.back()].second = static_cast<std::uint32_t>(i);
+        open_braces.pop_back();
+      }
       if (!open.empty() && open.back().depth == depth) {
         device_ranges_.push_back({open.back().start, i, open.back().host});
         open.pop_back();
@@ -456,29 +470,37 @@ void IdentifierRewriter::find_user_definitions() {
   }
 }
 
+// `type [const] [*|&|const]... name`, and further declarators after commas, from the type's
+// token at k: the names go into `names`.
+void IdentifierRewriter::collect_declarators(std::size_t k, std::unordered_set<std::string_view>& names) const {
+  std::size_t j = k + 1;
+  while (j < e.size()) {
+    while (j < e.size() && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const") || e.is(j, "__restrict__"))) ++j;
+    if (!e.is_identifier(j)) break;
+    names.insert(e.text(j));
+    ++j;
+    if (e.is(j, "[")) j = e.match(j) + 1;
+    if (!e.is(j, ",")) break;
+    ++j;
+  }
+}
+
 const std::unordered_set<std::string_view>& IdentifierRewriter::declared_names(std::string_view type) {
   auto [it, fresh] = declared_with.try_emplace(TypeKey{type.data(), type.size()}, nullptr);
   if (!fresh) return *it->second;
-  // One scan per type text per file, shared by every row that names it; tokens are compared by
-  // length first (a search of the whole source for "half" stops at every 'h').
+  // The types the tables ask about are all collected on the first question (most files never
+  // get one), from the positions of their names that the engine's sweep noted.
+  if (!all_declared_scanned) {
+    all_declared_scanned = true;
+    for (const std::size_t k : e.declared_type_tokens()) collect_declarators(k, declared_by_text[e.text(k)]);
+  }
   auto [named, new_text] = declared_by_text.try_emplace(type);
   it->second = &named->second;
-  if (new_text) {
-    for (std::size_t k = 0; k + 1 < e.size(); ++k) {
-      if (e.tok(k).length != type.size() || e.tok(k).kind != TokenKind::identifier || e.text(k) != type) continue;
-      // type [const] [*|&|const]... name, and further declarators after commas
-      std::size_t j = k + 1;
-      while (j < e.size()) {
-        while (j < e.size() && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const") || e.is(j, "__restrict__"))) ++j;
-        if (!e.is_identifier(j)) break;
-        named->second.insert(e.text(j));
-        ++j;
-        if (e.is(j, "[")) j = e.match(j) + 1;
-        if (!e.is(j, ",")) break;
-        ++j;
-      }
-    }
-  }
+  // A type the tables do not list (asked by a caller with its own text): a pass of its own.
+  if (new_text && !map.is_declared_type(type))
+    for (std::size_t k = 0; k + 1 < e.size(); ++k)
+      if (e.tok(k).length == type.size() && e.tok(k).kind == TokenKind::identifier && e.text(k) == type)
+        collect_declarators(k, named->second);
   return named->second;
 }
 

@@ -167,6 +167,9 @@ TEST(Lexer, HeaderNamesAgreeWithTheLexer) {
       "char c = '\"'; \n#include \"q.h\"\n",
       "  #include \"indented.h\" // trailing\n",
       "a /* x */ #include \"not-at-start.h\"\n",
+      "int v = x + 0x1e+1'0; s = u8R\"(\n#include \"raw8.h\"\n)\";\n#include \"after8.h\"\n",
+      "auto f = a.b'c'; int g = .5'0;\n#include \"dots.h\"\n",
+      "x = y # z\n#include \"hash-mid-line.h\"\n",
   };
   for (const auto& c : cases) {
     EXPECT_EQ(scanned_headers(c), headers_of(c)) << c;
@@ -180,7 +183,9 @@ TEST(Lexer, HeaderNamesAgreeWithTheLexer) {
 TEST(Lexer, HeaderNamesAgreeOnRandomInput) {
   std::mt19937 rng(7);
   const std::vector<std::string> pieces = {"#", "include", " ", "\"h.h\"", "<s.h>", "\n", "\r\n", "/*", "*/", "//",
-                                           "\\", "'", "\"", "R\"(", ")\"", "x", "1'2", "if 0", "endif", "\t"};
+                                           "\\", "'", "\"", "R\"(", ")\"", "x", "1'2", "if 0", "endif", "\t",
+                                           // code before a special character on the same line
+                                           "int a = ", "R", "u8", "L", ".", "e+", "0x1", ";", "b2"};
   for (int round = 0; round < 5000; ++round) {
     std::string s;
     const int len = static_cast<int>(rng() % 40);
