@@ -83,6 +83,9 @@ class Engine {
   // blockDim, __lane_id, thread_rank): found in the constructor's one sweep.
   const std::vector<std::uint32_t>& declared_type_tokens() const { return declared_type_tokens_; }
   const std::vector<std::uint32_t>& lane_seed_tokens() const { return lane_seed_tokens_; }
+  // Sig indices of the names of code (not directives) directly followed by '(': calls and
+  // function declarators.
+  const std::vector<std::uint32_t>& names_before_paren() const { return names_before_paren_; }
   // The '{' of code (not of directives) and its '}', by '{': a brace never closed has
   // kUnclosed. Paired by count alone, whatever other brackets lie between.
   static constexpr std::uint32_t kUnclosed = 0xffffffffu;
@@ -188,6 +191,7 @@ class Engine {
   std::vector<std::size_t> directives_;
   std::vector<std::uint32_t> declared_type_tokens_;
   std::vector<std::uint32_t> lane_seed_tokens_;
+  std::vector<std::uint32_t> names_before_paren_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> code_braces_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
   mutable std::optional<std::unordered_set<std::string_view>> template_kernels_;

@@ -91,6 +91,9 @@ Engine::Engine(std::string_view path, const lex::TokenStream& tokens, const maps
     if (t.kind != TokenKind::punctuator || t.length != 1) continue;
     if (c[0] == ';') {
       pending = pending_host = false;
+    } else if (c[0] == '(') {
+      if (i > 0 && tokens[sig_[i - 1]].kind == TokenKind::identifier && !tokens[sig_[i - 1]].has(lex::kInDirective))
+        names_before_paren_.push_back(static_cast<std::uint32_t>(i - 1));
     } else if (c[0] == '{') {
       if (pending && open.empty()) open.push_back({depth, i, pending_host});
       pending = pending_host = false;
@@ -432,10 +435,8 @@ const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
 // member). Names that follow the CUDA API conventions are not the user's to define and are not
 // looked at.
 void IdentifierRewriter::find_user_definitions() {
-  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
-    const auto& t = e.tok(i);
-    if (t.has(lex::kInDirective)) continue;
-    if (t.kind != TokenKind::identifier || !e.is(i + 1, "(") || i == 0) continue;
+  for (const std::size_t i : e.names_before_paren()) {  // code names followed by '('
+    if (i == 0) continue;
     // A declarator: a type name (or * / &) before it, not a keyword of an expression. (Checked
     // before the table lookup: most `name(` are calls.)
     const auto prev = e.text(i - 1);
