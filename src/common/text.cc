@@ -106,7 +106,19 @@ TextCheck check_text(std::string_view text) {
   const std::size_t n = text.size();
   std::size_t i = 0;
   while (i < n) {
-    // Fast path over ASCII, eight bytes at a time.
+    // Fast path over ASCII: sixteen bytes at a time (as signed bytes, one with the high bit
+    // set is negative, so `<= 0` finds it and a NUL alike), then eight.
+    using Bytes = signed char __attribute__((vector_size(16)));
+    while (i + 16 <= n) {
+      Bytes v;
+      std::memcpy(&v, s + i, 16);
+      const Bytes stop = v <= 0;
+      std::uint64_t lo = 0, hi = 0;
+      std::memcpy(&lo, &stop, 8);
+      std::memcpy(&hi, reinterpret_cast<const char*>(&stop) + 8, 8);
+      if ((lo | hi) != 0) break;
+      i += 16;
+    }
     while (i + 8 <= n) {
       std::uint64_t w;
       std::memcpy(&w, s + i, 8);

@@ -32,6 +32,22 @@ TEST(Text, FindsNulBytesAndBadEncodings) {
   EXPECT_EQ(check_text("truncated \xE2\x82").problem, TextProblem::invalid_utf8);
 }
 
+// The fast paths read 16 and 8 bytes at a time: a problem byte is found at every offset of a
+// line, whichever block it falls in, and valid multi-byte text between blocks stays valid.
+TEST(Text, FindsProblemsAtEveryOffset) {
+  for (std::size_t at = 0; at < 48; ++at) {
+    std::string s(48, 'x');
+    s[at] = '\0';
+    EXPECT_EQ(check_text(s).problem, TextProblem::nul_byte) << at;
+    EXPECT_EQ(check_text(s).offset, at);
+    s[at] = '\xFF';
+    EXPECT_EQ(check_text(s).problem, TextProblem::invalid_utf8) << at;
+    EXPECT_EQ(check_text(s).offset, at);
+    s.replace(at, 1, "\xC3\xA9");
+    EXPECT_EQ(check_text(s).problem, TextProblem::none) << at;
+  }
+}
+
 TEST(Text, InvalidBytesBecomeEscapesValidTextStays) {
   EXPECT_EQ(to_valid_utf8("caf\xC3\xA9.cu"), "caf\xC3\xA9.cu");
   EXPECT_EQ(to_valid_utf8("caf\xE9.cu"), "caf\\xE9.cu");
