@@ -2,6 +2,7 @@
 // arguments HIP needs wrapped (HIP_SYMBOL, const void* kernels), and arguments HIP lacks
 // (the lane mask of the *_sync warp functions), and arguments HIP has no default for.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -14,7 +15,9 @@ bool is_full_mask(std::string_view s) {
   std::string lower;
   for (char c : s)
     if (c != ' ' && c != '\t') lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  while (!lower.empty() && (lower.back() == 'u' || lower.back() == 'l')) lower.pop_back();
+  // Integer suffixes (0xffffffffu, ~0ull) only on numbers: a name keeps its letters ('full').
+  const bool number = !lower.empty() && (std::isdigit(static_cast<unsigned char>(lower[0])) || lower[0] == '-' || lower[0] == '~');
+  while (number && (lower.back() == 'u' || lower.back() == 'l')) lower.pop_back();
   return lower == "0xffffffff" || lower == "0xffffffffffffffff" || lower == "-1" || lower == "__activemask()" ||
          lower == "~0" || lower == "~0u" || lower.find("full") != std::string::npos ||
          lower.find("all") != std::string::npos;  // FULL_MASK, kAllLanes

@@ -77,12 +77,63 @@ constexpr std::string_view kAtomicIncDec =
     "#endif\n";
 constexpr std::array<std::string_view, 2> kAtomicIncDecTriggers = {"atomicInc", "atomicDec"};
 
-constexpr std::array<Shim, 5> kShims = {{
+// __match_any_sync / __match_all_sync with the mask dropped, as the other *_sync calls are: HIP
+// has no mask-free form (HIP 6.2's *_sync forms need HIP_ENABLE_WARP_SYNC_BUILTINS and 64-bit
+// masks). On AMD the active lanes are grouped by the bits of their value (as the hardware
+// match compares them: NaNs with the same bits are peers), one group per round, the lowest
+// ungrouped lane leading; on NVIDIA CUDA's own functions run over the active lanes.
+constexpr std::string_view kMatch =
+    "#if !defined(GPUPORT_MATCH)\n"
+    "#define GPUPORT_MATCH /* added by gpuport: HIP has no mask-free __match_any/__match_all */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "template <typename T> __device__ static inline unsigned long long gpuport_match_key(T value) {\n"
+    "  static_assert(sizeof(T) == 4 || sizeof(T) == 8, \"__match_*_sync compares 32- and 64-bit values\");\n"
+    "  unsigned long long key = 0;\n"
+    "  __builtin_memcpy(&key, &value, sizeof(T));\n"
+    "  return key;\n"
+    "}\n"
+    "template <typename T> __device__ static inline unsigned long long gpuport_match_any(T value) {\n"
+    "  const unsigned long long key = gpuport_match_key(value);\n"
+    "  unsigned long long peers = 0;\n"
+    "  bool grouped = false;\n"
+    "  for (;;) {\n"
+    "    const unsigned long long left = __ballot(!grouped);\n"
+    "    if (left == 0) break;\n"
+    "    const unsigned long long leader_key = __shfl(key, __ffsll(left) - 1);\n"
+    "    const bool same = !grouped && leader_key == key;\n"
+    "    const unsigned long long group = __ballot(same);\n"
+    "    if (same) {\n"
+    "      peers = group;\n"
+    "      grouped = true;\n"
+    "    }\n"
+    "  }\n"
+    "  return peers;\n"
+    "}\n"
+    "template <typename T> __device__ static inline unsigned long long gpuport_match_all(T value, int* pred) {\n"
+    "  const unsigned long long key = gpuport_match_key(value);\n"
+    "  const unsigned long long active = __ballot(1);\n"
+    "  const bool same = __all(__shfl(key, __ffsll(active) - 1) == key);\n"
+    "  *pred = same;\n"
+    "  return same ? active : 0;\n"
+    "}\n"
+    "#else\n"
+    "template <typename T> __device__ static inline unsigned int gpuport_match_any(T value) {\n"
+    "  return __match_any_sync(__activemask(), value);\n"
+    "}\n"
+    "template <typename T> __device__ static inline unsigned int gpuport_match_all(T value, int* pred) {\n"
+    "  return __match_all_sync(__activemask(), value, pred);\n"
+    "}\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 2> kMatchTriggers = {"gpuport_match_any", "gpuport_match_all"};
+
+constexpr std::array<Shim, 6> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
     {"GPUPORT_AMD_HOST_FUNC", kHostFuncAmd, kHostFuncTriggers},
     {"GPUPORT_AMD_ATOMIC_INC_DEC", kAtomicIncDec, kAtomicIncDecTriggers},
+    {"GPUPORT_MATCH", kMatch, kMatchTriggers},
 }};
 
 }  // namespace
