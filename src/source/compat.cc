@@ -127,13 +127,56 @@ constexpr std::string_view kMatch =
     "#endif\n";
 constexpr std::array<std::string_view, 2> kMatchTriggers = {"gpuport_match_any", "gpuport_match_all"};
 
-constexpr std::array<Shim, 6> kShims = {{
+// __reduce_*_sync with the mask dropped: the active lanes' values combined in lane order (each
+// lane shuffles every active lane's value in turn; exact for the integer operations CUDA has).
+constexpr std::string_view kReduce =
+    "#if !defined(GPUPORT_REDUCE)\n"
+    "#define GPUPORT_REDUCE /* added by gpuport: HIP has no __reduce_*_sync */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "template <typename T, typename Op> __device__ static inline T gpuport_reduce_active(T value, Op op) {\n"
+    "  unsigned long long lanes = __ballot(1);\n"
+    "  T result = __shfl(value, __ffsll(lanes) - 1);\n"
+    "  for (lanes &= lanes - 1; lanes != 0; lanes &= lanes - 1) result = op(result, __shfl(value, __ffsll(lanes) - 1));\n"
+    "  return result;\n"
+    "}\n"
+    "struct gpuport_add { template <typename T> __device__ T operator()(T a, T b) const { return a + b; } };\n"
+    "struct gpuport_min { template <typename T> __device__ T operator()(T a, T b) const { return b < a ? b : a; } };\n"
+    "struct gpuport_max { template <typename T> __device__ T operator()(T a, T b) const { return a < b ? b : a; } };\n"
+    "struct gpuport_and { __device__ unsigned operator()(unsigned a, unsigned b) const { return a & b; } };\n"
+    "struct gpuport_or { __device__ unsigned operator()(unsigned a, unsigned b) const { return a | b; } };\n"
+    "struct gpuport_xor { __device__ unsigned operator()(unsigned a, unsigned b) const { return a ^ b; } };\n"
+    "__device__ static inline unsigned gpuport_reduce_add(unsigned v) { return gpuport_reduce_active(v, gpuport_add()); }\n"
+    "__device__ static inline int gpuport_reduce_add(int v) { return gpuport_reduce_active(v, gpuport_add()); }\n"
+    "__device__ static inline unsigned gpuport_reduce_min(unsigned v) { return gpuport_reduce_active(v, gpuport_min()); }\n"
+    "__device__ static inline int gpuport_reduce_min(int v) { return gpuport_reduce_active(v, gpuport_min()); }\n"
+    "__device__ static inline unsigned gpuport_reduce_max(unsigned v) { return gpuport_reduce_active(v, gpuport_max()); }\n"
+    "__device__ static inline int gpuport_reduce_max(int v) { return gpuport_reduce_active(v, gpuport_max()); }\n"
+    "__device__ static inline unsigned gpuport_reduce_and(unsigned v) { return gpuport_reduce_active(v, gpuport_and()); }\n"
+    "__device__ static inline unsigned gpuport_reduce_or(unsigned v) { return gpuport_reduce_active(v, gpuport_or()); }\n"
+    "__device__ static inline unsigned gpuport_reduce_xor(unsigned v) { return gpuport_reduce_active(v, gpuport_xor()); }\n"
+    "#else\n"
+    "__device__ static inline unsigned gpuport_reduce_add(unsigned v) { return __reduce_add_sync(__activemask(), v); }\n"
+    "__device__ static inline int gpuport_reduce_add(int v) { return __reduce_add_sync(__activemask(), v); }\n"
+    "__device__ static inline unsigned gpuport_reduce_min(unsigned v) { return __reduce_min_sync(__activemask(), v); }\n"
+    "__device__ static inline int gpuport_reduce_min(int v) { return __reduce_min_sync(__activemask(), v); }\n"
+    "__device__ static inline unsigned gpuport_reduce_max(unsigned v) { return __reduce_max_sync(__activemask(), v); }\n"
+    "__device__ static inline int gpuport_reduce_max(int v) { return __reduce_max_sync(__activemask(), v); }\n"
+    "__device__ static inline unsigned gpuport_reduce_and(unsigned v) { return __reduce_and_sync(__activemask(), v); }\n"
+    "__device__ static inline unsigned gpuport_reduce_or(unsigned v) { return __reduce_or_sync(__activemask(), v); }\n"
+    "__device__ static inline unsigned gpuport_reduce_xor(unsigned v) { return __reduce_xor_sync(__activemask(), v); }\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 6> kReduceTriggers = {"gpuport_reduce_add", "gpuport_reduce_min", "gpuport_reduce_max",
+                                                             "gpuport_reduce_and", "gpuport_reduce_or",  "gpuport_reduce_xor"};
+
+constexpr std::array<Shim, 7> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
     {"GPUPORT_AMD_HOST_FUNC", kHostFuncAmd, kHostFuncTriggers},
     {"GPUPORT_AMD_ATOMIC_INC_DEC", kAtomicIncDec, kAtomicIncDecTriggers},
     {"GPUPORT_MATCH", kMatch, kMatchTriggers},
+    {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
 }};
 
 }  // namespace
