@@ -169,7 +169,40 @@ constexpr std::string_view kReduce =
 constexpr std::array<std::string_view, 6> kReduceTriggers = {"gpuport_reduce_add", "gpuport_reduce_min", "gpuport_reduce_max",
                                                              "gpuport_reduce_and", "gpuport_reduce_or",  "gpuport_reduce_xor"};
 
-constexpr std::array<Shim, 7> kShims = {{
+// cooperative_groups::reduce and its function objects (<cooperative_groups/reduce.h>), which no
+// HIP has (5.2, 6.2, nor clr as of October 2024): on AMD a butterfly over a tile's lanes with
+// its shfl_xor, and over a coalesced group's ranks one by one with its shfl; on NVIDIA CUDA's
+// own header. CUDA's names are kept, in HIP's cooperative_groups namespace.
+constexpr std::string_view kCgReduce =
+    "#if !defined(GPUPORT_CG_REDUCE)\n"
+    "#define GPUPORT_CG_REDUCE /* added by gpuport: HIP's cooperative groups have no reduce */\n"
+    "#include <hip/hip_cooperative_groups.h>\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "namespace cooperative_groups {\n"
+    "template <typename T> struct plus { __device__ T operator()(const T& a, const T& b) const { return a + b; } };\n"
+    "template <typename T> struct less { __device__ T operator()(const T& a, const T& b) const { return b < a ? b : a; } };\n"
+    "template <typename T> struct greater { __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; } };\n"
+    "template <typename T> struct bit_and { __device__ T operator()(const T& a, const T& b) const { return a & b; } };\n"
+    "template <typename T> struct bit_or { __device__ T operator()(const T& a, const T& b) const { return a | b; } };\n"
+    "template <typename T> struct bit_xor { __device__ T operator()(const T& a, const T& b) const { return a ^ b; } };\n"
+    "template <unsigned int N, class P, typename T, typename Op>\n"
+    "__device__ static inline T reduce(const thread_block_tile<N, P>& tile, T value, Op op) {\n"
+    "  for (unsigned int offset = N / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));\n"
+    "  return value;\n"
+    "}\n"
+    "template <typename T, typename Op> __device__ static inline T reduce(const coalesced_group& group, T value, Op op) {\n"
+    "  T result = group.shfl(value, 0);\n"
+    "  for (unsigned int rank = 1; rank < group.size(); ++rank) result = op(result, group.shfl(value, static_cast<int>(rank)));\n"
+    "  return result;\n"
+    "}\n"
+    "}  // namespace cooperative_groups\n"
+    "#else\n"
+    "#include <cooperative_groups/reduce.h>\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kCgReduceHeaders = {"cooperative_groups/reduce.h"};
+
+constexpr std::array<Shim, 8> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -177,6 +210,7 @@ constexpr std::array<Shim, 7> kShims = {{
     {"GPUPORT_AMD_ATOMIC_INC_DEC", kAtomicIncDec, kAtomicIncDecTriggers},
     {"GPUPORT_MATCH", kMatch, kMatchTriggers},
     {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
+    {"GPUPORT_CG_REDUCE", kCgReduce, {}, kCgReduceHeaders},
 }};
 
 }  // namespace
@@ -188,6 +222,14 @@ std::uint32_t shim_for_call(std::string_view hip_name) {
   for (std::size_t i = 0; i < kShims.size(); ++i)
     for (auto t : kShims[i].triggers)
       if (t == hip_name) shims |= 1u << i;
+  return shims;
+}
+
+std::uint32_t shim_for_header(std::string_view cuda_path) {
+  std::uint32_t shims = 0;
+  for (std::size_t i = 0; i < kShims.size(); ++i)
+    for (auto h : kShims[i].headers)
+      if (h == cuda_path) shims |= 1u << i;
   return shims;
 }
 

@@ -17,6 +17,7 @@ struct Shim {
   std::string_view guard;  // the macro the block defines and tests
   std::string_view text;   // the whole block, '\n' line ends
   std::span<const std::string_view> triggers;  // HIP names (called) that need it
+  std::span<const std::string_view> headers = {};  // CUDA include paths that need it
 };
 
 // In the order they are written into a file.
@@ -24,6 +25,9 @@ std::span<const Shim> shims();
 
 // Bit of the shim a call of this HIP name needs, or 0.
 std::uint32_t shim_for_call(std::string_view hip_name);
+
+// Bits of the shims an include of this CUDA header needs, or 0.
+std::uint32_t shim_for_header(std::string_view cuda_path);
 
 // Bit of the shim this guard macro names, or 0.
 std::uint32_t shim_for_guard(std::string_view macro);

@@ -105,6 +105,8 @@ class Engine {
   std::optional<std::uint32_t> first_hip_condition;
   // Compatibility shims (compat.h) the translation calls for, by bit.
   std::uint32_t needed_shims = 0;
+  // Where rewrite_includes inserted a runtime include (before a cooperative-groups include).
+  std::optional<std::uint32_t> runtime_inserted_at;
   // Shims the file already holds (it is gpuport's own output): their lines are left alone and
   // no second copy is added, so that translating a translation changes nothing.
   std::uint32_t present_shims() const { return present_shims_; }

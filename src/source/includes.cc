@@ -158,6 +158,7 @@ void rewrite_includes(Engine& e) {
                  fmt::format("<{}> looks like a CUDA header but is not in the mapping tables; left unchanged", inc.path));
       continue;
     }
+    if (!e.tok(inc.hash).has(lex::kInDisabledGroup)) e.needed_shims |= shim_for_header(inc.path);
     if (entry->status == maps::Status::unsupported) {
       e.report(inc.header, Severity::error, "unsupported-header",
                fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
@@ -188,6 +189,7 @@ void rewrite_includes(Engine& e) {
       e.insert(begin, fmt::format("#include <hip/hip_runtime.h>{}", line_end(e)));
       ++e.result().rewrites;
       runtime_inserted = true;
+      e.runtime_inserted_at = begin;
     }
     if (entry->hip != inc.path) {
       e.replace(inc.header, replace_path(e.text(inc.header), header_spelling(entry->hip, e.options().hipify_style)));
@@ -286,6 +288,13 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
       const bool open_line = at == e.source().size() && e.source().back() != '\n';
       e.insert(at, open_line ? std::string(eol) + shim() : shim());
     }
+    if (platform_macros_needed) insert_at_top(platform_include);
+    return;
+  }
+  // The runtime include that rewrite_includes put before a cooperative-groups include: the
+  // shims follow it there, and no second one is added.
+  if (e.runtime_inserted_at) {
+    if (add_shim) e.insert(*e.runtime_inserted_at, shim());
     if (platform_macros_needed) insert_at_top(platform_include);
     return;
   }
