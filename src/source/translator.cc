@@ -475,6 +475,19 @@ void IdentifierRewriter::find_user_definitions() {
 // token at k: the names go into `names`.
 void IdentifierRewriter::collect_declarators(std::size_t k, std::unordered_set<std::string_view>& names) const {
   std::size_t j = k + 1;
+  // A template's arguments (cg::thread_block_tile<32> warp): skipped, '>>' closing two.
+  if (e.is(j, "<")) {
+    int depth = 0;
+    for (; j < e.size() && j < k + 64; ++j) {
+      if (e.is(j, "<")) ++depth;
+      else if (e.is(j, ">")) --depth;
+      else if (e.is(j, ">>")) depth -= 2;
+      else if (e.is(j, ";") || e.is(j, "{") || e.is(j, "}")) return;
+      if (depth <= 0) break;
+    }
+    if (depth != 0) return;
+    ++j;
+  }
   while (j < e.size()) {
     while (j < e.size() && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const") || e.is(j, "__restrict__"))) ++j;
     if (!e.is_identifier(j)) break;
@@ -633,11 +646,11 @@ void IdentifierRewriter::run() {
       if (!member_access || i < 2 || t.has(lex::kInDisabledGroup)) continue;
       // (declared_with_struct answers from a per-file cache, at once for a struct the file never
       // declares anything with: x and y are members of everything.)
-      if (first_alternative(entry->family, [&](std::string_view type) { return declared_with_struct(type, i - 2); }).empty())
-        continue;
+      const auto type = first_alternative(entry->family, [&](std::string_view t) { return declared_with_struct(t, i - 2); });
+      if (type.empty()) continue;
       if (entry->status == maps::Status::unsupported) {
         e.report(i, Severity::error, "unsupported-member",
-                 fmt::format("{} member '{}' has no HIP counterpart", entry->family, name), advice(*entry));
+                 fmt::format("{} member '{}' has no HIP counterpart", type, name), advice(*entry));
       } else if (const auto hole = entry->hip.find('$'); hole != std::string::npos) {
         // The member access itself is wrapped: `h.x` -> `reinterpret_cast<half&>(h.x)`, unless
         // it already is (the text before the object ends as the template's part before $).
