@@ -202,7 +202,59 @@ constexpr std::string_view kCgReduce =
     "#endif\n";
 constexpr std::array<std::string_view, 1> kCgReduceHeaders = {"cooperative_groups/reduce.h"};
 
-constexpr std::array<Shim, 8> kShims = {{
+// CUDA's value-returning surface reads (`surf2Dread<T>(surf, x, y)`): HIP has only the forms
+// that store through a pointer. On NVIDIA CUDA's own run.
+constexpr std::string_view kSurfRead =
+    "#if !defined(GPUPORT_SURF_READ)\n"
+    "#define GPUPORT_SURF_READ /* added by gpuport: HIP's surface reads store through a pointer */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1Dread(hipSurfaceObject_t s, int x, Mode... mode) {\n"
+    "  T v;\n"
+    "  surf1Dread(&v, s, x, mode...);\n"
+    "  return v;\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2Dread(hipSurfaceObject_t s, int x, int y, Mode... mode) {\n"
+    "  T v;\n"
+    "  surf2Dread(&v, s, x, y, mode...);\n"
+    "  return v;\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf3Dread(hipSurfaceObject_t s, int x, int y, int z, Mode... mode) {\n"
+    "  T v;\n"
+    "  surf3Dread(&v, s, x, y, z, mode...);\n"
+    "  return v;\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1DLayeredread(hipSurfaceObject_t s, int x, int layer, Mode... mode) {\n"
+    "  T v;\n"
+    "  surf1DLayeredread(&v, s, x, layer, mode...);\n"
+    "  return v;\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2DLayeredread(hipSurfaceObject_t s, int x, int y, int layer, Mode... mode) {\n"
+    "  T v;\n"
+    "  surf2DLayeredread(&v, s, x, y, layer, mode...);\n"
+    "  return v;\n"
+    "}\n"
+    "#else\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1Dread(hipSurfaceObject_t s, int x, Mode... mode) {\n"
+    "  return surf1Dread<T>(s, x, mode...);\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2Dread(hipSurfaceObject_t s, int x, int y, Mode... mode) {\n"
+    "  return surf2Dread<T>(s, x, y, mode...);\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf3Dread(hipSurfaceObject_t s, int x, int y, int z, Mode... mode) {\n"
+    "  return surf3Dread<T>(s, x, y, z, mode...);\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1DLayeredread(hipSurfaceObject_t s, int x, int layer, Mode... mode) {\n"
+    "  return surf1DLayeredread<T>(s, x, layer, mode...);\n"
+    "}\n"
+    "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2DLayeredread(hipSurfaceObject_t s, int x, int y, int layer, Mode... mode) {\n"
+    "  return surf2DLayeredread<T>(s, x, y, layer, mode...);\n"
+    "}\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 5> kSurfReadTriggers = {"gpuport_surf1Dread", "gpuport_surf2Dread", "gpuport_surf3Dread",
+                                                               "gpuport_surf1DLayeredread", "gpuport_surf2DLayeredread"};
+
+constexpr std::array<Shim, 9> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -211,6 +263,7 @@ constexpr std::array<Shim, 8> kShims = {{
     {"GPUPORT_MATCH", kMatch, kMatchTriggers},
     {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
     {"GPUPORT_CG_REDUCE", kCgReduce, {}, kCgReduceHeaders},
+    {"GPUPORT_SURF_READ", kSurfRead, kSurfReadTriggers},
 }};
 
 }  // namespace
@@ -223,6 +276,12 @@ std::uint32_t shim_for_call(std::string_view hip_name) {
     for (auto t : kShims[i].triggers)
       if (t == hip_name) shims |= 1u << i;
   return shims;
+}
+
+std::string_view value_surface_read(std::string_view cuda_name) {
+  for (auto t : kSurfReadTriggers)
+    if (t.substr(8) == cuda_name) return t;  // "gpuport_" + the CUDA name
+  return {};
 }
 
 std::uint32_t shim_for_header(std::string_view cuda_path) {

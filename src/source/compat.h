@@ -26,6 +26,10 @@ std::span<const Shim> shims();
 // Bit of the shim a call of this HIP name needs, or 0.
 std::uint32_t shim_for_call(std::string_view hip_name);
 
+// The shim function for CUDA's value-returning form of a surface read (`surf2Dread<T>(...)`,
+// told by its template argument): gpuport_surf2Dread; empty for other names.
+std::string_view value_surface_read(std::string_view cuda_name);
+
 // Bits of the shims an include of this CUDA header needs, or 0.
 std::uint32_t shim_for_header(std::string_view cuda_path);
 

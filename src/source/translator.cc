@@ -732,6 +732,16 @@ void IdentifierRewriter::run() {
       e.report(i, Severity::warning, "deprecated-api", fmt::format("'{}' is deprecated in CUDA", name),
                advice(*entry).empty() ? fmt::format("translated to '{}'", entry->hip) : advice(*entry));
     }
+    // `surf2Dread<T>(surf, x, y)`: CUDA's value-returning form, told by its template argument;
+    // HIP has only the form that stores through a pointer, so a shim returns the value.
+    if (Engine::equals(next, "<") && entry->kind == maps::Kind::device) {
+      if (const auto form = value_surface_read(name); !form.empty()) {
+        e.replace(i, std::string(form));
+        ++e.result().rewrites;
+        e.needed_shims |= shim_for_call(form);
+        continue;
+      }
+    }
     if (Engine::equals(next, "(")) e.needed_shims |= shim_for_call(entry->hip);
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
