@@ -254,7 +254,118 @@ constexpr std::string_view kSurfRead =
 constexpr std::array<std::string_view, 5> kSurfReadTriggers = {"gpuport_surf1Dread", "gpuport_surf2Dread", "gpuport_surf3Dread",
                                                                "gpuport_surf1DLayeredread", "gpuport_surf2DLayeredread"};
 
-constexpr std::array<Shim, 9> kShims = {{
+// The occupancy queries HIP lacks. hipOccupancyMaxPotentialBlockSizeVariableSMem[WithFlags]
+// reached AMD in ROCm 5.5 (HIP commit 6d4c13a) and HIP's NVIDIA platform, WithFlags only, in
+// ROCm 6.0 (hipother d1fc24e); cudaOccupancyAvailableDynamicSMemPerBlock has no HIP name at all.
+// On AMD both are answered by HIP's own occupancy calculator
+// (hipOccupancyMaxActiveBlocksPerMultiprocessor): the block size with the most resident
+// threads, from the largest allowed down in steps of the wavefront size, as CUDA's header
+// searches; the largest dynamic shared memory with numBlocks blocks still resident, by binary
+// search. The flags (CUDA's cudaOccupancyDisableCachingOverride) change nothing on AMD.
+constexpr std::string_view kOccupancy =
+    "#if !defined(GPUPORT_OCCUPANCY)\n"
+    "#define GPUPORT_OCCUPANCY /* added by gpuport: occupancy queries HIP lacks */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "template <class T> static inline hipError_t gpuport_occupancy_limits(T func, hipDeviceProp_t* prop, hipFuncAttributes* attr) {\n"
+    "  int device = 0;\n"
+    "  hipError_t e = hipGetDevice(&device);\n"
+    "  if (e == hipSuccess) e = hipGetDeviceProperties(prop, device);\n"
+    "  if (e == hipSuccess) e = hipFuncGetAttributes(attr, reinterpret_cast<const void*>(func));\n"
+    "  return e;\n"
+    "}\n"
+    "#if HIP_VERSION < 50500000\n"
+    "template <typename UnaryFunction, class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(\n"
+    "    int* min_grid_size, int* block_size, T func, UnaryFunction block_size_to_dynamic_smem_size, int block_size_limit = 0,\n"
+    "    unsigned int flags = 0) {\n"
+    "  (void)flags;\n"
+    "  if (min_grid_size == nullptr || block_size == nullptr) return hipErrorInvalidValue;\n"
+    "  hipDeviceProp_t prop;\n"
+    "  hipFuncAttributes attr;\n"
+    "  hipError_t e = gpuport_occupancy_limits(func, &prop, &attr);\n"
+    "  if (e != hipSuccess) return e;\n"
+    "  int limit = prop.maxThreadsPerBlock < attr.maxThreadsPerBlock ? prop.maxThreadsPerBlock : attr.maxThreadsPerBlock;\n"
+    "  if (block_size_limit > 0 && block_size_limit < limit) limit = block_size_limit;\n"
+    "  const int step = prop.warpSize > 0 ? prop.warpSize : 32;\n"
+    "  int best_threads = 0, best_block = 0, best_blocks = 0;\n"
+    "  for (int b = limit; b > 0; b -= (b % step != 0 ? b % step : step)) {\n"
+    "    int blocks = 0;\n"
+    "    e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, b, block_size_to_dynamic_smem_size(b));\n"
+    "    if (e != hipSuccess) return e;\n"
+    "    if (blocks * b > best_threads) {\n"
+    "      best_threads = blocks * b;\n"
+    "      best_block = b;\n"
+    "      best_blocks = blocks;\n"
+    "    }\n"
+    "  }\n"
+    "  *block_size = best_block;\n"
+    "  *min_grid_size = best_blocks * prop.multiProcessorCount;\n"
+    "  return hipSuccess;\n"
+    "}\n"
+    "template <typename UnaryFunction, class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, T func,\n"
+    "    UnaryFunction block_size_to_dynamic_smem_size, int block_size_limit = 0) {\n"
+    "  return gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, func,\n"
+    "                                                                       block_size_to_dynamic_smem_size, block_size_limit, 0);\n"
+    "}\n"
+    "#define hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags\n"
+    "#define hipOccupancyMaxPotentialBlockSizeVariableSMem gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMem\n"
+    "#endif\n"
+    "template <class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic_smem_size, T func, int num_blocks,\n"
+    "                                                                        int block_size) {\n"
+    "  if (dynamic_smem_size == nullptr || num_blocks <= 0 || block_size <= 0) return hipErrorInvalidValue;\n"
+    "  hipDeviceProp_t prop;\n"
+    "  hipFuncAttributes attr;\n"
+    "  hipError_t e = gpuport_occupancy_limits(func, &prop, &attr);\n"
+    "  if (e != hipSuccess) return e;\n"
+    "  int blocks = 0;\n"
+    "  e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block_size, 0);\n"
+    "  if (e != hipSuccess) return e;\n"
+    "  *dynamic_smem_size = 0;\n"
+    "  if (blocks < num_blocks) return hipSuccess;\n"
+    "  size_t low = 0;  // num_blocks blocks with `low` bytes each are resident\n"
+    "  size_t high = prop.sharedMemPerBlock > attr.sharedSizeBytes ? prop.sharedMemPerBlock - attr.sharedSizeBytes : 0;\n"
+    "  while (low < high) {\n"
+    "    const size_t mid = low + (high - low + 1) / 2;\n"
+    "    e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block_size, mid);\n"
+    "    if (e != hipSuccess) return e;\n"
+    "    if (blocks >= num_blocks) low = mid;\n"
+    "    else high = mid - 1;\n"
+    "  }\n"
+    "  *dynamic_smem_size = low;\n"
+    "  return hipSuccess;\n"
+    "}\n"
+    "#else\n"
+    "#if HIP_VERSION < 60000000\n"
+    "template <typename UnaryFunction, class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(\n"
+    "    int* min_grid_size, int* block_size, T func, UnaryFunction block_size_to_dynamic_smem_size, int block_size_limit = 0,\n"
+    "    unsigned int flags = 0) {\n"
+    "  return hipCUDAErrorTohipError(cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(\n"
+    "      min_grid_size, block_size, func, block_size_to_dynamic_smem_size, block_size_limit, flags));\n"
+    "}\n"
+    "#define hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags\n"
+    "#endif\n"
+    "template <typename UnaryFunction, class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, T func,\n"
+    "    UnaryFunction block_size_to_dynamic_smem_size, int block_size_limit = 0) {\n"
+    "  return hipCUDAErrorTohipError(cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid_size, block_size, func,\n"
+    "                                                                             block_size_to_dynamic_smem_size, block_size_limit));\n"
+    "}\n"
+    "#define hipOccupancyMaxPotentialBlockSizeVariableSMem gpuport_hipOccupancyMaxPotentialBlockSizeVariableSMem\n"
+    "template <class T>\n"
+    "static inline hipError_t gpuport_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic_smem_size, T func, int num_blocks,\n"
+    "                                                                        int block_size) {\n"
+    "  return hipCUDAErrorTohipError(cudaOccupancyAvailableDynamicSMemPerBlock(dynamic_smem_size, func, num_blocks, block_size));\n"
+    "}\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMaxPotentialBlockSizeVariableSMem",
+                                                                "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
+                                                                "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
+
+constexpr std::array<Shim, 10> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -264,6 +375,7 @@ constexpr std::array<Shim, 9> kShims = {{
     {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
     {"GPUPORT_CG_REDUCE", kCgReduce, {}, kCgReduceHeaders},
     {"GPUPORT_SURF_READ", kSurfRead, kSurfReadTriggers},
+    {"GPUPORT_OCCUPANCY", kOccupancy, kOccupancyTriggers},
 }};
 
 }  // namespace
