@@ -252,6 +252,11 @@ class IdentifierRewriter {
   void collect_declarators(std::size_t type_token, std::unordered_set<std::string_view>& names) const;
   bool all_declared_scanned = false;
   bool declared_with_struct(std::string_view type, std::size_t object);
+  // `attr.type == cudaMemoryTypeManaged` on HIP 5.2 (a test of isManaged instead).
+  bool managed_test_after(std::size_t member);
+  bool managed_test_before(std::size_t constant);
+  std::set<std::size_t> managed_tests;         // constants rewritten with the member before them
+  std::set<std::size_t> managed_type_members;  // members to rename to isManaged
   std::size_t object_name(std::size_t object) const;
 };
 

@@ -518,6 +518,41 @@ const std::unordered_set<std::string_view>& IdentifierRewriter::declared_names(s
   return named->second;
 }
 
+// HIP 5.2 has no hipMemoryTypeManaged (the tables mark cudaMemoryTypeManaged unsupported): it
+// reports managed memory by hipPointerAttribute_t::isManaged. `attr.type == cudaMemoryTypeManaged`
+// (member `type` at i) becomes `attr.isManaged != 0`, `!=` becomes `== 0`.
+bool IdentifierRewriter::managed_test_after(std::size_t i) {
+  if (!(e.is(i + 1, "==") || e.is(i + 1, "!=")) || !e.is(i + 2, "cudaMemoryTypeManaged")) return false;
+  const auto* constant = map.find("cudaMemoryTypeManaged");
+  if (!constant || constant->status != maps::Status::unsupported || e.tok(i + 2).has(lex::kInDirective)) return false;
+  const auto group = e.group();
+  e.replace(i, "isManaged");
+  e.replace(i + 1, e.is(i + 1, "==") ? "!=" : "==");
+  e.replace(i + 2, "0");
+  managed_tests.insert(i + 2);
+  return true;
+}
+
+// `cudaMemoryTypeManaged == attr.type` (the constant at i): `0 != attr.isManaged`; the member
+// is renamed when the pass reaches it.
+bool IdentifierRewriter::managed_test_before(std::size_t i) {
+  if (!(e.is(i + 1, "==") || e.is(i + 1, "!="))) return false;
+  std::size_t m = i + 2;
+  while (m < e.size() && (e.is_identifier(m) || e.is(m, "[") || e.is(m, "]")) && !e.is(m + 1, ".") && !e.is(m + 1, "->")) {
+    if (e.is(m, "[")) m = e.match(m);
+    if (m >= e.size()) return false;
+    ++m;
+  }
+  if (m + 2 >= e.size() || !(e.is(m + 1, ".") || e.is(m + 1, "->")) || !e.is(m + 2, "type") || e.is(m + 3, "(")) return false;
+  if (!declared_with_struct("cudaPointerAttributes", m)) return false;
+  const auto group = e.group();
+  e.replace(i, "0");
+  e.replace(i + 1, e.is(i + 1, "==") ? "!=" : "==");
+  ++e.result().rewrites;
+  managed_type_members.insert(m + 2);
+  return true;
+}
+
 bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t object) {
   const auto& names = declared_names(type);
   if (names.empty()) return false;
@@ -630,6 +665,10 @@ void IdentifierRewriter::run() {
       continue;
     }
 
+    if (name == "cudaMemoryTypeManaged" && !in_directive) {
+      if (managed_tests.count(i)) continue;  // rewritten with the member before it
+      if (entry->status == maps::Status::unsupported && managed_test_before(i)) continue;
+    }
     // `dim3 d = make_uint3(x, y, z)`: CUDA's dim3 converts from uint3, HIP's has only the
     // (x, y, z) constructor, so the initializer becomes dim3(x, y, z).
     if (name == "make_uint3" && Engine::equals(prev, "=") && Engine::equals(next, "(") && i >= 2 &&
@@ -667,6 +706,13 @@ void IdentifierRewriter::run() {
         const auto group = e.group();
         e.insert(e.tok(object).offset, std::string(before));
         e.insert(t.end(), entry->hip.substr(hole + 1));
+        ++e.result().rewrites;
+      } else if (managed_type_members.count(i)) {
+        // `cudaMemoryTypeManaged == attr.type` on HIP 5.2, which has no managed memory type and
+        // reports managed memory by isManaged: the comparison became a test of that field.
+        e.replace(i, "isManaged");
+        ++e.result().rewrites;
+      } else if (managed_test_after(i)) {
         ++e.result().rewrites;
       } else if (entry->hip != name) {
         e.replace(i, entry->hip);
