@@ -305,23 +305,16 @@ void ApiMap::build_index() {
   std::fill(filter_.begin(), filter_.end(), 0);
   rules_by_name_.clear();
   declared_types_.clear();
-  declared_type_filter_.fill(0);
-  declared_type_lengths_ = 0;
-  declared_type_starts_.fill(0);
+  declared_type_shapes_ = {};
   auto add_types = [&](std::string_view list) {
-    while (!list.empty()) {
-      const auto bar = list.find('|');
-      const auto type = list.substr(0, bar);
-      if (!type.empty() && type.size() < 64) {
+    first_alternative(list, [&](std::string_view type) {  // every alternative: never "found"
+      if (!type.empty() && type.size() < kShapeLengths) {
         declared_types_.insert(type);
-        declared_type_lengths_ |= 1ull << type.size();
         const auto c = static_cast<unsigned char>(type[0]);
-        declared_type_starts_[c >> 6] |= 1ull << (c & 63);
-        const std::uint32_t b = filter_bit(type) & (kDeclaredFilterBits - 1);
-        declared_type_filter_[b >> 6] |= 1ull << (b & 63);
+        declared_type_shapes_[type.size()][c >> 6] |= 1ull << (c & 63);
       }
-      list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
-    }
+      return false;
+    });
   };
   add_types("dim3");
   std::uint32_t capacity = 16;

@@ -91,6 +91,19 @@ struct LoadOptions {
   std::string hip_version;
 };
 
+// The first of the '|'-separated alternatives in `list` (a member row's struct spellings, an
+// unsupported-type rule's types: __half2|half2) for which `holds` is true; empty when none is.
+template <typename Predicate>
+std::string_view first_alternative(std::string_view list, Predicate holds) {
+  while (!list.empty()) {
+    const auto bar = list.find('|');
+    const auto item = list.substr(0, bar);
+    if (holds(item)) return item;
+    list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
+  }
+  return {};
+}
+
 class ApiMap {
  public:
   ApiMap() = default;
@@ -139,11 +152,10 @@ class ApiMap {
   // rows' families and unsupported-type rules' types ('|' alternatives split), and dim3. A
   // file's declarations of all of them are found in one pass over its tokens.
   bool is_declared_type(std::string_view type) const {
-    if (type.empty() || type.size() >= 64 || !(declared_type_lengths_ >> type.size() & 1) ||
-        !(declared_type_starts_[static_cast<unsigned char>(type[0]) >> 6] >> (type[0] & 63) & 1))
-      return false;
-    const std::uint32_t b = filter_bit(type) & (kDeclaredFilterBits - 1);
-    return (declared_type_filter_[b >> 6] >> (b & 63) & 1) && declared_types_.count(type) != 0;
+    // Most identifiers are rejected by their (length, first byte) before any hashing.
+    if (type.empty() || type.size() >= kShapeLengths) return false;
+    const auto c = static_cast<unsigned char>(type[0]);
+    return (declared_type_shapes_[type.size()][c >> 6] >> (c & 63) & 1) && declared_types_.count(type) != 0;
   }
 
  private:
@@ -157,12 +169,9 @@ class ApiMap {
   std::unordered_set<std::string_view> qualifiers_;
   std::unordered_map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> rules_by_name_;
   std::unordered_set<std::string_view> declared_types_;
-  // (length, first two and last byte) of the declared types: most identifiers are rejected
-  // without hashing the whole name.
-  static constexpr std::uint32_t kDeclaredFilterBits = 1u << 12;
-  std::array<std::uint64_t, kDeclaredFilterBits / 64> declared_type_filter_{};
-  std::uint64_t declared_type_lengths_ = 0;                  // bit n: a type is n bytes long
-  std::array<std::uint64_t, 4> declared_type_starts_{};      // bit c: a type starts with byte c
+  // Bit c of [n]: a declared type is n bytes long and starts with byte c.
+  static constexpr std::size_t kShapeLengths = 64;
+  std::array<std::array<std::uint64_t, 4>, kShapeLengths> declared_type_shapes_{};
   static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
   // Hash of the first and last eight bytes and the length: constant time per name, and API
   // names sharing a prefix still differ at the end or in length.

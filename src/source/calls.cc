@@ -65,7 +65,7 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
       std::size_t k = first;
       while (k < last && !e.is_identifier(k)) ++k;
       if (!e.is_identifier(k)) continue;
-      const auto type = first_alternative(rule.value, [&](std::string_view t) { return declared_as(t, k); });
+      const auto type = maps::first_alternative(rule.value, [&](std::string_view t) { return declared_as(t, k); });
       if (!type.empty()) {
         e.report(name, Severity::error, "unsupported-api",
                  fmt::format("'{}' on {} ('{}') has no HIP equivalent", e.text(name), type, e.text(k)), rule.note);

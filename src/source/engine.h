@@ -260,19 +260,6 @@ class IdentifierRewriter {
   std::size_t object_name(std::size_t object) const;
 };
 
-// The first of the '|'-separated alternatives in `list` (a member row's struct spellings, an
-// unsupported-type rule's types) for which `holds` is true; empty when none is.
-template <typename Predicate>
-std::string_view first_alternative(std::string_view list, Predicate holds) {
-  while (!list.empty()) {
-    const auto bar = list.find('|');
-    const auto item = list.substr(0, bar);
-    if (holds(item)) return item;
-    list = bar == std::string_view::npos ? std::string_view() : list.substr(bar + 1);
-  }
-  return {};
-}
-
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
 void rewrite_and_scan(Engine& engine);     // identifiers, then hazards
 void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes

@@ -522,7 +522,7 @@ const std::unordered_set<std::string_view>& IdentifierRewriter::declared_names(s
 // reports managed memory by hipPointerAttribute_t::isManaged. `attr.type == cudaMemoryTypeManaged`
 // (member `type` at i) becomes `attr.isManaged != 0`, `!=` becomes `== 0`.
 bool IdentifierRewriter::managed_test_after(std::size_t i) {
-  if (!(e.is(i + 1, "==") || e.is(i + 1, "!=")) || !e.is(i + 2, "cudaMemoryTypeManaged")) return false;
+  if (!e.is(i, "type") || !(e.is(i + 1, "==") || e.is(i + 1, "!=")) || !e.is(i + 2, "cudaMemoryTypeManaged")) return false;
   const auto* constant = map.find("cudaMemoryTypeManaged");
   if (!constant || constant->status != maps::Status::unsupported || e.tok(i + 2).has(lex::kInDirective)) return false;
   const auto group = e.group();
@@ -685,7 +685,7 @@ void IdentifierRewriter::run() {
       if (!member_access || i < 2 || t.has(lex::kInDisabledGroup)) continue;
       // (declared_with_struct answers from a per-file cache, at once for a struct the file never
       // declares anything with: x and y are members of everything.)
-      const auto type = first_alternative(entry->family, [&](std::string_view t) { return declared_with_struct(t, i - 2); });
+      const auto type = maps::first_alternative(entry->family, [&](std::string_view t) { return declared_with_struct(t, i - 2); });
       if (type.empty()) continue;
       if (entry->status == maps::Status::unsupported) {
         e.report(i, Severity::error, "unsupported-member",
