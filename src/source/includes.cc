@@ -77,8 +77,6 @@ const std::vector<Include>& find_includes(const Engine& e) {
   return *e.include_cache;
 }
 
-// The byte range of the whole line holding the directive that starts at sig index `hash`,
-// including its newline.
 // The file's line ending: that of its first line.
 std::string_view line_end(const Engine& e) {
   for (const auto& t : e.stream().tokens())
@@ -86,6 +84,8 @@ std::string_view line_end(const Engine& e) {
   return "\n";
 }
 
+// The byte range of the whole line holding the directive that starts at sig index `hash`,
+// including its newline.
 std::pair<std::uint32_t, std::uint32_t> directive_line(const Engine& e, std::size_t hash) {
   const auto& tokens = e.stream();
   std::size_t first = e.token_index(hash);
@@ -139,7 +139,6 @@ bool removable_line(const Engine& e, const Include& inc) {
 
 void rewrite_includes(Engine& e) {
   bool runtime_seen = false;
-  bool runtime_inserted = false;  // before a cooperative-groups include (below)
   // HIP paths already included unconditionally: several CUDA headers map to one HIP header
   // (<cub/block/block_reduce.cuh>, <cub/device/device_scan.cuh> -> <hipcub/hipcub.hpp>).
   std::set<std::string, std::less<>> included;
@@ -182,13 +181,11 @@ void rewrite_includes(Engine& e) {
     // hip_runtime.h defines, without including it: ahead of the runtime include (or without one)
     // it does not compile for AMD, so the runtime include goes right before it. A later runtime
     // include stays (it is harmless, and its line may hold a shim).
-    if (entry->hip == "hip/hip_cooperative_groups.h" && inc.depth == 0 && !runtime_seen && !runtime_inserted &&
+    if (entry->hip == "hip/hip_cooperative_groups.h" && inc.depth == 0 && !runtime_seen && !e.runtime_inserted_at &&
         !inc.in_brackets) {
-      auto [begin, end] = directive_line(e, inc.hash);
-      (void)end;
+      const std::uint32_t begin = directive_line(e, inc.hash).first;
       e.insert(begin, fmt::format("#include <hip/hip_runtime.h>{}", line_end(e)));
       ++e.result().rewrites;
-      runtime_inserted = true;
       e.runtime_inserted_at = begin;
     }
     if (entry->hip != inc.path) {
