@@ -382,26 +382,28 @@ constexpr std::array<Shim, 10> kShims = {{
 
 std::span<const Shim> shims() { return kShims; }
 
-std::uint32_t shim_for_call(std::string_view hip_name) {
-  std::uint32_t shims = 0;  // one per platform may answer the same name (hipLaunchHostFunc)
+namespace {
+
+// Bits of the shims whose list (triggers or headers) holds `name`: one per platform may
+// answer the same name (hipLaunchHostFunc).
+std::uint32_t shims_listing(std::string_view name, std::span<const std::string_view> Shim::*list) {
+  std::uint32_t bits = 0;
   for (std::size_t i = 0; i < kShims.size(); ++i)
-    for (auto t : kShims[i].triggers)
-      if (t == hip_name) shims |= 1u << i;
-  return shims;
+    for (auto n : kShims[i].*list)
+      if (n == name) bits |= 1u << i;
+  return bits;
 }
+
+}  // namespace
+
+std::uint32_t shim_for_call(std::string_view hip_name) { return shims_listing(hip_name, &Shim::triggers); }
+
+std::uint32_t shim_for_header(std::string_view cuda_path) { return shims_listing(cuda_path, &Shim::headers); }
 
 std::string_view value_surface_read(std::string_view cuda_name) {
   for (auto t : kSurfReadTriggers)
     if (t.substr(8) == cuda_name) return t;  // "gpuport_" + the CUDA name
   return {};
-}
-
-std::uint32_t shim_for_header(std::string_view cuda_path) {
-  std::uint32_t shims = 0;
-  for (std::size_t i = 0; i < kShims.size(); ++i)
-    for (auto h : kShims[i].headers)
-      if (h == cuda_path) shims |= 1u << i;
-  return shims;
 }
 
 std::uint32_t shim_for_guard(std::string_view macro) {

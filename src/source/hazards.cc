@@ -189,14 +189,14 @@ void report_inline_asm(Engine& e, std::size_t at, bool host) {
            fix);
 }
 
-}  // namespace
-
 // Does the operand before `op` mention blockDim (a block size, whose / 32 counts warps)?
 bool operand_mentions_block_size(const Engine& e, const LaneFlow& flow, std::size_t op) {
   for (std::size_t k = flow.operand_start(op); k < op; ++k)
     if (e.is(k, "blockDim")) return true;
   return false;
 }
+
+}  // namespace
 
 void find_hazards(Engine& e) {
   const bool fix = e.options().fix_warp_size;
