@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/bytes16.h"
+
 namespace gpuport {
 
 LineIndex::LineIndex(std::string_view text) {
@@ -108,17 +110,7 @@ TextCheck check_text(std::string_view text) {
   while (i < n) {
     // Fast path over ASCII: sixteen bytes at a time (as signed bytes, one with the high bit
     // set is negative, so `<= 0` finds it and a NUL alike), then eight.
-    using Bytes = signed char __attribute__((vector_size(16)));
-    while (i + 16 <= n) {
-      Bytes v;
-      std::memcpy(&v, s + i, 16);
-      const Bytes stop = v <= 0;
-      std::uint64_t lo = 0, hi = 0;
-      std::memcpy(&lo, &stop, 8);
-      std::memcpy(&hi, reinterpret_cast<const char*>(&stop) + 8, 8);
-      if ((lo | hi) != 0) break;
-      i += 16;
-    }
+    while (i + 16 <= n && first_set(load16(text.data() + i) <= 0) == 16) i += 16;
     while (i + 8 <= n) {
       std::uint64_t w;
       std::memcpy(&w, s + i, 8);

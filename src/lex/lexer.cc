@@ -1,9 +1,9 @@
 #include "lex/lexer.h"
 
 #include <array>
-#include <bit>
 #include <cstring>
 
+#include "common/bytes16.h"
 #include "common/memory.h"
 
 namespace gpuport::lex {
@@ -113,20 +113,12 @@ class Lexer {
   }
 
   // The first offset from k holding one of " ' / \\ # or a newline (n_ if none): sixteen
-  // bytes at a time, with the compiler's portable vector types.
+  // bytes at a time.
   std::uint32_t next_special(std::uint32_t k) const {
-    if constexpr (std::endian::native == std::endian::little) {
-      using Bytes = char __attribute__((vector_size(16)));
-      for (; k + 16 <= n_; k += 16) {
-        Bytes v;
-        std::memcpy(&v, s_ + k, 16);
-        const Bytes hit = (v == '"') | (v == '\'') | (v == '/') | (v == '\\') | (v == '#') | (v == '\n');
-        std::uint64_t lo = 0, hi = 0;
-        std::memcpy(&lo, &hit, 8);
-        std::memcpy(&hi, reinterpret_cast<const char*>(&hit) + 8, 8);
-        if (lo != 0) return k + static_cast<std::uint32_t>(__builtin_ctzll(lo) / 8);
-        if (hi != 0) return k + 8 + static_cast<std::uint32_t>(__builtin_ctzll(hi) / 8);
-      }
+    for (; k + 16 <= n_; k += 16) {
+      const Bytes16 v = load16(s_ + k);
+      const unsigned hit = first_set((v == '"') | (v == '\'') | (v == '/') | (v == '\\') | (v == '#') | (v == '\n'));
+      if (hit < 16) return k + hit;
     }
     for (; k < n_; ++k)
       if (s_[k] == '\n' || (kClasses[static_cast<unsigned char>(s_[k])] & kLineSpecial)) break;
