@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "common/name_hash.h"
 
 namespace gpuport::maps {
 
@@ -173,17 +174,6 @@ class ApiMap {
   static constexpr std::size_t kShapeLengths = 64;
   std::array<std::array<std::uint64_t, 4>, kShapeLengths> declared_type_shapes_{};
   static constexpr std::uint32_t kEmptySlot = 0xffffffffu;
-  // Hash of the first and last eight bytes and the length: constant time per name, and API
-  // names sharing a prefix still differ at the end or in length.
-  static std::uint32_t name_hash(std::string_view n) {
-    std::uint64_t head = 0, tail = 0;
-    const std::size_t k = n.size() < 8 ? n.size() : 8;
-    std::memcpy(&head, n.data(), k);
-    std::memcpy(&tail, n.data() + n.size() - k, k);
-    std::uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ (n.size() * 0x165667B19E3779F9ull);
-    h ^= h >> 32;
-    return static_cast<std::uint32_t>(h ^ (h >> 17));
-  }
   std::vector<std::uint32_t> slots_;
   std::uint32_t slot_mask_ = 0;
   static std::uint32_t filter_bit(std::string_view n) {

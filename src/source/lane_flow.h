@@ -7,12 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <unordered_map>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "common/name_hash.h"
 
 namespace gpuport::source {
 
@@ -62,17 +63,7 @@ class LaneFlow {
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
-    // The first and last eight bytes and the length: variable names are short, and hashing
-    // them whole costs more than the lookups they serve.
-    std::size_t operator()(const Key& k) const {
-      std::uint64_t head = 0, tail = 0;
-      const std::size_t n = k.name.size() < 8 ? k.name.size() : 8;
-      std::memcpy(&head, k.name.data(), n);
-      std::memcpy(&tail, k.name.data() + k.name.size() - n, n);
-      std::uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^
-                        ((k.name.size() + (k.region << 8)) * 0x165667B19E3779F9ull);
-      return static_cast<std::size_t>(h ^ (h >> 29));
-    }
+    std::size_t operator()(const Key& k) const { return name_hash(k.name) ^ (k.region * 0x9E3779B97F4A7C15ull); }
   };
   std::unordered_map<Key, LaneClass, KeyHash> classes_;  // (region, name) -> class
 };
