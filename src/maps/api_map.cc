@@ -149,6 +149,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
   map.entries_.reserve(rows);
   struct Spelling {
     std::string spelling, spells, origin;
+    bool tag = false;  // a struct/enum/union tag: becomes the tag of the HIP type where it has one
   };
   std::vector<Spelling> pending_spellings;
 
@@ -156,6 +157,7 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
     const bool calls = fs::path(name).filename() == "calls.tsv";
     const bool ptx = fs::path(name).filename() == "ptx.tsv";
     const bool spellings = fs::path(name).filename() == "spellings.tsv";
+    const bool hip_tags = fs::path(name).filename() == "hip-tags.tsv";
     const int layer = file_rank(name);
     std::uint32_t line_no = 0;
     std::string_view rest = content;
@@ -177,11 +179,20 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
         continue;
       }
       if (spellings) {
-        if (cells.size() != 3 || !is_identifier(cells[0]) || !is_identifier(cells[1])) {
-          errors.push_back(table_error(name, line_no, "expected: spelling, the name it spells, family (3 tab-separated cells)"));
+        if (cells.size() < 3 || cells.size() > 4 || !is_identifier(cells[0]) || !is_identifier(cells[1]) ||
+            (cells.size() == 4 && cells[3] != "tag")) {
+          errors.push_back(table_error(name, line_no, "expected: spelling, the name it spells, family[, tag] (3 or 4 tab-separated cells)"));
           continue;
         }
-        pending_spellings.push_back({std::string(cells[0]), std::string(cells[1]), origin});
+        pending_spellings.push_back({std::string(cells[0]), std::string(cells[1]), origin, cells.size() == 4});
+        continue;
+      }
+      if (hip_tags) {
+        if (cells.size() != 2 || !is_identifier(cells[0]) || !is_identifier(cells[1])) {
+          errors.push_back(table_error(name, line_no, "expected: HIP typedef, its tag (2 tab-separated cells)"));
+          continue;
+        }
+        map.hip_tags_.insert_or_assign(std::string(cells[0]), std::string(cells[1]));
         continue;
       }
       if (calls) {
@@ -289,6 +300,14 @@ Result<ApiMap> ApiMap::load(std::vector<std::pair<std::string, std::string>> fil
     if (base == seen.end()) continue;
     ApiEntry e = map.entries_[base->second.first];
     e.note = e.note.empty() ? fmt::format("spelling of {}", sp.spells) : fmt::format("spelling of {}; {}", sp.spells, e.note);
+    if (sp.tag && e.status != Status::unsupported) {
+      // `struct CUDA_ARRAY_DESCRIPTOR_st` needs a tag on the HIP side too, where HIP has one.
+      if (auto tag = map.hip_tags_.find(e.hip); tag != map.hip_tags_.end()) {
+        e.note = fmt::format("the tag of {} (HIP: typedef ... {} {})", e.hip, tag->second, e.hip);
+        e.hip = tag->second;
+        e.kind = Kind::tag;
+      }
+    }
     e.cuda = sp.spelling;
     e.origin = sp.origin;
     seen.emplace(sp.spelling, std::pair(map.entries_.size(), false));

@@ -147,6 +147,11 @@ class ApiMap {
   const std::vector<ApiEntry>& entries() const { return entries_; }
   const std::vector<CallRule>& rules() const { return rules_; }
   const std::vector<PtxReplacement>& ptx_replacements() const { return ptx_; }
+  // The tag of a HIP typedef (HIPaddress_mode -> HIPaddress_mode_enum); empty when it has none.
+  std::string_view hip_tag(std::string_view hip) const {
+    auto it = hip_tags_.find(std::string(hip));
+    return it == hip_tags_.end() ? std::string_view() : std::string_view(it->second);
+  }
   // Rows of curated files that replaced a generated row of the same name.
   const std::vector<std::string>& overrides() const { return overrides_; }
   // Struct type names that translation asks "is this object declared with it?" about: member
@@ -165,6 +170,7 @@ class ApiMap {
   std::vector<ApiEntry> entries_;
   std::vector<CallRule> rules_;
   std::vector<PtxReplacement> ptx_;
+  std::unordered_map<std::string, std::string> hip_tags_;  // HIP typedef -> its struct/enum/union tag
   std::vector<std::string> overrides_;
   std::unordered_map<std::string_view, std::uint32_t> by_header_;
   std::unordered_set<std::string_view> qualifiers_;

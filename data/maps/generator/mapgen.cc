@@ -617,9 +617,13 @@ class Generator {
   // (typedef struct X_st {...} X_v2; typedef X_v2 X;) or a versioning macro (#define cuX cuX_v2).
   // Name -> the other names of its family, for the *_st/_enum/_union/_vN rows.
   std::map<std::string, std::set<std::string>, std::less<>> spellings_;
-  std::vector<Row> spellings_out_;  // cuda = the spelling, hip = the name it spells, kind = family
+  std::vector<Row> spellings_out_;  // cuda = the spelling, hip = the name it spells, kind = family, family = "tag" for a tag
   // Handle typedefs to the struct they point to, on each side (CUstream -> CUstream_st).
   std::map<std::string, std::string> cuda_pointees_, hip_pointees_;
+  // Typedef names to their struct/enum/union tag, on each side (HIPaddress_mode ->
+  // HIPaddress_mode_enum): a CUDA tag maps to the tag of its HIP type where HIP has one.
+  std::map<std::string, std::string> cuda_tags_, hip_tags_;
+  bool write_hip_tags(const fs::path& out, const std::string& command);
   void add_spelling(std::string_view a, std::string_view b) {
     if (a == b) return;
     spellings_[std::string(a)].emplace(b);
@@ -691,6 +695,33 @@ void collect_pointees(const HeaderFile& file, std::map<std::string, std::string>
   }
 }
 
+// `typedef [struct|enum|union] TAG [{...}] NAME;` (one declarator, no pointer): NAME -> TAG, the
+// tag a C declaration `struct TAG x;` needs (HIPaddress_mode -> HIPaddress_mode_enum).
+void collect_tags(const HeaderFile& file, std::map<std::string, std::string>& out) {
+  const auto& c = file.code;
+  auto skip_attributes = [&](std::size_t k) {
+    while (k < c.size() && c[k].ident() && c[k].text.starts_with("__")) {
+      ++k;
+      if (k < c.size() && c[k].is("(")) k = match_close(c, k) + 1;  // __align__(8)
+    }
+    return k;
+  };
+  for (std::size_t i = 0; i + 3 < c.size(); ++i) {
+    if (!(c[i].ident() && c[i].text == "typedef")) continue;
+    std::size_t k = skip_attributes(i + 1);
+    if (!(k + 2 < c.size() && c[k].ident() && (c[k].text == "struct" || c[k].text == "enum" || c[k].text == "union")))
+      continue;
+    k = skip_attributes(k + 1);
+    if (!(k + 2 < c.size() && c[k].ident())) continue;
+    const std::string_view tag = c[k].text;
+    ++k;
+    if (k < c.size() && c[k].is("{")) k = match_close(c, k) + 1;
+    k = skip_attributes(k);
+    if (!(k + 1 < c.size() && c[k].ident() && c[k + 1].is(";")) || c[k].text == tag) continue;
+    out.try_emplace(std::string(c[k].text), std::string(tag));
+  }
+}
+
 void Generator::collect_cuda() {
   for (const auto& spec : families()) {
     for (std::size_t d = 0; d < cuda_includes_.size(); ++d) {
@@ -712,6 +743,7 @@ void Generator::collect_cuda() {
           }
         }
         collect_spellings(*file);
+        collect_tags(*file, cuda_tags_);
         collect_pointees(*file, cuda_pointees_);
         for (auto& decl : scan_declarations(*file)) {
           if (!spec.accepts(decl.name) || internal_name(decl.name)) continue;
@@ -763,7 +795,10 @@ void Generator::collect_hip() {
       hip_inputs_by_group_[g.name].push_back(path);
       const bool nvidia = path.parent_path().filename() == "nvidia_detail" ||
                           path.filename().string().ends_with("_nvcc.h");
-      if (!nvidia) collect_pointees(*file, hip_pointees_);
+      if (!nvidia) {
+        collect_pointees(*file, hip_pointees_);
+        collect_tags(*file, hip_tags_);
+      }
       for (auto& decl : scan_declarations(*file)) {
         if (decl.name.starts_with("_")) continue;
         auto [it, inserted] = hip_.try_emplace(decl.name);
@@ -1075,7 +1110,8 @@ std::vector<Row> Generator::resolve() {
     }
     if (base.empty()) continue;
     auto cn = cuda_.find(name);
-    spellings_out_.push_back({name, base, cn != cuda_.end() ? cn->second.family : family_by_prefix(name), "", "", ""});
+    const bool tag = std::any_of(cuda_tags_.begin(), cuda_tags_.end(), [&](const auto& t) { return t.second == name; });
+    spellings_out_.push_back({name, base, cn != cuda_.end() ? cn->second.family : family_by_prefix(name), tag ? "tag" : "", "", ""});
   }
   return rows;
 }
@@ -1159,6 +1195,7 @@ bool Generator::run(const fs::path& out, const std::string& command) {
     fmt::print(stderr, "{:<9} {:>5} rows: {:>5} supported, {:>4} deprecated, {:>5} unsupported -> {}\n",
                spec.family, list.size(), supported, deprecated, unsupported, path.string());
   }
+  ok &= write_hip_tags(out, command);
   if (base_) return ok;
   // Other spellings of mapped names (CUstream_st, CUaddress_mode_enum, cuMemAlloc_v2): each
   // maps as the name it spells, once the tables (curated rows included) are loaded.
@@ -1167,8 +1204,12 @@ bool Generator::run(const fs::path& out, const std::string& command) {
   text += "# Other spellings of one CUDA type or entry point: a typedef without a pointer (typedef struct X_st {...} X;)\n";
   text += "# or a versioning macro (#define cuX cuX_v2). Each maps as the name it spells; a row of its own wins.\n";
   text += fmt::format("# Command: {}\n", command);
-  text += "# Columns: cuda\tspells\tfamily\n";
-  for (const auto& r : spellings_out_) text += fmt::format("{}\t{}\t{}\n", r.cuda, r.hip, r.kind);
+  text += "# A fourth cell `tag`: the spelling is a struct/enum/union tag, which maps to the tag of the HIP type\n";
+  text += "# (hip-tags.tsv) where HIP's has one.\n";
+  text += "# Columns: cuda\tspells\tfamily[\ttag]\n";
+  for (const auto& r : spellings_out_)
+    text += r.family.empty() ? fmt::format("{}\t{}\t{}\n", r.cuda, r.hip, r.kind)
+                             : fmt::format("{}\t{}\t{}\t{}\n", r.cuda, r.hip, r.kind, r.family);
   const fs::path path = out / "spellings.tsv";
   if (auto error = gpuport::write_file_atomic(path, text)) {
     fmt::print(stderr, "gpuport-mapgen: error: {}: {}\n", path.string(), error->message);
@@ -1177,6 +1218,31 @@ bool Generator::run(const fs::path& out, const std::string& command) {
     fmt::print(stderr, "spellings {:>5} rows -> {}\n", spellings_out_.size(), path.string());
   }
   return ok;
+}
+
+// hip-tags.tsv: each HIP typedef of a struct, enum or union with its tag (the HIP side of the
+// tag spellings). In a newer HIP's layer only the pairs the base tables lack.
+bool Generator::write_hip_tags(const fs::path& out, const std::string& command) {
+  std::string text;
+  text += "# Generated by gpuport-mapgen from the installed HIP headers; do not edit.\n";
+  text += "# HIP typedefs of a struct, enum or union and the tag (typedef enum HIPaddress_mode_enum {...} HIPaddress_mode;):\n";
+  text += "# a CUDA tag that spells a type (spellings.tsv, cell `tag`) becomes the tag of that type's HIP twin.\n";
+  text += fmt::format("# Command: {}\n", command);
+  text += "# Columns: hip\ttag\n";
+  std::size_t n = 0;
+  for (const auto& [name, tag] : hip_tags_) {
+    if (name.starts_with("_") || tag.starts_with("_")) continue;
+    if (base_ && base_->hip_tag(name) == tag) continue;
+    text += fmt::format("{}\t{}\n", name, tag);
+    ++n;
+  }
+  const fs::path path = out / "hip-tags.tsv";
+  if (auto error = gpuport::write_file_atomic(path, text)) {
+    fmt::print(stderr, "gpuport-mapgen: error: {}: {}\n", path.string(), error->message);
+    return false;
+  }
+  fmt::print(stderr, "hip-tags  {:>5} rows -> {}\n", n, path.string());
+  return true;
 }
 
 std::string quote_argument(std::string_view arg) {
