@@ -25,6 +25,17 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
         os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
     config.available_features.add("hip-compilers")
 
+# HIP executables for gfx1100 (gpuport amdgpu, the emulator's tests): clang-19's HIP driver with
+# Debian's HIP 5.2 runtime and the device-library folder, and clang-offload-bundler-19.
+if shutil.which("clang-19") and shutil.which("clang-offload-bundler-19") and \
+        os.path.exists("/usr/include/hip/hip_runtime.h") and \
+        os.path.exists("/usr/lib/x86_64-linux-gnu/libamdhip64.so") and \
+        os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
+    config.available_features.add("hip-gfx1100")
+    config.substitutions.append(("%hipcc", "clang-19 -x hip --offload-arch=gfx1100 --rocm-path=/usr "
+                                 "--rocm-device-lib-path=" + config.device_lib_dir))
+    config.substitutions.append(("%hiplink", "-lamdhip64 -lstdc++ -lm"))
+
 # hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT ... from Debian 13 (scripts/fetch-rocm-headers, run by
 # scripts/bootstrap), which translate --check compiles library translations against.
 if os.path.isdir(os.path.join(config.source_root, "build", "rocm-headers", "amd-libs")):

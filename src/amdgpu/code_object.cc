@@ -1,0 +1,335 @@
+// Code object reading through LLVM's ELF reader and msgpack document; the bundle header is the
+// one fixed layout clang-offload-bundler writes (magic, entry count, then per entry offset,
+// size, triple length, triple).
+#include "amdgpu/code_object.h"
+
+#include "common/file_io.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/BinaryFormat/MsgPackDocument.h>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Support/AMDHSAKernelDescriptor.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace gpuport::amdgpu {
+namespace {
+
+Diagnostic error(std::string_view origin, std::string code, std::string message) {
+  Diagnostic d;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.location.file = std::string(origin);
+  return d;
+}
+
+template <typename T>
+T read_le(std::string_view bytes, std::size_t at) {
+  T v{};
+  std::memcpy(&v, bytes.data() + at, sizeof(T));
+  return v;
+}
+
+constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
+
+using ELF64 = llvm::object::ELF64LEObjectFile;
+
+Result<std::unique_ptr<llvm::object::ObjectFile>> open_elf(std::string_view bytes, std::string_view origin) {
+  auto object = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bytes.data(), bytes.size()), llvm::StringRef(origin.data(), origin.size())));
+  if (!object) {
+    std::string why = llvm::toString(object.takeError());
+    return error(origin, "bad-code-object", fmt::format("not a readable ELF file: {}", why));
+  }
+  return std::move(*object);
+}
+
+std::string_view str(llvm::msgpack::DocNode& node) {
+  if (node.getKind() != llvm::msgpack::Type::String) return {};
+  auto s = node.getString();
+  return std::string_view(s.data(), s.size());
+}
+
+std::uint32_t num(llvm::msgpack::DocNode& node) {
+  switch (node.getKind()) {
+    case llvm::msgpack::Type::UInt: return static_cast<std::uint32_t>(node.getUInt());
+    case llvm::msgpack::Type::Int: return static_cast<std::uint32_t>(node.getInt());
+    default: return 0;
+  }
+}
+
+llvm::msgpack::DocNode* member(llvm::msgpack::MapDocNode& map, std::string_view key) {
+  for (auto& [k, v] : map) {
+    llvm::msgpack::DocNode key_node = k;
+    if (str(key_node) == key) return &v;
+  }
+  return nullptr;
+}
+
+KernelDescriptor decode_descriptor(std::string_view d) {
+  namespace kd = llvm::amdhsa;
+  KernelDescriptor out;
+  out.group_segment_fixed_size = read_le<std::uint32_t>(d, kd::GROUP_SEGMENT_FIXED_SIZE_OFFSET);
+  out.private_segment_fixed_size = read_le<std::uint32_t>(d, kd::PRIVATE_SEGMENT_FIXED_SIZE_OFFSET);
+  out.kernarg_size = read_le<std::uint32_t>(d, kd::KERNARG_SIZE_OFFSET);
+  out.kernel_code_entry_byte_offset = read_le<std::int64_t>(d, kd::KERNEL_CODE_ENTRY_BYTE_OFFSET_OFFSET);
+  out.compute_pgm_rsrc3 = read_le<std::uint32_t>(d, kd::COMPUTE_PGM_RSRC3_OFFSET);
+  out.compute_pgm_rsrc1 = read_le<std::uint32_t>(d, kd::COMPUTE_PGM_RSRC1_OFFSET);
+  out.compute_pgm_rsrc2 = read_le<std::uint32_t>(d, kd::COMPUTE_PGM_RSRC2_OFFSET);
+  out.kernel_code_properties = read_le<std::uint16_t>(d, kd::KERNEL_CODE_PROPERTIES_OFFSET);
+  const std::uint32_t r1 = out.compute_pgm_rsrc1, r2 = out.compute_pgm_rsrc2, p = out.kernel_code_properties;
+  out.wave32 = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32);
+  out.private_segment_buffer = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER);
+  out.dispatch_ptr = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_PTR);
+  out.queue_ptr = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_QUEUE_PTR);
+  out.kernarg_segment_ptr = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_KERNARG_SEGMENT_PTR);
+  out.dispatch_id = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_DISPATCH_ID);
+  out.flat_scratch_init = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_FLAT_SCRATCH_INIT);
+  out.private_segment_size = AMDHSA_BITS_GET(p, kd::KERNEL_CODE_PROPERTY_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE);
+  out.user_sgpr_count = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_USER_SGPR_COUNT);
+  out.private_segment_wave_offset = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_PRIVATE_SEGMENT);
+  out.workgroup_id_x = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X);
+  out.workgroup_id_y = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Y);
+  out.workgroup_id_z = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_ID_Z);
+  out.workgroup_info = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_SGPR_WORKGROUP_INFO);
+  out.vgpr_workitem_id = AMDHSA_BITS_GET(r2, kd::COMPUTE_PGM_RSRC2_ENABLE_VGPR_WORKITEM_ID);
+  out.float_round_mode_32 = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_32);
+  out.float_round_mode_16_64 = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_16_64);
+  out.float_denorm_mode_32 = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_32);
+  out.float_denorm_mode_16_64 = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64);
+  out.dx10_clamp = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_DX10_CLAMP);
+  out.ieee_mode = AMDHSA_BITS_GET(r1, kd::COMPUTE_PGM_RSRC1_GFX6_GFX11_ENABLE_IEEE_MODE);
+  return out;
+}
+
+// The metadata note (NT_AMDGPU_METADATA, owner "AMDGPU"): kernels' arguments and resource use.
+std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
+  const auto& file = elf.getELFFile();
+  auto headers = file.program_headers();
+  if (!headers) return error(co.origin, "bad-code-object", llvm::toString(headers.takeError()));
+  std::string blob;
+  for (const auto& ph : *headers) {
+    if (ph.p_type != llvm::ELF::PT_NOTE) continue;
+    llvm::Error err = llvm::Error::success();
+    for (const auto& note : file.notes(ph, err))
+      if (note.getName() == "AMDGPU" && note.getType() == llvm::ELF::NT_AMDGPU_METADATA) {
+        auto desc = note.getDesc(ph.p_align);
+        blob.assign(reinterpret_cast<const char*>(desc.data()), desc.size());
+      }
+    if (err) return error(co.origin, "bad-code-object", llvm::toString(std::move(err)));
+  }
+  if (blob.empty()) return error(co.origin, "bad-code-object", "no AMDGPU metadata note (NT_AMDGPU_METADATA)");
+  llvm::msgpack::Document doc;
+  if (!doc.readFromBlob(blob, false)) return error(co.origin, "bad-code-object", "the AMDGPU metadata note is not valid msgpack");
+  if (doc.getRoot().getKind() != llvm::msgpack::Type::Map) return error(co.origin, "bad-code-object", "the AMDGPU metadata is not a map");
+  auto& root = doc.getRoot().getMap();
+  if (auto* target = member(root, "amdhsa.target")) co.target = std::string(str(*target));
+  auto* kernels = member(root, "amdhsa.kernels");
+  if (!kernels || kernels->getKind() != llvm::msgpack::Type::Array) return std::nullopt;
+  for (auto& node : kernels->getArray()) {
+    if (node.getKind() != llvm::msgpack::Type::Map) continue;
+    auto& k = node.getMap();
+    auto* symbol = member(k, ".symbol");
+    if (!symbol) continue;
+    auto it = std::find_if(co.kernels.begin(), co.kernels.end(), [&](const Kernel& x) { return x.symbol == str(*symbol); });
+    if (it == co.kernels.end()) continue;
+    Kernel& kernel = *it;
+    auto field = [&](std::string_view key) { auto* v = member(k, key); return v ? num(*v) : 0u; };
+    kernel.kernarg_segment_size = field(".kernarg_segment_size");
+    kernel.kernarg_segment_align = field(".kernarg_segment_align");
+    kernel.wavefront_size = field(".wavefront_size");
+    kernel.sgpr_count = field(".sgpr_count");
+    kernel.vgpr_count = field(".vgpr_count");
+    kernel.max_flat_workgroup_size = field(".max_flat_workgroup_size");
+    kernel.group_segment_fixed_size = field(".group_segment_fixed_size");
+    kernel.private_segment_fixed_size = field(".private_segment_fixed_size");
+    if (auto* v = member(k, ".uses_dynamic_stack"); v && v->getKind() == llvm::msgpack::Type::Boolean)
+      kernel.uses_dynamic_stack = v->getBool();
+    if (auto* args = member(k, ".args"); args && args->getKind() == llvm::msgpack::Type::Array) {
+      for (auto& a : args->getArray()) {
+        if (a.getKind() != llvm::msgpack::Type::Map) continue;
+        auto& m = a.getMap();
+        KernelArgument arg;
+        if (auto* v = member(m, ".name")) arg.name = std::string(str(*v));
+        if (auto* v = member(m, ".value_kind")) arg.value_kind = std::string(str(*v));
+        if (auto* v = member(m, ".address_space")) arg.address_space = std::string(str(*v));
+        if (auto* v = member(m, ".offset")) arg.offset = num(*v);
+        if (auto* v = member(m, ".size")) arg.size = num(*v);
+        kernel.arguments.push_back(std::move(arg));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The bundle entry for `gpu`: hipv4-amdgcn-amd-amdhsa--gfx1100, or ...--gfx1100:xnack-.
+Result<CodeObject> code_object_of(std::string_view bundle, const std::vector<BundleEntry>& entries,
+                                  std::string_view origin, std::string_view gpu) {
+  std::vector<std::string> triples;
+  for (const auto& e : entries) {
+    triples.push_back(e.triple);
+    const auto dashes = e.triple.rfind("--");
+    if (dashes == std::string::npos || !e.triple.starts_with("hip")) continue;
+    std::string_view processor = std::string_view(e.triple).substr(dashes + 2);
+    processor = processor.substr(0, processor.find(':'));
+    if (processor != gpu) continue;
+    return read_code_object(bundle.substr(e.offset, e.size), fmt::format("{} (bundle entry {})", origin, e.triple));
+  }
+  return error(origin, "no-gfx1100-code-object",
+               fmt::format("the offload bundle has no {} code object (entries: {}); build with --offload-arch={}", gpu,
+                           triples.empty() ? std::string("none") : fmt::format("{}", fmt::join(triples, ", ")), gpu));
+}
+
+}  // namespace
+
+const Kernel* CodeObject::find_kernel(std::string_view name) const {
+  for (const auto& k : kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+Result<std::vector<BundleEntry>> read_offload_bundle(std::string_view bytes, std::string_view origin) {
+  if (bytes.size() < kBundleMagic.size() + 8 || bytes.substr(0, kBundleMagic.size()) != kBundleMagic)
+    return error(origin, "bad-offload-bundle", "no clang offload bundle (the __CLANG_OFFLOAD_BUNDLE__ magic is missing)");
+  std::size_t at = kBundleMagic.size();
+  const auto count = read_le<std::uint64_t>(bytes, at);
+  at += 8;
+  std::vector<BundleEntry> entries;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (at + 24 > bytes.size())
+      return error(origin, "bad-offload-bundle", fmt::format("offload bundle truncated in the header of entry {}", i));
+    BundleEntry e;
+    e.offset = read_le<std::uint64_t>(bytes, at);
+    e.size = read_le<std::uint64_t>(bytes, at + 8);
+    const auto triple_size = read_le<std::uint64_t>(bytes, at + 16);
+    at += 24;
+    if (triple_size > bytes.size() - at)
+      return error(origin, "bad-offload-bundle", fmt::format("offload bundle truncated in the triple of entry {}", i));
+    e.triple.assign(bytes.substr(at, triple_size));
+    at += triple_size;
+    if (e.offset > bytes.size() || e.size > bytes.size() - e.offset)
+      return error(origin, "bad-offload-bundle",
+                   fmt::format("offload bundle entry {} ({}) lies outside the bundle ({} bytes at {}, bundle {} bytes)", i,
+                               e.triple, e.size, e.offset, bytes.size()));
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+Result<std::string> hip_fatbin_section(std::string_view bytes, std::string_view origin) {
+  auto object = open_elf(bytes, origin);
+  if (!object) return Result<std::string>::failure(object.diagnostics());
+  for (const auto& section : (*object)->sections()) {
+    auto name = section.getName();
+    if (!name || *name != ".hip_fatbin") {
+      if (!name) llvm::consumeError(name.takeError());
+      continue;
+    }
+    auto contents = section.getContents();
+    if (!contents) return error(origin, "bad-code-object", llvm::toString(contents.takeError()));
+    return std::string(contents->data(), contents->size());
+  }
+  return error(origin, "not-a-hip-executable",
+               "no .hip_fatbin section: not a HIP executable built by clang (-x hip --offload-arch=gfx1100)");
+}
+
+Result<CodeObject> load_code_object_from_executable(std::string_view executable, std::string_view origin,
+                                                    std::string_view gpu) {
+  auto fatbin = hip_fatbin_section(executable, origin);
+  if (!fatbin) return Result<CodeObject>::failure(fatbin.diagnostics());
+  auto entries = read_offload_bundle(*fatbin, origin);
+  if (!entries) return Result<CodeObject>::failure(entries.diagnostics());
+  return code_object_of(*fatbin, *entries, origin, gpu);
+}
+
+Result<CodeObject> load_code_object(const std::string& path, std::string_view gpu) {
+  auto bytes = read_file(path, 1ull << 31);
+  if (!bytes) return Result<CodeObject>::failure(bytes.diagnostics());
+  const std::string_view b = *bytes;
+  if (b.starts_with(kBundleMagic)) {
+    auto entries = read_offload_bundle(b, path);
+    if (!entries) return Result<CodeObject>::failure(entries.diagnostics());
+    return code_object_of(b, *entries, path, gpu);
+  }
+  if (!b.starts_with("\x7f" "ELF"))
+    return error(path, "not-a-hip-executable", "neither an ELF file (HIP executable, AMDGPU code object) nor an offload bundle");
+  // e_machine at offset 18 (ELF64, little endian): EM_AMDGPU is a code object itself.
+  if (b.size() >= 20 && read_le<std::uint16_t>(b, 18) == llvm::ELF::EM_AMDGPU) return read_code_object(b, path);
+  return load_code_object_from_executable(b, path, gpu);
+}
+
+Result<CodeObject> read_code_object(std::string_view bytes, std::string_view origin) {
+  CodeObject co;
+  co.origin = std::string(origin);
+  co.image.assign(bytes.begin(), bytes.end());
+  const std::string_view image(reinterpret_cast<const char*>(co.image.data()), co.image.size());
+  auto object = open_elf(image, origin);
+  if (!object) return Result<CodeObject>::failure(object.diagnostics());
+  auto* elf = llvm::dyn_cast<ELF64>(object->get());
+  if (!elf || elf->getELFFile().getHeader().e_machine != llvm::ELF::EM_AMDGPU)
+    return error(origin, "bad-code-object", "not an AMDGPU code object (ELF64, EM_AMDGPU)");
+  const auto& file = elf->getELFFile();
+  auto headers = file.program_headers();
+  if (!headers) return error(origin, "bad-code-object", llvm::toString(headers.takeError()));
+  std::uint64_t end = 0;
+  for (const auto& ph : *headers)
+    if (ph.p_type == llvm::ELF::PT_LOAD) end = std::max<std::uint64_t>(end, ph.p_vaddr + ph.p_memsz);
+  if (end == 0 || end > (1ull << 31)) return error(origin, "bad-code-object", "no loadable segment of a plausible size");
+  co.memory.assign(end, 0);
+  for (const auto& ph : *headers) {
+    if (ph.p_type != llvm::ELF::PT_LOAD) continue;
+    if (ph.p_offset > image.size() || ph.p_filesz > image.size() - ph.p_offset || ph.p_filesz > ph.p_memsz)
+      return error(origin, "bad-code-object",
+                   fmt::format("a loadable segment ({} bytes at file offset {}) lies outside the file ({} bytes): truncated?",
+                               static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), image.size()));
+    std::memcpy(co.memory.data() + ph.p_vaddr, image.data() + ph.p_offset, ph.p_filesz);
+  }
+  // Kernels: every <name>.kd object symbol is a descriptor; <name> is the code.
+  struct Sym {
+    std::string name;
+    std::uint64_t address, size;
+    bool function;
+  };
+  std::vector<Sym> symbols;
+  for (const auto& s : elf->symbols()) {
+    auto name = s.getName();
+    auto address = s.getAddress();
+    auto type = s.getType();
+    if (!name || !address || !type) {
+      if (!name) llvm::consumeError(name.takeError());
+      if (!address) llvm::consumeError(address.takeError());
+      if (!type) llvm::consumeError(type.takeError());
+      continue;
+    }
+    const std::uint64_t size = llvm::object::ELFSymbolRef(s).getSize();
+    symbols.push_back({name->str(), *address, size, *type == llvm::object::SymbolRef::ST_Function});
+    if (*type == llvm::object::SymbolRef::ST_Data && !name->ends_with(".kd") && size > 0)
+      co.globals.push_back({name->str(), *address, size});
+  }
+  for (const auto& s : symbols) {
+    if (!s.name.ends_with(".kd")) continue;
+    if (s.address + 64 > co.memory.size())
+      return error(origin, "bad-code-object", fmt::format("kernel descriptor {} lies outside the loaded image", s.name));
+    Kernel k;
+    k.symbol = s.name;
+    k.name = s.name.substr(0, s.name.size() - 3);
+    k.descriptor = decode_descriptor(std::string_view(reinterpret_cast<const char*>(co.memory.data() + s.address), 64));
+    const std::int64_t entry = static_cast<std::int64_t>(s.address) + k.descriptor.kernel_code_entry_byte_offset;
+    if (entry < 0 || static_cast<std::uint64_t>(entry) >= co.memory.size())
+      return error(origin, "bad-code-object", fmt::format("kernel {}: code entry {} lies outside the loaded image", k.name, entry));
+    k.code_address = static_cast<std::uint64_t>(entry);
+    for (const auto& f : symbols)
+      if (f.function && f.name == k.name) k.code_size = f.size;
+    if (k.code_size == 0 || k.code_address + k.code_size > co.memory.size())
+      k.code_size = co.memory.size() - k.code_address;
+    co.kernels.push_back(std::move(k));
+  }
+  std::sort(co.kernels.begin(), co.kernels.end(), [](const Kernel& a, const Kernel& b) { return a.code_address < b.code_address; });
+  if (auto d = read_metadata(*elf, co)) return *d;
+  return co;
+}
+
+}  // namespace gpuport::amdgpu
