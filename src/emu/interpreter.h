@@ -1,0 +1,61 @@
+// Runs gfx1100 kernels: a kernel is prepared once (every decoded instruction resolved to its
+// semantic handler, branch targets to step indexes; anything unimplemented is an error naming
+// the kernel, byte offset and instruction), then dispatched over a grid. Workgroups run on host
+// threads; the waves of one workgroup run on one thread, switching at s_barrier.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "amdgpu/code_object.h"
+#include "amdgpu/decode.h"
+#include "common/diagnostic.h"
+#include "emu/machine.h"
+
+namespace gpuport::emu {
+
+struct PreparedKernel {
+  const amdgpu::CodeObject* code_object = nullptr;
+  const amdgpu::Kernel* kernel = nullptr;
+  amdgpu::KernelCode code;
+  std::vector<Step> steps;
+  bool wave64 = false;
+};
+
+// Resolves every instruction; on failure the diagnostics name each unimplemented instruction.
+Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject& code_object, const amdgpu::Kernel& kernel,
+                                                       const amdgpu::Disassembler& disassembler);
+
+// Whether the emulator implements a mnemonic (for the status table and --coverage).
+bool implements(std::string_view mnemonic);
+
+struct Launch {
+  std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups
+  std::array<std::uint32_t, 3> block{1, 1, 1};  // workitems per workgroup
+  std::uint32_t dynamic_lds = 0;
+  std::vector<std::uint8_t> kernarg;  // explicit arguments; hidden ones are filled in here
+  unsigned jobs = 1;                   // host threads for workgroups
+  std::uint64_t max_instructions = 0;  // per wave; 0: no limit
+  double timeout_seconds = 0;          // 0: none
+};
+
+struct RunStats {
+  std::uint64_t instructions = 0, lane_instructions = 0, workgroups = 0, waves = 0;
+  double seconds = 0;
+};
+
+// Fills the hidden kernel arguments the metadata asks for (block counts, group sizes,
+// remainders, global offsets, grid dims, dynamic LDS size) into `kernarg`, sized to the kernel's
+// kernarg segment.
+void fill_hidden_arguments(const amdgpu::Kernel& kernel, const Launch& launch, std::vector<std::uint8_t>& kernarg);
+
+// Runs the grid. `image_base` is the host address of the code object's loaded image (for
+// s_getpc_b64 and globals); the kernarg buffer and every device allocation must be registered
+// in `memory`. A fault or an unimplemented instruction stops the kernel with a diagnostic
+// naming the kernel, instruction offset, workgroup and lane.
+Result<RunStats> run_kernel(const PreparedKernel& kernel, Launch launch, AddressSpace& memory, std::uint64_t image_base);
+
+}  // namespace gpuport::emu

@@ -1,0 +1,164 @@
+// The gfx1100 functional model: a wave's registers (SGPRs, VGPRs, EXEC, VCC, SCC, M0), the
+// workgroup's LDS, per-lane scratch, and global memory as a table of the runtime's allocations
+// that every access is checked against. Instruction semantics (semantics_*.cc) are functions
+// over this state; the interpreter (interpreter.h) runs prepared kernels on it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "amdgpu/decode.h"
+#include "emu/operands.h"
+
+namespace gpuport::emu {
+
+// Flat addresses at or above these are LDS and scratch (the apertures src_shared_base and
+// src_private_base report); they lie above x86-64's 47-bit user space, so they never alias host
+// memory that global accesses use directly.
+constexpr std::uint64_t kSharedAperture = 0x0001000000000000ull;
+constexpr std::uint64_t kPrivateAperture = 0x0002000000000000ull;
+constexpr std::uint64_t kApertureSize = 1ull << 32;
+
+// Device memory as the runtime hands it out: host memory, each block registered here. Every
+// global, scalar and flat access is checked against the table; an access outside every live
+// block (or inside a freed one) is a fault, reported instead of touching host memory.
+class AddressSpace {
+ public:
+  enum class Kind : std::uint8_t { device, host, kernarg, code_object, freed };
+  struct Region {
+    std::uint64_t base = 0, size = 0;
+    Kind kind = Kind::device;
+    std::string name;
+  };
+  void add(std::uint64_t base, std::uint64_t size, Kind kind, std::string name = {});
+  // Marks a block freed (kept for use-after-free reports until the address is reused).
+  void release(std::uint64_t base);
+  void forget(std::uint64_t base);
+  // The live region holding [address, address + bytes), or null.
+  const Region* find(std::uint64_t address, std::uint64_t bytes) const;
+  // The region nearest to `address` (live or freed), for fault reports.
+  std::string describe_near(std::uint64_t address) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, Region> regions_;
+};
+
+struct Fault {
+  std::string message;  // what happened: "out-of-bounds global store of 4 bytes at 0x..."
+  std::uint64_t address = 0;
+  int lane = -1;
+};
+
+struct Step;
+struct Wave;
+struct Context;
+using Handler = bool (*)(Wave&, const Step&, Context&);
+
+// One instruction ready to run: its handler, operands and modifiers, and the index of its
+// branch target (branches) or of the next instruction.
+struct Step {
+  Handler handler = nullptr;
+  const amdgpu::Instruction* instruction = nullptr;
+  std::vector<Operand> ops;
+  Modifiers mods;
+  std::uint32_t param = 0, param2 = 0;  // family-specific (compare condition, data type, width)
+  std::int64_t target = -1;             // branch target index
+  std::unique_ptr<Step> vopd_x, vopd_y; // the halves of a VOPD pair (X first)
+};
+
+struct Workgroup {
+  std::array<std::uint32_t, 3> id{};
+  std::vector<std::uint8_t> lds;
+};
+
+struct Wave {
+  std::uint32_t size = 32;  // lanes
+  std::array<std::uint32_t, 128> s{};
+  bool scc = false;
+  std::vector<std::uint32_t> v;  // [register * size + lane]
+  std::uint32_t vgprs = 0;
+  std::size_t pc = 0;            // index into the prepared steps
+  bool done = false, at_barrier = false;
+  std::uint32_t index_in_group = 0;
+  Workgroup* group = nullptr;
+  std::vector<std::uint8_t> scratch;  // [lane * scratch_per_lane + offset]
+  std::uint32_t scratch_per_lane = 0;
+
+  std::uint64_t exec() const {
+    const std::uint64_t e = s[encoding::exec_lo] | static_cast<std::uint64_t>(s[encoding::exec_hi]) << 32;
+    return size == 64 ? e : e & 0xffffffffull;
+  }
+  void set_exec(std::uint64_t e) {
+    s[encoding::exec_lo] = static_cast<std::uint32_t>(e);
+    s[encoding::exec_hi] = size == 64 ? static_cast<std::uint32_t>(e >> 32) : 0;
+  }
+  std::uint64_t vcc() const {
+    const std::uint64_t m = s[encoding::vcc_lo] | static_cast<std::uint64_t>(s[encoding::vcc_hi]) << 32;
+    return size == 64 ? m : m & 0xffffffffull;
+  }
+  std::uint32_t& vgpr(std::uint32_t reg, std::uint32_t lane) { return v[reg * size + lane]; }
+  std::uint32_t vgpr(std::uint32_t reg, std::uint32_t lane) const { return v[reg * size + lane]; }
+};
+
+struct Context {
+  AddressSpace* memory = nullptr;
+  std::uint64_t image_base = 0;  // host address of the code object's loaded image
+  std::optional<Fault> fault;
+  std::uint64_t instructions = 0, lane_instructions = 0;
+};
+
+// Reading operands. Scalar: an SGPR (or pair), an inline constant, a literal, SCC, an aperture.
+std::uint32_t read_scalar(const Wave& w, const Operand& op);
+std::uint64_t read_scalar64(const Wave& w, const Operand& op);
+void write_scalar(Wave& w, const Operand& op, std::uint32_t value);
+void write_scalar64(Wave& w, const Operand& op, std::uint64_t value);
+// A lane mask in an SGPR (pair in wave64).
+std::uint64_t read_mask(const Wave& w, const Operand& op);
+void write_mask(Wave& w, const Operand& op, std::uint64_t mask);
+
+// Vector sources as raw 32/64 bits per lane, and typed (inline float constants and input
+// modifiers applied as the type needs them).
+std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane);
+std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane);
+float read_f32(const Wave& w, const Operand& op, std::uint32_t lane);
+double read_f64(const Wave& w, const Operand& op, std::uint32_t lane);
+std::uint16_t read_f16_bits(const Wave& w, const Operand& op, std::uint32_t lane, bool high = false);
+
+inline std::uint32_t f32_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_f32(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline std::uint64_t f64_bits(double f) {
+  std::uint64_t u;
+  std::memcpy(&u, &f, 8);
+  return u;
+}
+inline double bits_f64(std::uint64_t u) {
+  double f;
+  std::memcpy(&f, &u, 8);
+  return f;
+}
+
+// Semantic families: each resolves a mnemonic (and its parsed operands) to a handler, filling
+// the step's parameters; null when the family does not know the mnemonic.
+Handler resolve_scalar(const ParsedInstruction& p, Step& step);
+Handler resolve_vector(const ParsedInstruction& p, Step& step);
+Handler resolve_memory(const ParsedInstruction& p, Step& step);
+Handler vopd_handler();
+
+
+
+}  // namespace gpuport::emu

@@ -1,0 +1,382 @@
+// Scalar ALU (SOP1, SOP2, SOPC, SOPK) and program control (SOPP): branches, s_endpgm, barrier;
+// the scheduling hints of a real SQ (s_waitcnt, s_delay_alu, s_nop, s_clause, prefetch) are
+// no-ops of a functional model, which completes every access before the next instruction.
+#include <algorithm>
+#include <bit>
+#include <string_view>
+
+#include "emu/machine.h"
+
+namespace gpuport::emu {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+// Operand order as printed: sdst, ssrc0, ssrc1.
+const Operand& op(const Step& s, std::size_t i) {
+  static const Operand none;
+  return i < s.ops.size() ? s.ops[i] : none;
+}
+
+bool nop(Wave&, const Step&, Context&) { return true; }
+
+bool endpgm(Wave& w, const Step&, Context&) {
+  w.done = true;
+  return true;
+}
+
+bool barrier(Wave& w, const Step&, Context&) {
+  w.at_barrier = true;
+  return true;
+}
+
+// Branches: the step's target was resolved when the kernel was prepared.
+template <int Cond>
+bool branch(Wave& w, const Step& s, Context&) {
+  bool take = false;
+  switch (Cond) {
+    case 0: take = true; break;
+    case 1: take = w.scc; break;
+    case 2: take = !w.scc; break;
+    case 3: take = w.vcc() == 0; break;
+    case 4: take = w.vcc() != 0; break;
+    case 5: take = w.exec() == 0; break;
+    case 6: take = w.exec() != 0; break;
+  }
+  if (take) w.pc = static_cast<std::size_t>(s.target) - 1;  // the interpreter adds one
+  return true;
+}
+
+bool getpc(Wave& w, const Step& s, Context& c) {
+  write_scalar64(w, op(s, 0), c.image_base + s.instruction->address + s.instruction->size);
+  return true;
+}
+
+// SOP2 32-bit, with SCC as each op defines it.
+enum class S2 : std::uint8_t {
+  add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32, cselect_b32,
+  and_b32, or_b32, xor_b32, nand_b32, nor_b32, xnor_b32, and_not1_b32, or_not1_b32, lshl_b32, lshr_b32, ashr_i32,
+  mul_i32, mul_hi_u32, mul_hi_i32, bfe_u32, bfe_i32, bfm_b32, lshl1_add_u32, lshl2_add_u32, lshl3_add_u32, lshl4_add_u32,
+  absdiff_i32, pack_ll_b32_b16, pack_lh_b32_b16, pack_hh_b32_b16,
+};
+
+template <S2 Op>
+bool sop2(Wave& w, const Step& s, Context&) {
+  const u32 a = read_scalar(w, op(s, 1)), b = read_scalar(w, op(s, 2));
+  u32 r = 0;
+  bool scc = w.scc;
+  switch (Op) {
+    case S2::add_u32: { const u64 t = u64(a) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::sub_u32: r = a - b; scc = b > a; break;
+    case S2::add_i32: { r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; break; }
+    case S2::sub_i32: { r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; break; }
+    case S2::addc_u32: { const u64 t = u64(a) + b + (w.scc ? 1 : 0); r = u32(t); scc = t >> 32; break; }
+    case S2::subb_u32: { const u64 t = u64(a) - b - (w.scc ? 1 : 0); r = u32(t); scc = (u64(b) + (w.scc ? 1 : 0)) > a; break; }
+    case S2::min_i32: scc = i32(a) < i32(b); r = scc ? a : b; break;
+    case S2::min_u32: scc = a < b; r = scc ? a : b; break;
+    case S2::max_i32: scc = i32(a) > i32(b); r = scc ? a : b; break;
+    case S2::max_u32: scc = a > b; r = scc ? a : b; break;
+    case S2::cselect_b32: r = w.scc ? a : b; break;
+    case S2::and_b32: r = a & b; scc = r != 0; break;
+    case S2::or_b32: r = a | b; scc = r != 0; break;
+    case S2::xor_b32: r = a ^ b; scc = r != 0; break;
+    case S2::nand_b32: r = ~(a & b); scc = r != 0; break;
+    case S2::nor_b32: r = ~(a | b); scc = r != 0; break;
+    case S2::xnor_b32: r = ~(a ^ b); scc = r != 0; break;
+    case S2::and_not1_b32: r = a & ~b; scc = r != 0; break;
+    case S2::or_not1_b32: r = a | ~b; scc = r != 0; break;
+    case S2::lshl_b32: r = a << (b & 31); scc = r != 0; break;
+    case S2::lshr_b32: r = a >> (b & 31); scc = r != 0; break;
+    case S2::ashr_i32: r = u32(i32(a) >> (b & 31)); scc = r != 0; break;
+    case S2::mul_i32: r = u32(i64(i32(a)) * i32(b)); break;
+    case S2::mul_hi_u32: r = u32((u64(a) * b) >> 32); break;
+    case S2::mul_hi_i32: r = u32(u64(i64(i32(a)) * i32(b)) >> 32); break;
+    case S2::bfe_u32: { const u32 off = b & 31, width = (b >> 16) & 127; r = width == 0 ? 0 : width >= 32 ? a >> off : (a >> off) & ((1u << width) - 1); scc = r != 0; break; }
+    case S2::bfe_i32: {
+      const u32 off = b & 31, width = (b >> 16) & 127;
+      if (width == 0) r = 0;
+      else {
+        const u32 field = width >= 32 ? a >> off : (a >> off) & ((1u << width) - 1);
+        r = width >= 32 ? field : u32(i32(field << (32 - width)) >> (32 - width));
+      }
+      scc = r != 0;
+      break;
+    }
+    case S2::bfm_b32: r = ((a & 31) == 0 ? 0 : (1u << (a & 31)) - 1) << (b & 31); if ((a & 31) == 0) r = 0; break;
+    case S2::lshl1_add_u32: { const u64 t = (u64(a) << 1) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl2_add_u32: { const u64 t = (u64(a) << 2) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl3_add_u32: { const u64 t = (u64(a) << 3) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl4_add_u32: { const u64 t = (u64(a) << 4) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::absdiff_i32: { const i64 d = i64(i32(a)) - i32(b); r = u32(d < 0 ? -d : d); scc = r != 0; break; }
+    case S2::pack_ll_b32_b16: r = (a & 0xffff) | (b << 16); break;
+    case S2::pack_lh_b32_b16: r = (a & 0xffff) | (b & 0xffff0000u); break;
+    case S2::pack_hh_b32_b16: r = (a >> 16) | (b & 0xffff0000u); break;
+  }
+  write_scalar(w, op(s, 0), r);
+  w.scc = scc;
+  return true;
+}
+
+enum class S64 : std::uint8_t { and_b64, or_b64, xor_b64, nand_b64, nor_b64, xnor_b64, and_not1_b64, or_not1_b64, lshl_b64, lshr_b64, ashr_i64, cselect_b64, bfe_u64, bfe_i64, bfm_b64, mul_u64 };
+
+template <S64 Op>
+bool sop2_64(Wave& w, const Step& s, Context&) {
+  const u64 a = read_scalar64(w, op(s, 1));
+  // Shift amounts and bitfield controls are 32-bit operands.
+  const bool b32 = Op == S64::lshl_b64 || Op == S64::lshr_b64 || Op == S64::ashr_i64 || Op == S64::bfe_u64 || Op == S64::bfe_i64;
+  const u64 b = b32 ? read_scalar(w, op(s, 2)) : read_scalar64(w, op(s, 2));
+  u64 r = 0;
+  bool scc = w.scc;
+  switch (Op) {
+    case S64::and_b64: r = a & b; scc = r != 0; break;
+    case S64::or_b64: r = a | b; scc = r != 0; break;
+    case S64::xor_b64: r = a ^ b; scc = r != 0; break;
+    case S64::nand_b64: r = ~(a & b); scc = r != 0; break;
+    case S64::nor_b64: r = ~(a | b); scc = r != 0; break;
+    case S64::xnor_b64: r = ~(a ^ b); scc = r != 0; break;
+    case S64::and_not1_b64: r = a & ~b; scc = r != 0; break;
+    case S64::or_not1_b64: r = a | ~b; scc = r != 0; break;
+    case S64::lshl_b64: r = a << (b & 63); scc = r != 0; break;
+    case S64::lshr_b64: r = a >> (b & 63); scc = r != 0; break;
+    case S64::ashr_i64: r = u64(i64(a) >> (b & 63)); scc = r != 0; break;
+    case S64::cselect_b64: r = w.scc ? a : b; break;
+    case S64::bfe_u64: { const u32 off = b & 63, width = (b >> 16) & 127; r = width == 0 ? 0 : width >= 64 ? a >> off : (a >> off) & ((1ull << width) - 1); scc = r != 0; break; }
+    case S64::bfe_i64: {
+      const u32 off = b & 63, width = (b >> 16) & 127;
+      if (width == 0) r = 0;
+      else {
+        const u64 field = width >= 64 ? a >> off : (a >> off) & ((1ull << width) - 1);
+        r = width >= 64 ? field : u64(i64(field << (64 - width)) >> (64 - width));
+      }
+      scc = r != 0;
+      break;
+    }
+    case S64::bfm_b64: { const u32 width = u32(a) & 63; r = (width == 0 ? 0 : ((1ull << width) - 1)) << (u32(b) & 63); break; }
+    case S64::mul_u64: r = a * b; break;
+  }
+  write_scalar64(w, op(s, 0), r);
+  w.scc = scc;
+  return true;
+}
+
+enum class S1 : std::uint8_t {
+  mov_b32, mov_b64, cmov_b32, cmov_b64, not_b32, not_b64, brev_b32, brev_b64, bcnt0_i32_b32, bcnt1_i32_b32, bcnt1_i32_b64,
+  ctz_i32_b32, ctz_i32_b64, clz_i32_u32, clz_i32_u64, cls_i32, sext_i32_i8, sext_i32_i16, bitset0_b32, bitset1_b32,
+  abs_i32, and_saveexec, or_saveexec, xor_saveexec, and_not0_saveexec, and_not1_saveexec, or_not0_saveexec, or_not1_saveexec,
+  nand_saveexec, nor_saveexec, xnor_saveexec, and_not0_wrexec, and_not1_wrexec, quadmask_b32, wqm_b32,
+  bitset0_b64, bitset1_b64,
+};
+
+template <S1 Op>
+bool sop1(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  switch (Op) {
+    case S1::mov_b32: write_scalar(w, d, read_scalar(w, a)); break;
+    case S1::mov_b64: write_scalar64(w, d, read_scalar64(w, a)); break;
+    case S1::cmov_b32: if (w.scc) write_scalar(w, d, read_scalar(w, a)); break;
+    case S1::cmov_b64: if (w.scc) write_scalar64(w, d, read_scalar64(w, a)); break;
+    case S1::not_b32: { const u32 r = ~read_scalar(w, a); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::not_b64: { const u64 r = ~read_scalar64(w, a); write_scalar64(w, d, r); w.scc = r != 0; break; }
+    case S1::brev_b32: { u32 x = read_scalar(w, a), r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); write_scalar(w, d, r); break; }
+    case S1::brev_b64: { u64 x = read_scalar64(w, a), r = 0; for (int i = 0; i < 64; ++i) r |= ((x >> i) & 1) << (63 - i); write_scalar64(w, d, r); break; }
+    case S1::bcnt0_i32_b32: { const u32 r = 32 - std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::bcnt1_i32_b32: { const u32 r = std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::bcnt1_i32_b64: { const u32 r = std::popcount(read_scalar64(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::ctz_i32_b32: { const u32 x = read_scalar(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countr_zero(x))); break; }
+    case S1::ctz_i32_b64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countr_zero(x))); break; }
+    case S1::clz_i32_u32: { const u32 x = read_scalar(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countl_zero(x))); break; }
+    case S1::clz_i32_u64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countl_zero(x))); break; }
+    case S1::cls_i32: { const u32 x = read_scalar(w, a); const u32 y = (x >> 31) ? ~x : x; write_scalar(w, d, (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(y))); break; }
+    case S1::sext_i32_i8: write_scalar(w, d, u32(i32(std::int8_t(read_scalar(w, a))))); break;
+    case S1::sext_i32_i16: write_scalar(w, d, u32(i32(std::int16_t(read_scalar(w, a))))); break;
+    case S1::bitset0_b32: write_scalar(w, d, read_scalar(w, d) & ~(1u << (read_scalar(w, a) & 31))); break;
+    case S1::bitset1_b32: write_scalar(w, d, read_scalar(w, d) | (1u << (read_scalar(w, a) & 31))); break;
+    case S1::bitset0_b64: write_scalar64(w, d, read_scalar64(w, d) & ~(1ull << (read_scalar(w, a) & 63))); break;
+    case S1::bitset1_b64: write_scalar64(w, d, read_scalar64(w, d) | (1ull << (read_scalar(w, a) & 63))); break;
+    case S1::abs_i32: { const i32 x = i32(read_scalar(w, a)); const u32 r = x < 0 ? u32(-i64(x)) : u32(x); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::quadmask_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) r |= ((x >> (4 * q)) & 0xf ? 1u : 0u) << q; write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::wqm_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) if ((x >> (4 * q)) & 0xf) r |= 0xfu << (4 * q); write_scalar(w, d, r); w.scc = r != 0; break; }
+    default: {
+      // Saveexec family: d = EXEC; EXEC = f(src, EXEC); SCC = EXEC != 0. The *_wrexec forms
+      // write the result to both.
+      const std::uint64_t src = read_mask(w, a), exec = w.exec();
+      std::uint64_t r = 0;
+      switch (Op) {
+        case S1::and_saveexec: r = src & exec; break;
+        case S1::or_saveexec: r = src | exec; break;
+        case S1::xor_saveexec: r = src ^ exec; break;
+        case S1::and_not0_saveexec: r = ~src & exec; break;
+        case S1::and_not1_saveexec: r = src & ~exec; break;
+        case S1::or_not0_saveexec: r = ~src | exec; break;
+        case S1::or_not1_saveexec: r = src | ~exec; break;
+        case S1::nand_saveexec: r = ~(src & exec); break;
+        case S1::nor_saveexec: r = ~(src | exec); break;
+        case S1::xnor_saveexec: r = ~(src ^ exec); break;
+        case S1::and_not0_wrexec: r = ~src & exec; break;
+        case S1::and_not1_wrexec: r = src & ~exec; break;
+        default: break;
+      }
+      if (w.size == 32) r &= 0xffffffffull;
+      if (Op == S1::and_not0_wrexec || Op == S1::and_not1_wrexec) {
+        w.set_exec(r);
+        write_mask(w, d, r);
+      } else {
+        write_mask(w, d, exec);
+        w.set_exec(r);
+      }
+      w.scc = r != 0;
+      break;
+    }
+  }
+  return true;
+}
+
+// SOPC compares and SOPK.
+template <int Cond, bool Signed, bool Wide>
+bool scmp(Wave& w, const Step& s, Context&) {
+  if (Wide) {
+    const u64 a = read_scalar64(w, op(s, 0)), b = read_scalar64(w, op(s, 1));
+    w.scc = Cond == 0 ? a == b : a != b;
+    return true;
+  }
+  const u32 a = read_scalar(w, op(s, 0)), b = read_scalar(w, op(s, 1));
+  const i64 x = Signed ? i64(i32(a)) : i64(a), y = Signed ? i64(i32(b)) : i64(b);
+  switch (Cond) {
+    case 0: w.scc = x == y; break;
+    case 1: w.scc = x != y; break;
+    case 2: w.scc = x > y; break;
+    case 3: w.scc = x >= y; break;
+    case 4: w.scc = x < y; break;
+    case 5: w.scc = x <= y; break;
+  }
+  return true;
+}
+
+template <int Kind>
+bool bitcmp(Wave& w, const Step& s, Context&) {
+  switch (Kind) {
+    case 0: w.scc = !((read_scalar(w, op(s, 0)) >> (read_scalar(w, op(s, 1)) & 31)) & 1); break;
+    case 1: w.scc = (read_scalar(w, op(s, 0)) >> (read_scalar(w, op(s, 1)) & 31)) & 1; break;
+    case 2: w.scc = !((read_scalar64(w, op(s, 0)) >> (read_scalar(w, op(s, 1)) & 63)) & 1); break;
+    case 3: w.scc = (read_scalar64(w, op(s, 0)) >> (read_scalar(w, op(s, 1)) & 63)) & 1; break;
+  }
+  return true;
+}
+
+// SOPK: sdst, simm16.
+template <int Kind>
+bool sopk(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const i32 imm = i32(std::int16_t(op(s, 1).value));
+  switch (Kind) {
+    case 0: write_scalar(w, d, u32(imm)); break;                      // s_movk_i32
+    case 1: if (w.scc) write_scalar(w, d, u32(imm)); break;           // s_cmovk_i32
+    case 2: {                                                          // s_addk_i32
+      const u32 a = read_scalar(w, d), r = a + u32(imm);
+      w.scc = ((~(a ^ u32(imm))) & (a ^ r)) >> 31;
+      write_scalar(w, d, r);
+      break;
+    }
+    case 3: write_scalar(w, d, u32(i64(i32(read_scalar(w, d))) * imm)); break;  // s_mulk_i32
+  }
+  return true;
+}
+
+// s_cmpk_*: ssrc (the sdst field), simm16; signed forms sign-extend, unsigned zero-extend.
+template <int Cond, bool Signed>
+bool scmpk(Wave& w, const Step& s, Context&) {
+  const u32 a = read_scalar(w, op(s, 0));
+  const i64 x = Signed ? i64(i32(a)) : i64(a);
+  const i64 y = Signed ? i64(std::int16_t(op(s, 1).value)) : i64(std::uint16_t(op(s, 1).value));
+  switch (Cond) {
+    case 0: w.scc = x == y; break;
+    case 1: w.scc = x != y; break;
+    case 2: w.scc = x > y; break;
+    case 3: w.scc = x >= y; break;
+    case 4: w.scc = x < y; break;
+    case 5: w.scc = x <= y; break;
+  }
+  return true;
+}
+
+struct Entry {
+  std::string_view mnemonic;
+  Handler handler;
+};
+
+const Entry kScalar[] = {
+    {"s_nop", nop}, {"s_waitcnt", nop}, {"s_waitcnt_vscnt", nop}, {"s_waitcnt_vmcnt", nop}, {"s_waitcnt_expcnt", nop},
+    {"s_waitcnt_lgkmcnt", nop}, {"s_waitcnt_depctr", nop}, {"s_delay_alu", nop}, {"s_clause", nop},
+    {"s_set_inst_prefetch_distance", nop}, {"s_sleep", nop}, {"s_setprio", nop}, {"s_code_end", nop},
+    {"s_icache_inv", nop}, {"s_dcache_inv", nop}, {"s_inst_prefetch", nop},
+    {"s_sendmsg", nop},  // MSG_DEALLOC_VGPRS before s_endpgm; other messages go to the hostcall handler later
+    {"s_endpgm", endpgm}, {"s_barrier", barrier},
+    {"s_branch", branch<0>}, {"s_cbranch_scc1", branch<1>}, {"s_cbranch_scc0", branch<2>}, {"s_cbranch_vccz", branch<3>},
+    {"s_cbranch_vccnz", branch<4>}, {"s_cbranch_execz", branch<5>}, {"s_cbranch_execnz", branch<6>},
+    {"s_getpc_b64", getpc},
+    {"s_add_u32", sop2<S2::add_u32>}, {"s_sub_u32", sop2<S2::sub_u32>}, {"s_add_i32", sop2<S2::add_i32>},
+    {"s_sub_i32", sop2<S2::sub_i32>}, {"s_addc_u32", sop2<S2::addc_u32>}, {"s_subb_u32", sop2<S2::subb_u32>},
+    {"s_min_i32", sop2<S2::min_i32>}, {"s_min_u32", sop2<S2::min_u32>}, {"s_max_i32", sop2<S2::max_i32>},
+    {"s_max_u32", sop2<S2::max_u32>}, {"s_cselect_b32", sop2<S2::cselect_b32>}, {"s_and_b32", sop2<S2::and_b32>},
+    {"s_or_b32", sop2<S2::or_b32>}, {"s_xor_b32", sop2<S2::xor_b32>}, {"s_nand_b32", sop2<S2::nand_b32>},
+    {"s_nor_b32", sop2<S2::nor_b32>}, {"s_xnor_b32", sop2<S2::xnor_b32>}, {"s_and_not1_b32", sop2<S2::and_not1_b32>},
+    {"s_or_not1_b32", sop2<S2::or_not1_b32>}, {"s_lshl_b32", sop2<S2::lshl_b32>}, {"s_lshr_b32", sop2<S2::lshr_b32>},
+    {"s_ashr_i32", sop2<S2::ashr_i32>}, {"s_mul_i32", sop2<S2::mul_i32>}, {"s_mul_hi_u32", sop2<S2::mul_hi_u32>},
+    {"s_mul_hi_i32", sop2<S2::mul_hi_i32>}, {"s_bfe_u32", sop2<S2::bfe_u32>}, {"s_bfe_i32", sop2<S2::bfe_i32>},
+    {"s_bfm_b32", sop2<S2::bfm_b32>}, {"s_lshl1_add_u32", sop2<S2::lshl1_add_u32>}, {"s_lshl2_add_u32", sop2<S2::lshl2_add_u32>},
+    {"s_lshl3_add_u32", sop2<S2::lshl3_add_u32>}, {"s_lshl4_add_u32", sop2<S2::lshl4_add_u32>},
+    {"s_absdiff_i32", sop2<S2::absdiff_i32>}, {"s_pack_ll_b32_b16", sop2<S2::pack_ll_b32_b16>},
+    {"s_pack_lh_b32_b16", sop2<S2::pack_lh_b32_b16>}, {"s_pack_hh_b32_b16", sop2<S2::pack_hh_b32_b16>},
+    {"s_and_b64", sop2_64<S64::and_b64>}, {"s_or_b64", sop2_64<S64::or_b64>}, {"s_xor_b64", sop2_64<S64::xor_b64>},
+    {"s_nand_b64", sop2_64<S64::nand_b64>}, {"s_nor_b64", sop2_64<S64::nor_b64>}, {"s_xnor_b64", sop2_64<S64::xnor_b64>},
+    {"s_and_not1_b64", sop2_64<S64::and_not1_b64>}, {"s_or_not1_b64", sop2_64<S64::or_not1_b64>},
+    {"s_lshl_b64", sop2_64<S64::lshl_b64>}, {"s_lshr_b64", sop2_64<S64::lshr_b64>}, {"s_ashr_i64", sop2_64<S64::ashr_i64>},
+    {"s_cselect_b64", sop2_64<S64::cselect_b64>}, {"s_bfe_u64", sop2_64<S64::bfe_u64>}, {"s_bfe_i64", sop2_64<S64::bfe_i64>},
+    {"s_bfm_b64", sop2_64<S64::bfm_b64>},
+    {"s_mov_b32", sop1<S1::mov_b32>}, {"s_mov_b64", sop1<S1::mov_b64>}, {"s_cmov_b32", sop1<S1::cmov_b32>},
+    {"s_cmov_b64", sop1<S1::cmov_b64>}, {"s_not_b32", sop1<S1::not_b32>}, {"s_not_b64", sop1<S1::not_b64>},
+    {"s_brev_b32", sop1<S1::brev_b32>}, {"s_brev_b64", sop1<S1::brev_b64>}, {"s_bcnt0_i32_b32", sop1<S1::bcnt0_i32_b32>},
+    {"s_bcnt1_i32_b32", sop1<S1::bcnt1_i32_b32>}, {"s_bcnt1_i32_b64", sop1<S1::bcnt1_i32_b64>},
+    {"s_ctz_i32_b32", sop1<S1::ctz_i32_b32>}, {"s_ctz_i32_b64", sop1<S1::ctz_i32_b64>}, {"s_clz_i32_u32", sop1<S1::clz_i32_u32>},
+    {"s_clz_i32_u64", sop1<S1::clz_i32_u64>}, {"s_cls_i32", sop1<S1::cls_i32>}, {"s_sext_i32_i8", sop1<S1::sext_i32_i8>},
+    {"s_sext_i32_i16", sop1<S1::sext_i32_i16>}, {"s_bitset0_b32", sop1<S1::bitset0_b32>}, {"s_bitset1_b32", sop1<S1::bitset1_b32>},
+    {"s_bitset0_b64", sop1<S1::bitset0_b64>}, {"s_bitset1_b64", sop1<S1::bitset1_b64>},
+    {"s_abs_i32", sop1<S1::abs_i32>}, {"s_quadmask_b32", sop1<S1::quadmask_b32>}, {"s_wqm_b32", sop1<S1::wqm_b32>},
+    {"s_and_saveexec_b32", sop1<S1::and_saveexec>}, {"s_or_saveexec_b32", sop1<S1::or_saveexec>},
+    {"s_xor_saveexec_b32", sop1<S1::xor_saveexec>}, {"s_and_not0_saveexec_b32", sop1<S1::and_not0_saveexec>},
+    {"s_and_not1_saveexec_b32", sop1<S1::and_not1_saveexec>}, {"s_or_not0_saveexec_b32", sop1<S1::or_not0_saveexec>},
+    {"s_or_not1_saveexec_b32", sop1<S1::or_not1_saveexec>}, {"s_nand_saveexec_b32", sop1<S1::nand_saveexec>},
+    {"s_nor_saveexec_b32", sop1<S1::nor_saveexec>}, {"s_xnor_saveexec_b32", sop1<S1::xnor_saveexec>},
+    {"s_and_not0_wrexec_b32", sop1<S1::and_not0_wrexec>}, {"s_and_not1_wrexec_b32", sop1<S1::and_not1_wrexec>},
+    {"s_and_saveexec_b64", sop1<S1::and_saveexec>}, {"s_or_saveexec_b64", sop1<S1::or_saveexec>},
+    {"s_xor_saveexec_b64", sop1<S1::xor_saveexec>}, {"s_and_not0_saveexec_b64", sop1<S1::and_not0_saveexec>},
+    {"s_and_not1_saveexec_b64", sop1<S1::and_not1_saveexec>}, {"s_or_not0_saveexec_b64", sop1<S1::or_not0_saveexec>},
+    {"s_or_not1_saveexec_b64", sop1<S1::or_not1_saveexec>}, {"s_nand_saveexec_b64", sop1<S1::nand_saveexec>},
+    {"s_nor_saveexec_b64", sop1<S1::nor_saveexec>}, {"s_xnor_saveexec_b64", sop1<S1::xnor_saveexec>},
+    {"s_and_not0_wrexec_b64", sop1<S1::and_not0_wrexec>}, {"s_and_not1_wrexec_b64", sop1<S1::and_not1_wrexec>},
+    {"s_cmp_eq_u32", scmp<0, false, false>}, {"s_cmp_lg_u32", scmp<1, false, false>}, {"s_cmp_gt_u32", scmp<2, false, false>},
+    {"s_cmp_ge_u32", scmp<3, false, false>}, {"s_cmp_lt_u32", scmp<4, false, false>}, {"s_cmp_le_u32", scmp<5, false, false>},
+    {"s_cmp_eq_i32", scmp<0, true, false>}, {"s_cmp_lg_i32", scmp<1, true, false>}, {"s_cmp_gt_i32", scmp<2, true, false>},
+    {"s_cmp_ge_i32", scmp<3, true, false>}, {"s_cmp_lt_i32", scmp<4, true, false>}, {"s_cmp_le_i32", scmp<5, true, false>},
+    {"s_cmp_eq_u64", scmp<0, false, true>}, {"s_cmp_lg_u64", scmp<1, false, true>},
+    {"s_bitcmp0_b32", bitcmp<0>}, {"s_bitcmp1_b32", bitcmp<1>}, {"s_bitcmp0_b64", bitcmp<2>}, {"s_bitcmp1_b64", bitcmp<3>},
+    {"s_movk_i32", sopk<0>}, {"s_cmovk_i32", sopk<1>}, {"s_addk_i32", sopk<2>}, {"s_mulk_i32", sopk<3>},
+    {"s_cmpk_eq_i32", scmpk<0, true>}, {"s_cmpk_lg_i32", scmpk<1, true>}, {"s_cmpk_gt_i32", scmpk<2, true>},
+    {"s_cmpk_ge_i32", scmpk<3, true>}, {"s_cmpk_lt_i32", scmpk<4, true>}, {"s_cmpk_le_i32", scmpk<5, true>},
+    {"s_cmpk_eq_u32", scmpk<0, false>}, {"s_cmpk_lg_u32", scmpk<1, false>}, {"s_cmpk_gt_u32", scmpk<2, false>},
+    {"s_cmpk_ge_u32", scmpk<3, false>}, {"s_cmpk_lt_u32", scmpk<4, false>}, {"s_cmpk_le_u32", scmpk<5, false>},
+};
+
+}  // namespace
+
+Handler resolve_scalar(const ParsedInstruction& p, Step&) {
+  for (const auto& e : kScalar)
+    if (e.mnemonic == p.mnemonic) return e.handler;
+  return nullptr;
+}
+
+}  // namespace gpuport::emu

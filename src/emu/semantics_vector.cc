@@ -1,0 +1,830 @@
+// Vector ALU: VOP1, VOP2, VOP3, VOPC and VOPD (dual issue), per lane under EXEC. Float
+// arithmetic is the host's IEEE binary32/binary64 with denormals, which is what the float modes
+// clang sets for HIP kernels ask for (denormals kept, round to nearest even); the transcendental
+// approximations of the hardware (v_rcp, v_rsq, v_sqrt, v_exp, v_log, v_sin, v_cos) are computed
+// correctly rounded in double precision and listed as approximate in the status table.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "emu/half.h"
+#include "emu/machine.h"
+
+namespace gpuport::emu {
+namespace {
+
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+const Operand& op(const Step& s, std::size_t i) {
+  static const Operand none;
+  return i < s.ops.size() ? s.ops[i] : none;
+}
+
+template <typename F>
+inline void for_active(const Wave& w, F&& f) {
+  for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
+}
+
+float apply_output_modifiers(float r, const Modifiers& m) {
+  if (m.omod == 1) r *= 2.0f;
+  else if (m.omod == 2) r *= 4.0f;
+  else if (m.omod == 3) r *= 0.5f;
+  if (m.clamp) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
+  return r;
+}
+double apply_output_modifiers(double r, const Modifiers& m) {
+  if (m.omod == 1) r *= 2.0;
+  else if (m.omod == 2) r *= 4.0;
+  else if (m.omod == 3) r *= 0.5;
+  if (m.clamp) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  return r;
+}
+
+// IEEE-mode min/max: a quiet NaN operand yields the other operand.
+float fmin32(float a, float b) { return std::fmin(a, b); }
+float fmax32(float a, float b) { return std::fmax(a, b); }
+
+int exponent_f32(float f) { return static_cast<int>((f32_bits(f) >> 23) & 0xff); }
+int exponent_f64(double f) { return static_cast<int>((f64_bits(f) >> 52) & 0x7ff); }
+
+// ---- f32 unary and binary, table driven -------------------------------------------------------
+enum class F1 : std::uint8_t { mov, rcp, rcp_iflag, rsq, sqrt, exp, log, sin, cos, fract, trunc, ceil, floor, rndne, frexp_mant };
+
+template <F1 Op>
+bool vop1_f32(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  for_active(w, [&](u32 lane) {
+    const float x = read_f32(w, a, lane);
+    float r = 0;
+    switch (Op) {
+      case F1::mov: r = x; break;
+      case F1::rcp:
+      case F1::rcp_iflag: r = static_cast<float>(1.0 / static_cast<double>(x)); break;
+      case F1::rsq: r = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); break;
+      case F1::sqrt: r = std::sqrt(x); break;
+      case F1::exp: r = static_cast<float>(std::exp2(static_cast<double>(x))); break;
+      case F1::log: r = static_cast<float>(std::log2(static_cast<double>(x))); break;
+      case F1::sin: r = static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); break;
+      case F1::cos: r = static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); break;
+      case F1::fract: r = std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f); break;
+      case F1::trunc: r = std::trunc(x); break;
+      case F1::ceil: r = std::ceil(x); break;
+      case F1::floor: r = std::floor(x); break;
+      case F1::rndne: r = std::nearbyint(x); break;
+      case F1::frexp_mant: {
+        if (std::isinf(x) || std::isnan(x)) r = x;
+        else { int e; r = std::frexp(x, &e); }
+        break;
+      }
+    }
+    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+  });
+  return true;
+}
+
+enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
+
+template <F2 Op>
+bool vop2_f32(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  const Operand& b = op(s, 2);
+  for_active(w, [&](u32 lane) {
+    const float x = read_f32(w, a, lane);
+    float r = 0;
+    if (Op == F2::ldexp) {
+      r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(read_lane(w, b, lane)), -1000, 1000)));
+    } else {
+      const float y = read_f32(w, b, lane);
+      switch (Op) {
+        case F2::add: r = x + y; break;
+        case F2::sub: r = x - y; break;
+        case F2::subrev: r = y - x; break;
+        case F2::mul: r = x * y; break;
+        case F2::mul_legacy: r = (x == 0.0f || y == 0.0f) ? 0.0f : x * y; break;
+        case F2::min: r = fmin32(x, y); break;
+        case F2::max: r = fmax32(x, y); break;
+        default: break;
+      }
+    }
+    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+  });
+  return true;
+}
+
+// fma family: v_fma_f32 d, a, b, c; v_fmac_f32 d, a, b (d += a*b); v_fmamk_f32 d, a, K, b
+// (a*K + b); v_fmaak_f32 d, a, b, K (a*b + K).
+template <int Form>
+bool fma_f32(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  for_active(w, [&](u32 lane) {
+    float r = 0;
+    const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane);
+    switch (Form) {
+      case 0: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;
+      case 1: r = std::fma(a, b, bits_f32(w.vgpr(d.reg, lane))); break;
+      case 2: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;  // fmamk: a, K, b as printed
+      case 3: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;  // fmaak: a, b, K
+      case 4: r = a * b + read_f32(w, op(s, 3), lane); break;           // v_mad_f32 style (unfused)
+    }
+    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+  });
+  return true;
+}
+
+template <int Form>
+bool minmax3_f32(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  for_active(w, [&](u32 lane) {
+    const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane), c = read_f32(w, op(s, 3), lane);
+    float r = 0;
+    switch (Form) {
+      case 0: r = fmin32(fmin32(a, b), c); break;
+      case 1: r = fmax32(fmax32(a, b), c); break;
+      case 2: {  // med3
+        if (std::isnan(a) || std::isnan(b) || std::isnan(c)) r = fmin32(fmin32(a, b), c);
+        else r = std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c));
+        break;
+      }
+      case 3: r = fmax32(fmin32(a, b), c); break;  // minmax
+      case 4: r = fmin32(fmax32(a, b), c); break;  // maxmin
+    }
+    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+  });
+  return true;
+}
+
+// ---- f64 ----------------------------------------------------------------------------------------
+enum class D2 : std::uint8_t { add, mul, min, max, fma, ldexp, rcp, rsq, sqrt, fract, trunc, ceil, floor, rndne, frexp_mant, mov };
+
+template <D2 Op>
+bool vop_f64(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  for_active(w, [&](u32 lane) {
+    const double a = read_f64(w, op(s, 1), lane);
+    double r = 0;
+    switch (Op) {
+      case D2::add: r = a + read_f64(w, op(s, 2), lane); break;
+      case D2::mul: r = a * read_f64(w, op(s, 2), lane); break;
+      case D2::min: r = std::fmin(a, read_f64(w, op(s, 2), lane)); break;
+      case D2::max: r = std::fmax(a, read_f64(w, op(s, 2), lane)); break;
+      case D2::fma: r = std::fma(a, read_f64(w, op(s, 2), lane), read_f64(w, op(s, 3), lane)); break;
+      case D2::ldexp: r = std::ldexp(a, static_cast<int>(std::clamp<i64>(i32(read_lane(w, op(s, 2), lane)), -3000, 3000))); break;
+      case D2::rcp: r = 1.0 / a; break;
+      case D2::rsq: r = 1.0 / std::sqrt(a); break;
+      case D2::sqrt: r = std::sqrt(a); break;
+      case D2::fract: r = std::isinf(a) ? std::numeric_limits<double>::quiet_NaN() : std::fmin(a - std::floor(a), 0x1.fffffffffffffp-1); break;
+      case D2::trunc: r = std::trunc(a); break;
+      case D2::ceil: r = std::ceil(a); break;
+      case D2::floor: r = std::floor(a); break;
+      case D2::rndne: r = std::nearbyint(a); break;
+      case D2::frexp_mant: { if (std::isinf(a) || std::isnan(a)) r = a; else { int e; r = std::frexp(a, &e); } break; }
+      case D2::mov: r = a; break;
+    }
+    const u64 bits = f64_bits(apply_output_modifiers(r, s.mods));
+    w.vgpr(d.reg, lane) = static_cast<u32>(bits);
+    w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+  });
+  return true;
+}
+
+// ---- division helpers (the sequence clang emits for IEEE-correct fdiv) ----------------------------
+// v_div_scale_f32 d, vcc, s0, s1 (denominator), s2 (numerator): scales the operand s0 (one of
+// the two) so that the reciprocal iteration cannot overflow or flush; VCC marks lanes whose
+// quotient comes out scaled, for v_div_fmas to undo.
+template <bool F64>
+bool div_scale(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& vcc = op(s, 1);
+  u64 mask = 0;
+  for_active(w, [&](u32 lane) {
+    if (F64) {
+      const double s0 = read_f64(w, op(s, 2), lane), den = read_f64(w, op(s, 3), lane), num = read_f64(w, op(s, 4), lane);
+      double r = s0;
+      if (num == 0 || den == 0) r = std::numeric_limits<double>::quiet_NaN();
+      else if (exponent_f64(num) - exponent_f64(den) >= 768) {
+        mask |= 1ull << lane;
+        if (s0 == den) r = std::ldexp(s0, 128);
+      } else if (std::fpclassify(den) == FP_SUBNORMAL) r = std::ldexp(s0, 128);
+      else if (std::fpclassify(1.0 / den) == FP_SUBNORMAL && std::fpclassify(num / den) == FP_SUBNORMAL) {
+        mask |= 1ull << lane;
+        if (s0 == den) r = std::ldexp(s0, 128);
+      } else if (std::fpclassify(1.0 / den) == FP_SUBNORMAL) r = std::ldexp(s0, -128);
+      else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
+        mask |= 1ull << lane;
+        if (s0 == num) r = std::ldexp(s0, 128);
+      } else if (exponent_f64(num) <= 53) r = std::ldexp(s0, 128);
+      const u64 bits = f64_bits(r);
+      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
+      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+    } else {
+      const float s0 = read_f32(w, op(s, 2), lane), den = read_f32(w, op(s, 3), lane), num = read_f32(w, op(s, 4), lane);
+      float r = s0;
+      if (num == 0 || den == 0) r = std::numeric_limits<float>::quiet_NaN();
+      else if (exponent_f32(num) - exponent_f32(den) >= 96) {
+        mask |= 1ull << lane;
+        if (s0 == den) r = std::ldexp(s0, 64);
+      } else if (std::fpclassify(den) == FP_SUBNORMAL) r = std::ldexp(s0, 64);
+      else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL && std::fpclassify(num / den) == FP_SUBNORMAL) {
+        mask |= 1ull << lane;
+        if (s0 == den) r = std::ldexp(s0, 64);
+      } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL) r = std::ldexp(s0, -64);
+      else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
+        mask |= 1ull << lane;
+        if (s0 == num) r = std::ldexp(s0, 64);
+      } else if (exponent_f32(num) <= 23) r = std::ldexp(s0, 64);
+      w.vgpr(d.reg, lane) = f32_bits(r);
+    }
+  });
+  write_mask(w, vcc, mask);
+  return true;
+}
+
+template <bool F64>
+bool div_fmas(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const u64 vcc = w.vcc();
+  for_active(w, [&](u32 lane) {
+    if (F64) {
+      const double a = read_f64(w, op(s, 1), lane), b = read_f64(w, op(s, 2), lane), c = read_f64(w, op(s, 3), lane);
+      double r = std::fma(a, b, c);
+      if ((vcc >> lane) & 1) r = std::ldexp(r, exponent_f64(c) > 1023 ? 128 : -128);
+      const u64 bits = f64_bits(r);
+      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
+      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+    } else {
+      const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane), c = read_f32(w, op(s, 3), lane);
+      float r = std::fma(a, b, c);
+      if ((vcc >> lane) & 1) r = std::ldexp(r, exponent_f32(c) > 127 ? 64 : -64);
+      w.vgpr(d.reg, lane) = f32_bits(r);
+    }
+  });
+  return true;
+}
+
+// v_div_fixup d, quotient, denominator, numerator: the special values of IEEE division.
+template <bool F64>
+bool div_fixup(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  for_active(w, [&](u32 lane) {
+    auto fix = [](auto q, auto den, auto num) {
+      using T = decltype(q);
+      const bool negative = std::signbit(den) != std::signbit(num);
+      const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+      if (std::isnan(den) || std::isnan(num)) return nan;
+      if (den == 0 && num == 0) return nan;
+      if (std::isinf(den) && std::isinf(num)) return nan;
+      if (den == 0 || std::isinf(num)) return negative ? -inf : inf;
+      if (std::isinf(den) || num == 0) return negative ? T(-0.0) : T(0.0);
+      if (std::isnan(q)) return negative ? -inf : inf;  // the scaled sequence overflowed
+      return negative ? -std::fabs(q) : std::fabs(q);
+    };
+    if (F64) {
+      const u64 bits = f64_bits(fix(read_f64(w, op(s, 1), lane), read_f64(w, op(s, 2), lane), read_f64(w, op(s, 3), lane)));
+      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
+      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+    } else {
+      w.vgpr(d.reg, lane) = f32_bits(fix(read_f32(w, op(s, 1), lane), read_f32(w, op(s, 2), lane), read_f32(w, op(s, 3), lane)));
+    }
+  });
+  return true;
+}
+
+// ---- conversions --------------------------------------------------------------------------------
+template <typename To, typename From>
+To saturate(From x) {
+  if (std::isnan(x)) return 0;
+  if (x <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+  if (x >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+  return static_cast<To>(x);
+}
+
+enum class Cv : std::uint8_t {
+  f32_i32, f32_u32, i32_f32, u32_f32, f64_f32, f32_f64, f64_i32, f64_u32, i32_f64, u32_f64, f32_ubyte0, f32_ubyte1,
+  f32_ubyte2, f32_ubyte3, f16_f32, f32_f16, rpi_i32_f32, flr_i32_f32, frexp_exp_i32_f32, frexp_exp_i32_f64, f16_u16, f16_i16,
+  u16_f16, i16_f16,
+};
+
+template <Cv Op>
+bool convert(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  for_active(w, [&](u32 lane) {
+    auto put64 = [&](double r) {
+      const u64 bits = f64_bits(r);
+      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
+      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+    };
+    u32& out = w.vgpr(d.reg, lane);
+    switch (Op) {
+      case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods)); break;
+      case Cv::f32_u32: out = f32_bits(apply_output_modifiers(static_cast<float>(read_lane(w, a, lane)), s.mods)); break;
+      case Cv::i32_f32: out = u32(saturate<i32>(read_f32(w, a, lane))); break;
+      case Cv::u32_f32: out = saturate<u32>(read_f32(w, a, lane)); break;
+      case Cv::f64_f32: put64(apply_output_modifiers(static_cast<double>(read_f32(w, a, lane)), s.mods)); break;
+      case Cv::f32_f64: out = f32_bits(apply_output_modifiers(static_cast<float>(read_f64(w, a, lane)), s.mods)); break;
+      case Cv::f64_i32: put64(static_cast<double>(i32(read_lane(w, a, lane)))); break;
+      case Cv::f64_u32: put64(static_cast<double>(read_lane(w, a, lane))); break;
+      case Cv::i32_f64: out = u32(saturate<i32>(read_f64(w, a, lane))); break;
+      case Cv::u32_f64: out = saturate<u32>(read_f64(w, a, lane)); break;
+      case Cv::f32_ubyte0: out = f32_bits(static_cast<float>(read_lane(w, a, lane) & 0xff)); break;
+      case Cv::f32_ubyte1: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 8) & 0xff)); break;
+      case Cv::f32_ubyte2: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 16) & 0xff)); break;
+      case Cv::f32_ubyte3: out = f32_bits(static_cast<float>(read_lane(w, a, lane) >> 24)); break;
+      case Cv::f16_f32: out = (out & 0xffff0000u) | float_to_half(apply_output_modifiers(read_f32(w, a, lane), s.mods)); break;
+      case Cv::f32_f16: out = f32_bits(apply_output_modifiers(half_to_float(read_f16_bits(w, a, lane)), s.mods)); break;
+      case Cv::rpi_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane) + 0.5f))); break;
+      case Cv::flr_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane)))); break;
+      case Cv::frexp_exp_i32_f32: {
+        const float x = read_f32(w, a, lane);
+        int e = 0;
+        if (!std::isinf(x) && !std::isnan(x)) std::frexp(x, &e);
+        out = u32(e);
+        break;
+      }
+      case Cv::frexp_exp_i32_f64: {
+        const double x = read_f64(w, a, lane);
+        int e = 0;
+        if (!std::isinf(x) && !std::isnan(x)) std::frexp(x, &e);
+        out = u32(e);
+        break;
+      }
+      case Cv::f16_u16: out = (out & 0xffff0000u) | float_to_half(static_cast<float>(read_lane(w, a, lane) & 0xffff)); break;
+      case Cv::f16_i16: out = (out & 0xffff0000u) | float_to_half(static_cast<float>(std::int16_t(read_lane(w, a, lane)))); break;
+      case Cv::u16_f16: out = (out & 0xffff0000u) | saturate<u16>(half_to_float(read_f16_bits(w, a, lane))); break;
+      case Cv::i16_f16: out = (out & 0xffff0000u) | u16(saturate<std::int16_t>(half_to_float(read_f16_bits(w, a, lane)))); break;
+    }
+  });
+  return true;
+}
+
+// ---- integer ------------------------------------------------------------------------------------
+enum class I : std::uint8_t {
+  mov, not_, bfrev, clz, ctz, cls, add_nc, sub_nc, subrev_nc, and_, or_, xor_, xnor, lshlrev, lshrrev, ashrrev,
+  min_i32, max_i32, min_u32, max_u32, mul_u32_u24, mul_i32_i24, mul_hi_u32_u24, mul_hi_i32_i24, mul_lo_u32, mul_hi_u32,
+  mul_hi_i32, bcnt, mbcnt_lo, mbcnt_hi, add3, xad, lshl_add, add_lshl, lshl_or, and_or, or3, xor3, alignbit, alignbyte,
+  bfi, bfe_u32, bfe_i32, perm, mad_u32_u24, mad_i32_i24, min3_i32, max3_i32, med3_i32, min3_u32, max3_u32, med3_u32,
+  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, lshlrev_b16, lshrrev_b16, ashrrev_i16, add_nc_u16,
+  sub_nc_u16, mul_lo_u16, max_u16, min_u16, max_i16, min_i16, cvt_pk_u16_u32, pack_b32_f16, movrels,
+};
+
+template <I Op>
+bool vop_int(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  const Operand& b = op(s, 2);
+  const Operand& c = op(s, 3);
+  for_active(w, [&](u32 lane) {
+    const u32 x = read_lane(w, a, lane);
+    auto y = [&] { return read_lane(w, b, lane); };
+    auto z = [&] { return read_lane(w, c, lane); };
+    u32 r = 0;
+    switch (Op) {
+      case I::mov: r = x; break;
+      case I::not_: r = ~x; break;
+      case I::bfrev: r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); break;
+      case I::clz: r = x == 0 ? ~0u : u32(std::countl_zero(x)); break;
+      case I::ctz: r = x == 0 ? ~0u : u32(std::countr_zero(x)); break;
+      case I::cls: { const u32 t = (x >> 31) ? ~x : x; r = (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(t)); break; }
+      case I::add_nc: { const u64 t = u64(x) + y(); r = (s.mods.clamp && (t >> 32)) ? ~0u : u32(t); break; }
+      case I::sub_nc: { const u32 yy = y(); r = (s.mods.clamp && yy > x) ? 0 : x - yy; break; }
+      case I::subrev_nc: { const u32 yy = y(); r = (s.mods.clamp && x > yy) ? 0 : yy - x; break; }
+      case I::and_: r = x & y(); break;
+      case I::or_: r = x | y(); break;
+      case I::xor_: r = x ^ y(); break;
+      case I::xnor: r = ~(x ^ y()); break;
+      case I::lshlrev: r = y() << (x & 31); break;
+      case I::lshrrev: r = y() >> (x & 31); break;
+      case I::ashrrev: r = u32(i32(y()) >> (x & 31)); break;
+      case I::min_i32: r = u32(std::min(i32(x), i32(y()))); break;
+      case I::max_i32: r = u32(std::max(i32(x), i32(y()))); break;
+      case I::min_u32: r = std::min(x, y()); break;
+      case I::max_u32: r = std::max(x, y()); break;
+      case I::mul_u32_u24: r = (x & 0xffffff) * (y() & 0xffffff); break;
+      case I::mul_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8)); break;
+      case I::mul_hi_u32_u24: r = u32((u64(x & 0xffffff) * (y() & 0xffffff)) >> 32); break;
+      case I::mul_hi_i32_i24: r = u32(u64(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8)) >> 32); break;
+      case I::mul_lo_u32: r = x * y(); break;
+      case I::mul_hi_u32: r = u32((u64(x) * y()) >> 32); break;
+      case I::mul_hi_i32: r = u32(u64(i64(i32(x)) * i32(y())) >> 32); break;
+      case I::bcnt: r = u32(std::popcount(x)) + y(); break;
+      case I::mbcnt_lo: r = u32(std::popcount(x & ((lane >= 32) ? ~0u : ((1u << lane) - 1)))) + y(); break;
+      case I::mbcnt_hi: r = u32(std::popcount(x & (lane <= 32 ? 0u : lane >= 64 ? ~0u : ((1u << (lane - 32)) - 1)))) + y(); break;
+      case I::add3: r = x + y() + z(); break;
+      case I::xad: r = (x ^ y()) + z(); break;
+      case I::lshl_add: r = (x << (y() & 31)) + z(); break;
+      case I::add_lshl: r = (x + y()) << (z() & 31); break;
+      case I::lshl_or: r = (x << (y() & 31)) | z(); break;
+      case I::and_or: r = (x & y()) | z(); break;
+      case I::or3: r = x | y() | z(); break;
+      case I::xor3: r = x ^ y() ^ z(); break;
+      case I::alignbit: r = u32(((u64(x) << 32) | y()) >> (z() & 31)); break;
+      case I::alignbyte: r = u32(((u64(x) << 32) | y()) >> (8 * (z() & 3))); break;
+      case I::bfi: { const u32 m = x; r = (m & y()) | (~m & z()); break; }
+      case I::bfe_u32: { const u32 off = y() & 31, width = z() & 31; r = width == 0 ? 0 : (x >> off) & ((1u << width) - 1); break; }
+      case I::bfe_i32: {
+        const u32 off = y() & 31, width = z() & 31;
+        r = width == 0 ? 0 : u32(i32(((x >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width));
+        break;
+      }
+      case I::perm: {
+        const u64 bytes = (u64(x) << 32) | y();
+        const u32 sel = z();
+        r = 0;
+        for (int i = 0; i < 4; ++i) {
+          const u32 sb = (sel >> (8 * i)) & 0xff;
+          u32 byte;
+          if (sb <= 7) byte = u32(bytes >> (8 * sb)) & 0xff;
+          else if (sb <= 11) {  // sign of a 16-bit half: bytes 1, 3, 5, 7
+            const u32 which = 2 * (sb - 8) + 1;
+            byte = ((bytes >> (8 * which + 7)) & 1) ? 0xff : 0;
+          } else if (sb == 12) byte = 0;
+          else byte = 0xff;
+          r |= byte << (8 * i);
+        }
+        break;
+      }
+      case I::mad_u32_u24: r = (x & 0xffffff) * (y() & 0xffffff) + z(); break;
+      case I::mad_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8) + i32(z())); break;
+      case I::min3_i32: r = u32(std::min({i32(x), i32(y()), i32(z())})); break;
+      case I::max3_i32: r = u32(std::max({i32(x), i32(y()), i32(z())})); break;
+      case I::med3_i32: { const i32 p = i32(x), q = i32(y()), t = i32(z()); r = u32(std::max(std::min(p, q), std::min(std::max(p, q), t))); break; }
+      case I::min3_u32: r = std::min({x, y(), z()}); break;
+      case I::max3_u32: r = std::max({x, y(), z()}); break;
+      case I::med3_u32: { const u32 q = y(), t = z(); r = std::max(std::min(x, q), std::min(std::max(x, q), t)); break; }
+      case I::minmax_i32: r = u32(std::max(std::min(i32(x), i32(y())), i32(z()))); break;
+      case I::maxmin_i32: r = u32(std::min(std::max(i32(x), i32(y())), i32(z()))); break;
+      case I::minmax_u32: r = std::max(std::min(x, y()), z()); break;
+      case I::maxmin_u32: r = std::min(std::max(x, y()), z()); break;
+      case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y() & 31); break;
+      case I::sad_u32: { const u32 q = y(); r = (x > q ? x - q : q - x) + z(); break; }
+      case I::lshlrev_b16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(y()) << (x & 15)); break;
+      case I::lshrrev_b16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(y()) >> (x & 15)); break;
+      case I::ashrrev_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::int16_t(y()) >> (x & 15)); break;
+      case I::add_nc_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(x + y()); break;
+      case I::sub_nc_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(x - y()); break;
+      case I::mul_lo_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(x) * u16(y())); break;
+      case I::max_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | std::max(u16(x), u16(y())); break;
+      case I::min_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | std::min(u16(x), u16(y())); break;
+      case I::max_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::max(std::int16_t(x), std::int16_t(y()))); break;
+      case I::min_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::min(std::int16_t(x), std::int16_t(y()))); break;
+      case I::cvt_pk_u16_u32: r = std::min(x, 0xffffu) | std::min(y(), 0xffffu) << 16; break;
+      case I::pack_b32_f16: r = u32(read_f16_bits(w, a, lane, s.mods.op_sel & 1)) | u32(read_f16_bits(w, b, lane, (s.mods.op_sel >> 1) & 1)) << 16; break;
+      case I::movrels: r = x; break;
+    }
+    w.vgpr(d.reg, lane) = r;
+  });
+  return true;
+}
+
+// Carry-out forms: v_add_co_u32 d, sdst, a, b; v_add_co_ci_u32 d, sdst, a, b, carry-in.
+template <int Op>
+bool add_carry(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& carry_out = op(s, 1);
+  const u64 carry_in = (Op >= 3) ? read_mask(w, op(s, 4)) : 0;
+  u64 mask = 0;
+  for_active(w, [&](u32 lane) {
+    const u64 x = read_lane(w, op(s, 2), lane), y = read_lane(w, op(s, 3), lane);
+    const u64 ci = (carry_in >> lane) & 1;
+    u64 t = 0;
+    bool carry = false;
+    switch (Op) {
+      case 0: t = x + y; carry = t >> 32; break;                  // add_co
+      case 1: t = x - y; carry = y > x; break;                    // sub_co
+      case 2: t = y - x; carry = x > y; break;                    // subrev_co
+      case 3: t = x + y + ci; carry = t >> 32; break;             // add_co_ci
+      case 4: t = x - y - ci; carry = y + ci > x; break;          // sub_co_ci
+      case 5: t = y - x - ci; carry = x + ci > y; break;          // subrev_co_ci
+    }
+    w.vgpr(d.reg, lane) = static_cast<u32>(t);
+    if (carry) mask |= 1ull << lane;
+  });
+  write_mask(w, carry_out, mask);
+  return true;
+}
+
+// v_mad_u64_u32 / v_mad_i64_i32 d[2], sdst, a, b, c[2].
+template <bool Signed>
+bool mad64(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& carry_out = op(s, 1);
+  u64 mask = 0;
+  for_active(w, [&](u32 lane) {
+    const u32 x = read_lane(w, op(s, 2), lane), y = read_lane(w, op(s, 3), lane);
+    const u64 c = read_lane64(w, op(s, 4), lane);
+    u64 r;
+    bool carry;
+    if (Signed) {
+      const __int128 t = static_cast<__int128>(i64(i32(x)) * i64(i32(y))) + static_cast<__int128>(i64(c));
+      r = static_cast<u64>(t);
+      carry = t != static_cast<__int128>(static_cast<i64>(r));
+    } else {
+      const unsigned __int128 t = static_cast<unsigned __int128>(u64(x) * u64(y)) + c;
+      r = static_cast<u64>(t);
+      carry = (t >> 64) != 0;
+    }
+    w.vgpr(d.reg, lane) = static_cast<u32>(r);
+    w.vgpr(d.reg + 1, lane) = static_cast<u32>(r >> 32);
+    if (carry) mask |= 1ull << lane;
+  });
+  write_mask(w, carry_out, mask);
+  return true;
+}
+
+// 64-bit shifts: v_lshlrev_b64 d, shift, src.
+template <int Op>
+bool shift64(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  for_active(w, [&](u32 lane) {
+    const u32 n = read_lane(w, op(s, 1), lane) & 63;
+    const u64 x = read_lane64(w, op(s, 2), lane);
+    const u64 r = Op == 0 ? x << n : Op == 1 ? x >> n : u64(i64(x) >> n);
+    w.vgpr(d.reg, lane) = static_cast<u32>(r);
+    w.vgpr(d.reg + 1, lane) = static_cast<u32>(r >> 32);
+  });
+  return true;
+}
+
+// v_cndmask_b32 d, a (false), b (true), mask; the VOPD form (v_dual_cndmask_b32 d, a, b) reads
+// VCC implicitly.
+bool cndmask(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const u64 mask = s.ops.size() >= 4 ? read_mask(w, op(s, 3)) : w.vcc();
+  for_active(w, [&](u32 lane) {
+    const bool take_b = (mask >> lane) & 1;
+    u32 v = take_b ? read_lane(w, op(s, 2), lane) : read_lane(w, op(s, 1), lane);
+    const Operand& src = take_b ? op(s, 2) : op(s, 1);
+    if (src.abs) v &= 0x7fffffffu;
+    if (src.neg) v ^= 0x80000000u;
+    w.vgpr(d.reg, lane) = v;
+  });
+  return true;
+}
+
+// Cross-lane: v_readfirstlane_b32 sdst, v; v_readlane_b32 sdst, v, lane; v_writelane_b32 v, s, lane.
+bool readfirstlane(Wave& w, const Step& s, Context&) {
+  const u64 e = w.exec();
+  const u32 lane = e ? static_cast<u32>(std::countr_zero(e)) : 0;
+  write_scalar(w, op(s, 0), read_lane(w, op(s, 1), lane));
+  return true;
+}
+bool readlane(Wave& w, const Step& s, Context&) {
+  const u32 lane = read_scalar(w, op(s, 2)) & (w.size - 1);
+  write_scalar(w, op(s, 0), read_lane(w, op(s, 1), lane));
+  return true;
+}
+bool writelane(Wave& w, const Step& s, Context&) {
+  const u32 lane = read_scalar(w, op(s, 2)) & (w.size - 1);
+  w.vgpr(op(s, 0).reg, lane) = read_scalar(w, op(s, 1));
+  return true;
+}
+
+// ---- compares -----------------------------------------------------------------------------------
+enum class Ty : std::uint8_t { f16, f32, f64, i16, i32, i64, u16, u32, u64 };
+
+// Conditions as numbered in the ISA's opcode order: F LT EQ LE GT LG/NE GE O U NGE NLG NGT NLE NEQ NLT T.
+bool compare_float(double x, double y, u32 cond) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  switch (cond) {
+    case 0: return false;
+    case 1: return x < y;
+    case 2: return x == y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    case 5: return x < y || x > y;  // lg
+    case 6: return x >= y;
+    case 7: return !unordered;      // o
+    case 8: return unordered;       // u
+    case 9: return !(x >= y);
+    case 10: return !(x < y || x > y);
+    case 11: return !(x > y);
+    case 12: return !(x <= y);
+    case 13: return !(x == y);
+    case 14: return !(x < y);
+    default: return true;
+  }
+}
+template <typename T>
+bool compare_int(T x, T y, u32 cond) {
+  switch (cond) {
+    case 0: return false;
+    case 1: return x < y;
+    case 2: return x == y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    case 5: return x != y;
+    case 6: return x >= y;
+    default: return true;
+  }
+}
+
+// v_cmp_class: bit i of the mask operand selects a class: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
+// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+u32 float_class(double x, bool is_signaling) {
+  if (std::isnan(x)) return is_signaling ? 0 : 1;
+  const bool neg = std::signbit(x);
+  if (std::isinf(x)) return neg ? 2 : 9;
+  if (x == 0) return neg ? 5 : 6;
+  const bool denormal = std::fpclassify(x) == FP_SUBNORMAL;
+  return neg ? (denormal ? 4 : 3) : (denormal ? 7 : 8);
+}
+
+// step.param = condition, param2 = type; the destination is an SGPR mask (VCC in e32) or, for
+// v_cmpx, EXEC. Lanes outside EXEC get 0.
+template <bool Exec, bool Class>
+bool vcmp(Wave& w, const Step& s, Context&) {
+  const std::size_t first_src = Exec ? 0 : 1;
+  const Operand& a = op(s, first_src);
+  const Operand& b = op(s, first_src + 1);
+  const Ty type = static_cast<Ty>(s.param2);
+  u64 mask = 0;
+  for_active(w, [&](u32 lane) {
+    bool r = false;
+    if (Class) {
+      const u32 classes = read_lane(w, b, lane);
+      double x;
+      bool signaling = false;
+      if (type == Ty::f64) {
+        const u64 bits = read_lane64(w, a, lane);
+        x = bits_f64(bits);
+        signaling = std::isnan(x) && !((bits >> 51) & 1);
+      } else if (type == Ty::f16) {
+        const u16 h = read_f16_bits(w, a, lane);
+        x = half_to_float(h);
+        signaling = std::isnan(x) && !((h >> 9) & 1);
+        if ((h & 0x7c00) == 0 && (h & 0x3ff)) x = std::signbit(x) ? -1e-300 : 1e-300;  // keep "denormal"
+      } else {
+        const u32 bits = read_lane(w, a, lane);
+        x = bits_f32(bits);
+        signaling = std::isnan(x) && !((bits >> 22) & 1);
+        if ((bits & 0x7f800000u) == 0 && (bits & 0x7fffff)) x = std::signbit(x) ? -1e-300 : 1e-300;
+      }
+      r = (classes >> float_class(x, signaling)) & 1;
+    } else {
+      switch (type) {
+        case Ty::f16: r = compare_float(half_to_float(read_f16_bits(w, a, lane)), half_to_float(read_f16_bits(w, b, lane)), s.param); break;
+        case Ty::f32: r = compare_float(read_f32(w, a, lane), read_f32(w, b, lane), s.param); break;
+        case Ty::f64: r = compare_float(read_f64(w, a, lane), read_f64(w, b, lane), s.param); break;
+        case Ty::i16: r = compare_int<std::int16_t>(std::int16_t(read_lane(w, a, lane)), std::int16_t(read_lane(w, b, lane)), s.param); break;
+        case Ty::u16: r = compare_int<u16>(u16(read_lane(w, a, lane)), u16(read_lane(w, b, lane)), s.param); break;
+        case Ty::i32: r = compare_int<i32>(i32(read_lane(w, a, lane)), i32(read_lane(w, b, lane)), s.param); break;
+        case Ty::u32: r = compare_int<u32>(read_lane(w, a, lane), read_lane(w, b, lane), s.param); break;
+        case Ty::i64: r = compare_int<i64>(i64(read_lane64(w, a, lane)), i64(read_lane64(w, b, lane)), s.param); break;
+        case Ty::u64: r = compare_int<u64>(read_lane64(w, a, lane), read_lane64(w, b, lane), s.param); break;
+      }
+    }
+    if (r) mask |= 1ull << lane;
+  });
+  if (Exec) w.set_exec(mask);
+  else write_mask(w, op(s, 0), mask);
+  return true;
+}
+
+// ---- VOPD ----------------------------------------------------------------------------------------
+// Both halves read their sources before either writes: X runs, its result is set aside and the
+// old destination put back, Y runs on the original values, then X's result is written.
+bool vopd(Wave& w, const Step& s, Context& c) {
+  const Step& x = *s.vopd_x;
+  const Step& y = *s.vopd_y;
+  const u32 xd = x.ops[0].reg;
+  u32 old[64], result[64];
+  for (u32 l = 0; l < w.size; ++l) old[l] = w.vgpr(xd, l);
+  if (!x.handler(w, x, c)) return false;
+  for (u32 l = 0; l < w.size; ++l) {
+    result[l] = w.vgpr(xd, l);
+    w.vgpr(xd, l) = old[l];
+  }
+  if (!y.handler(w, y, c)) return false;
+  for (u32 l = 0; l < w.size; ++l) w.vgpr(xd, l) = result[l];
+  return true;
+}
+
+struct Entry {
+  std::string_view mnemonic;
+  Handler handler;
+};
+
+const Entry kVector[] = {
+    {"v_mov_b32", vop_int<I::mov>}, {"v_not_b32", vop_int<I::not_>}, {"v_bfrev_b32", vop_int<I::bfrev>},
+    {"v_clz_i32_u32", vop_int<I::clz>}, {"v_ctz_i32_b32", vop_int<I::ctz>}, {"v_cls_i32", vop_int<I::cls>},
+    {"v_add_nc_u32", vop_int<I::add_nc>}, {"v_sub_nc_u32", vop_int<I::sub_nc>}, {"v_subrev_nc_u32", vop_int<I::subrev_nc>},
+    {"v_and_b32", vop_int<I::and_>}, {"v_or_b32", vop_int<I::or_>}, {"v_xor_b32", vop_int<I::xor_>}, {"v_xnor_b32", vop_int<I::xnor>},
+    {"v_lshlrev_b32", vop_int<I::lshlrev>}, {"v_lshrrev_b32", vop_int<I::lshrrev>}, {"v_ashrrev_i32", vop_int<I::ashrrev>},
+    {"v_min_i32", vop_int<I::min_i32>}, {"v_max_i32", vop_int<I::max_i32>}, {"v_min_u32", vop_int<I::min_u32>},
+    {"v_max_u32", vop_int<I::max_u32>}, {"v_mul_u32_u24", vop_int<I::mul_u32_u24>}, {"v_mul_i32_i24", vop_int<I::mul_i32_i24>},
+    {"v_mul_hi_u32_u24", vop_int<I::mul_hi_u32_u24>}, {"v_mul_hi_i32_i24", vop_int<I::mul_hi_i32_i24>},
+    {"v_mul_lo_u32", vop_int<I::mul_lo_u32>}, {"v_mul_hi_u32", vop_int<I::mul_hi_u32>}, {"v_mul_hi_i32", vop_int<I::mul_hi_i32>},
+    {"v_bcnt_u32_b32", vop_int<I::bcnt>}, {"v_mbcnt_lo_u32_b32", vop_int<I::mbcnt_lo>}, {"v_mbcnt_hi_u32_b32", vop_int<I::mbcnt_hi>},
+    {"v_add3_u32", vop_int<I::add3>}, {"v_xad_u32", vop_int<I::xad>}, {"v_lshl_add_u32", vop_int<I::lshl_add>},
+    {"v_add_lshl_u32", vop_int<I::add_lshl>}, {"v_lshl_or_b32", vop_int<I::lshl_or>}, {"v_and_or_b32", vop_int<I::and_or>},
+    {"v_or3_b32", vop_int<I::or3>}, {"v_xor3_b32", vop_int<I::xor3>}, {"v_alignbit_b32", vop_int<I::alignbit>},
+    {"v_alignbyte_b32", vop_int<I::alignbyte>}, {"v_bfi_b32", vop_int<I::bfi>}, {"v_bfe_u32", vop_int<I::bfe_u32>},
+    {"v_bfe_i32", vop_int<I::bfe_i32>}, {"v_perm_b32", vop_int<I::perm>}, {"v_mad_u32_u24", vop_int<I::mad_u32_u24>},
+    {"v_mad_i32_i24", vop_int<I::mad_i32_i24>}, {"v_min3_i32", vop_int<I::min3_i32>}, {"v_max3_i32", vop_int<I::max3_i32>},
+    {"v_med3_i32", vop_int<I::med3_i32>}, {"v_min3_u32", vop_int<I::min3_u32>}, {"v_max3_u32", vop_int<I::max3_u32>},
+    {"v_med3_u32", vop_int<I::med3_u32>}, {"v_minmax_i32", vop_int<I::minmax_i32>}, {"v_maxmin_i32", vop_int<I::maxmin_i32>},
+    {"v_minmax_u32", vop_int<I::minmax_u32>}, {"v_maxmin_u32", vop_int<I::maxmin_u32>}, {"v_bfm_b32", vop_int<I::bfm>},
+    {"v_sad_u32", vop_int<I::sad_u32>}, {"v_lshlrev_b16", vop_int<I::lshlrev_b16>}, {"v_lshrrev_b16", vop_int<I::lshrrev_b16>},
+    {"v_ashrrev_i16", vop_int<I::ashrrev_i16>}, {"v_add_nc_u16", vop_int<I::add_nc_u16>}, {"v_sub_nc_u16", vop_int<I::sub_nc_u16>},
+    {"v_mul_lo_u16", vop_int<I::mul_lo_u16>}, {"v_max_u16", vop_int<I::max_u16>}, {"v_min_u16", vop_int<I::min_u16>},
+    {"v_max_i16", vop_int<I::max_i16>}, {"v_min_i16", vop_int<I::min_i16>}, {"v_cvt_pk_u16_u32", vop_int<I::cvt_pk_u16_u32>},
+    {"v_pack_b32_f16", vop_int<I::pack_b32_f16>},
+    {"v_add_co_u32", add_carry<0>}, {"v_sub_co_u32", add_carry<1>}, {"v_subrev_co_u32", add_carry<2>},
+    {"v_add_co_ci_u32", add_carry<3>}, {"v_sub_co_ci_u32", add_carry<4>}, {"v_subrev_co_ci_u32", add_carry<5>},
+    {"v_mad_u64_u32", mad64<false>}, {"v_mad_i64_i32", mad64<true>},
+    {"v_lshlrev_b64", shift64<0>}, {"v_lshrrev_b64", shift64<1>}, {"v_ashrrev_i64", shift64<2>},
+    {"v_cndmask_b32", cndmask}, {"v_readfirstlane_b32", readfirstlane}, {"v_readlane_b32", readlane}, {"v_writelane_b32", writelane},
+    {"v_rcp_f32", vop1_f32<F1::rcp>}, {"v_rcp_iflag_f32", vop1_f32<F1::rcp_iflag>}, {"v_rsq_f32", vop1_f32<F1::rsq>},
+    {"v_sqrt_f32", vop1_f32<F1::sqrt>}, {"v_exp_f32", vop1_f32<F1::exp>}, {"v_log_f32", vop1_f32<F1::log>},
+    {"v_sin_f32", vop1_f32<F1::sin>}, {"v_cos_f32", vop1_f32<F1::cos>}, {"v_fract_f32", vop1_f32<F1::fract>},
+    {"v_trunc_f32", vop1_f32<F1::trunc>}, {"v_ceil_f32", vop1_f32<F1::ceil>}, {"v_floor_f32", vop1_f32<F1::floor>},
+    {"v_rndne_f32", vop1_f32<F1::rndne>}, {"v_frexp_mant_f32", vop1_f32<F1::frexp_mant>},
+    {"v_add_f32", vop2_f32<F2::add>}, {"v_sub_f32", vop2_f32<F2::sub>}, {"v_subrev_f32", vop2_f32<F2::subrev>},
+    {"v_mul_f32", vop2_f32<F2::mul>}, {"v_mul_dx9_zero_f32", vop2_f32<F2::mul_legacy>}, {"v_min_f32", vop2_f32<F2::min>},
+    {"v_max_f32", vop2_f32<F2::max>}, {"v_ldexp_f32", vop2_f32<F2::ldexp>},
+    {"v_fma_f32", fma_f32<0>}, {"v_fmac_f32", fma_f32<1>}, {"v_fmamk_f32", fma_f32<2>}, {"v_fmaak_f32", fma_f32<3>},
+    {"v_min3_f32", minmax3_f32<0>}, {"v_max3_f32", minmax3_f32<1>}, {"v_med3_f32", minmax3_f32<2>},
+    {"v_minmax_f32", minmax3_f32<3>}, {"v_maxmin_f32", minmax3_f32<4>},
+    {"v_add_f64", vop_f64<D2::add>}, {"v_mul_f64", vop_f64<D2::mul>}, {"v_min_f64", vop_f64<D2::min>}, {"v_max_f64", vop_f64<D2::max>},
+    {"v_fma_f64", vop_f64<D2::fma>}, {"v_ldexp_f64", vop_f64<D2::ldexp>}, {"v_rcp_f64", vop_f64<D2::rcp>},
+    {"v_rsq_f64", vop_f64<D2::rsq>}, {"v_sqrt_f64", vop_f64<D2::sqrt>}, {"v_fract_f64", vop_f64<D2::fract>},
+    {"v_trunc_f64", vop_f64<D2::trunc>}, {"v_ceil_f64", vop_f64<D2::ceil>}, {"v_floor_f64", vop_f64<D2::floor>},
+    {"v_rndne_f64", vop_f64<D2::rndne>}, {"v_frexp_mant_f64", vop_f64<D2::frexp_mant>},
+    {"v_div_scale_f32", div_scale<false>}, {"v_div_scale_f64", div_scale<true>}, {"v_div_fmas_f32", div_fmas<false>},
+    {"v_div_fmas_f64", div_fmas<true>}, {"v_div_fixup_f32", div_fixup<false>}, {"v_div_fixup_f64", div_fixup<true>},
+    {"v_cvt_f32_i32", convert<Cv::f32_i32>}, {"v_cvt_f32_u32", convert<Cv::f32_u32>}, {"v_cvt_i32_f32", convert<Cv::i32_f32>},
+    {"v_cvt_u32_f32", convert<Cv::u32_f32>}, {"v_cvt_f64_f32", convert<Cv::f64_f32>}, {"v_cvt_f32_f64", convert<Cv::f32_f64>},
+    {"v_cvt_f64_i32", convert<Cv::f64_i32>}, {"v_cvt_f64_u32", convert<Cv::f64_u32>}, {"v_cvt_i32_f64", convert<Cv::i32_f64>},
+    {"v_cvt_u32_f64", convert<Cv::u32_f64>}, {"v_cvt_f32_ubyte0", convert<Cv::f32_ubyte0>}, {"v_cvt_f32_ubyte1", convert<Cv::f32_ubyte1>},
+    {"v_cvt_f32_ubyte2", convert<Cv::f32_ubyte2>}, {"v_cvt_f32_ubyte3", convert<Cv::f32_ubyte3>}, {"v_cvt_f16_f32", convert<Cv::f16_f32>},
+    {"v_cvt_f32_f16", convert<Cv::f32_f16>}, {"v_cvt_rpi_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_flr_i32_f32", convert<Cv::flr_i32_f32>},
+    {"v_frexp_exp_i32_f32", convert<Cv::frexp_exp_i32_f32>}, {"v_frexp_exp_i32_f64", convert<Cv::frexp_exp_i32_f64>},
+    {"v_cvt_f16_u16", convert<Cv::f16_u16>}, {"v_cvt_f16_i16", convert<Cv::f16_i16>}, {"v_cvt_u16_f16", convert<Cv::u16_f16>},
+    {"v_cvt_i16_f16", convert<Cv::i16_f16>},
+};
+
+const std::string_view kConditions[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "t"};
+const std::string_view kIntConditions[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
+const std::string_view kTypes[] = {"f16", "f32", "f64", "i16", "i32", "i64", "u16", "u32", "u64"};
+
+Handler resolve_compare(std::string_view m, Step& step) {
+  bool exec = false;
+  if (m.starts_with("v_cmpx_")) {
+    exec = true;
+    m.remove_prefix(7);
+  } else if (m.starts_with("v_cmp_")) {
+    m.remove_prefix(6);
+  } else {
+    return nullptr;
+  }
+  const auto under = m.rfind('_');
+  if (under == std::string_view::npos) return nullptr;
+  const std::string_view cond = m.substr(0, under), type = m.substr(under + 1);
+  int t = -1;
+  for (int i = 0; i < 9; ++i)
+    if (kTypes[i] == type) t = i;
+  if (t < 0) return nullptr;
+  step.param2 = static_cast<std::uint32_t>(t);
+  if (cond == "class") {
+    if (type != "f16" && type != "f32" && type != "f64") return nullptr;
+    return exec ? vcmp<true, true> : vcmp<false, true>;
+  }
+  const bool is_float = type[0] == 'f';
+  if (is_float) {
+    for (std::uint32_t i = 0; i < 16; ++i)
+      if (kConditions[i] == cond || (i == 15 && cond == "tru")) {
+        step.param = i;
+        return exec ? vcmp<true, false> : vcmp<false, false>;
+      }
+  } else {
+    for (std::uint32_t i = 0; i < 8; ++i)
+      if (kIntConditions[i] == cond) {
+        step.param = i == 7 ? 15 : i;
+        return exec ? vcmp<true, false> : vcmp<false, false>;
+      }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Handler vopd_handler() { return vopd; }
+
+Handler resolve_vector(const ParsedInstruction& p, Step& step) {
+  std::string m = p.mnemonic;
+  if (m.starts_with("v_dual_")) m = "v_" + m.substr(7);  // each VOPD half is its VOP2/VOP1 twin
+  for (const auto& e : kVector)
+    if (e.mnemonic == m) return e.handler;
+  return resolve_compare(m, step);
+}
+
+}  // namespace gpuport::emu

@@ -1,0 +1,306 @@
+// The gfx1100 emulator against truth it did not produce: kernels compiled by clang-19 for gfx1100
+// (tests/unit/emu/kernels.hip, wave32 and wave64) run on the emulator, and every result is
+// checked against a reference computed here on the CPU. Skipped without clang-19 and the HIP
+// headers.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "amdgpu/code_object.h"
+#include "amdgpu/decode.h"
+#include "common/process.h"
+#include "emu/interpreter.h"
+
+namespace gpuport::emu {
+namespace {
+namespace fs = std::filesystem;
+
+struct Compiled {
+  std::string skip_reason;
+  std::unique_ptr<amdgpu::CodeObject> code_object;
+  std::unique_ptr<amdgpu::Disassembler> disassembler;
+  std::map<std::string, std::shared_ptr<PreparedKernel>> kernels;
+  std::string errors;
+};
+
+Compiled& compiled(bool wave64) {
+  static std::map<bool, Compiled> cache;
+  auto it = cache.find(wave64);
+  if (it != cache.end()) return it->second;
+  Compiled& c = cache[wave64];
+  const fs::path device_libs = fs::path(GPUPORT_BINARY_DIR) / "rocm-device-libs";
+  if (find_program("clang-19").empty() || !fs::exists("/usr/include/hip/hip_runtime.h") ||
+      !fs::exists(device_libs / "oclc_isa_version_1100.bc")) {
+    c.skip_reason = "needs clang-19, the HIP headers and build/rocm-device-libs";
+    return c;
+  }
+  const fs::path out = fs::temp_directory_path() / fmt::format("gpuport-emu-test-{}-{}.co", ::getpid(), wave64 ? 64 : 32);
+  std::vector<std::string> argv = {"clang-19", "-x", "hip", "--offload-arch=gfx1100", "--cuda-device-only", "-O3", "-ffp-contract=off", "-c",
+                                   "--rocm-path=/usr", "--rocm-device-lib-path=" + device_libs.string(),
+                                   std::string(GPUPORT_SOURCE_DIR) + "/tests/unit/emu/kernels.hip", "-o", out.string()};
+  if (wave64) argv.push_back("-mwavefrontsize64");
+  auto r = run_process(argv);
+  if (!r.succeeded()) {
+    c.errors = "clang-19 failed: " + r.err;
+    return c;
+  }
+  auto co = amdgpu::load_code_object(out.string());
+  fs::remove(out);
+  if (!co) {
+    c.errors = co.diagnostics()[0].message;
+    return c;
+  }
+  c.code_object = std::make_unique<amdgpu::CodeObject>(std::move(*co));
+  auto d = amdgpu::Disassembler::create(wave64);
+  c.disassembler = std::move(*d);
+  for (const auto& k : c.code_object->kernels) {
+    auto p = prepare_kernel(*c.code_object, k, *c.disassembler);
+    if (p) c.kernels[k.name] = *p;
+    else
+      for (const auto& e : p.diagnostics()) c.errors += e.message + "\n";
+  }
+  return c;
+}
+
+class Emu : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    Compiled& c = compiled(GetParam());
+    if (!c.skip_reason.empty()) GTEST_SKIP() << c.skip_reason;
+    ASSERT_NE(c.code_object, nullptr) << c.errors;
+  }
+  // A device buffer: host memory registered with the emulator's address space.
+  template <typename T>
+  T* device(std::vector<T>& v) {
+    memory.add(reinterpret_cast<std::uint64_t>(v.data()), v.size() * sizeof(T), AddressSpace::Kind::device, "test buffer");
+    return v.data();
+  }
+  template <typename... Args>
+  Result<RunStats> launch(const std::string& name, std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block,
+                          Args... args) {
+    Compiled& c = compiled(GetParam());
+    auto it = c.kernels.find(name);
+    if (it == c.kernels.end()) {
+      Diagnostic d;
+      d.message = "kernel " + name + " was not prepared: " + c.errors;
+      return d;
+    }
+    const amdgpu::Kernel& k = *it->second->kernel;
+    Launch L;
+    L.grid = grid;
+    L.block = block;
+    L.jobs = 2;
+    L.timeout_seconds = 20;
+    L.kernarg.assign(k.kernarg_segment_size, 0);
+    std::size_t index = 0;
+    auto put = [&](auto value) {
+      while (index < k.arguments.size() && k.arguments[index].value_kind.starts_with("hidden_")) ++index;
+      const auto& a = k.arguments.at(index++);
+      std::memcpy(L.kernarg.data() + a.offset, &value, sizeof(value));
+    };
+    (put(args), ...);
+    return run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
+  }
+  AddressSpace memory;
+};
+
+#define RUN_OK(call)                                                         \
+  do {                                                                       \
+    auto r_ = (call);                                                        \
+    ASSERT_TRUE(r_.ok()) << (r_.diagnostics().empty() ? "" : r_.diagnostics()[0].message); \
+  } while (0)
+
+TEST_P(Emu, EveryKernelIsPrepared) {
+  Compiled& c = compiled(GetParam());
+  EXPECT_EQ(c.errors, "");
+  EXPECT_EQ(c.kernels.size(), c.code_object->kernels.size());
+}
+
+TEST_P(Emu, VectorAddWithAPartialLastBlock) {
+  const int n = 1000;
+  std::vector<float> a(n), b(n), c(n, -1.0f);
+  for (int i = 0; i < n; ++i) a[i] = i * 0.5f, b[i] = 1000.0f - i;
+  RUN_OK(launch("vadd", {4, 1, 1}, {256, 1, 1}, device(a), device(b), device(c), n));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST_P(Emu, TwoDimensionalGrid) {
+  const int w = 37, h = 23;
+  std::vector<float> x(w * h), y(w * h), expect(w * h);
+  for (int i = 0; i < w * h; ++i) x[i] = std::sin(i * 1.0f), y[i] = i * 0.25f, expect[i] = 1.5f * x[i] + y[i];
+  RUN_OK(launch("saxpy2d", {3, 3, 1}, {16, 8, 1}, 1.5f, device(x), device(y), w, h));
+  for (int i = 0; i < w * h; ++i) ASSERT_EQ(y[i], expect[i]) << i;
+}
+
+TEST_P(Emu, SharedMemoryReductionAcrossBarriers) {
+  const int n = 256 * 5 - 17;
+  std::vector<int> in(n), out(5, 0);
+  for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 1000 - 500;
+  RUN_OK(launch("block_sum", {5, 1, 1}, {256, 1, 1}, device(in), device(out), n));
+  for (int blk = 0; blk < 5; ++blk) {
+    int s = 0;
+    for (int i = blk * 256; i < std::min(n, (blk + 1) * 256); ++i) s += in[i];
+    EXPECT_EQ(out[blk], s) << blk;
+  }
+}
+
+TEST_P(Emu, IntegerDivisionCarriesAndBitOperations) {
+  const int n = 300;
+  std::mt19937 rng(7);
+  std::vector<unsigned> a(n), b(n);
+  for (int i = 0; i < n; ++i) a[i] = rng(), b[i] = i < 10 ? i : rng() >> (i % 31);
+  std::vector<unsigned long long> out(5 * n, 0);
+  RUN_OK(launch("int_ops", {2, 1, 1}, {192, 1, 1}, device(a), device(b), device(out), n));
+  for (int i = 0; i < n; ++i) {
+    const unsigned x = a[i], y = b[i] | 1u;
+    const int sx = static_cast<int>(x), sy = static_cast<int>(y);
+    ASSERT_EQ(out[5 * i + 0], (x / y) ^ (static_cast<unsigned long long>(x % y) << 32)) << i;
+    ASSERT_EQ(out[5 * i + 1], static_cast<unsigned long long>(sx / sy) ^ (static_cast<unsigned long long>(sx % sy) << 40)) << i;
+    ASSERT_EQ(out[5 * i + 2], static_cast<unsigned long long>(x) * y + (static_cast<unsigned long long>(x) << (y & 31))) << i;
+    unsigned rev = 0;
+    for (int k = 0; k < 32; ++k) rev |= ((x >> k) & 1u) << (31 - k);
+    const unsigned long long bits = static_cast<unsigned long long>(__builtin_popcount(x)) + (static_cast<unsigned long long>(__builtin_clz(x | 1)) << 8) +
+                                    (static_cast<unsigned long long>(__builtin_ffs(static_cast<int>(y))) << 16) +
+                                    (static_cast<unsigned long long>(rev) << 24);
+    ASSERT_EQ(out[5 * i + 3], bits) << i;
+    ASSERT_EQ(out[5 * i + 4], static_cast<unsigned long long>(static_cast<long long>(sx) * sy) / (y + 3ull)) << i;
+  }
+}
+
+TEST_P(Emu, ExactFloatArithmeticIsBitExact) {
+  const int n = 257;
+  std::vector<float> a(n), b(n), out(8 * n);
+  std::vector<double> dout(2 * n);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-100.0f, 100.0f);
+  for (int i = 0; i < n; ++i) a[i] = u(rng), b[i] = i % 9 == 0 ? a[i] : u(rng);
+  a[0] = 1e-40f;  // a denormal: kept, as the kernel's float mode asks
+  b[1] = 0.0f;    // division by zero
+  RUN_OK(launch("float_exact", {3, 1, 1}, {96, 1, 1}, device(a), device(b), device(out), device(dout), n));
+  for (int i = 0; i < n; ++i) {
+    const float x = a[i], y = b[i];
+    const float expect[8] = {x + y * 3.0f, std::fma(x, y, -x), x / y, std::sqrt(std::fabs(x)), std::fmin(x, y) - std::fmax(x, y),
+                             std::floor(x) + std::ceil(y) + std::trunc(x * y) + std::rint(y / 3.0f),
+                             static_cast<float>(static_cast<int>(x * 1000.0f)) + static_cast<float>(static_cast<unsigned>(std::fabs(y) * 7.0f)),
+                             x < y ? x : (x == y ? 0.0f : -y)};
+    for (int k = 0; k < 8; ++k) {
+      if (std::isnan(expect[k])) ASSERT_TRUE(std::isnan(out[8 * i + k])) << i << " " << k;
+      else ASSERT_EQ(out[8 * i + k], expect[k]) << "element " << i << " result " << k;
+    }
+    const double dx = x, dy = y;
+    ASSERT_EQ(dout[2 * i + 0], dx / (dy + 0.5) + std::fma(dx, dy, 1.0)) << i;
+    ASSERT_EQ(dout[2 * i + 1], std::sqrt(std::fabs(dx * dy)) - static_cast<double>(static_cast<long long>(dx * 1e6))) << i;
+  }
+}
+
+TEST_P(Emu, LibraryMathWithinFewUlp) {
+  const int n = 200;
+  std::vector<float> a(n), out(4 * n);
+  for (int i = 0; i < n; ++i) a[i] = (i - 100) * 0.37f;
+  RUN_OK(launch("float_math", {1, 1, 1}, {256, 1, 1}, device(a), device(out), n));
+  auto ulps = [](float x, float y) {
+    std::int32_t a_, b_;
+    std::memcpy(&a_, &x, 4);
+    std::memcpy(&b_, &y, 4);
+    return std::abs(static_cast<long long>(a_) - b_);
+  };
+  for (int i = 0; i < n; ++i) {
+    const float x = a[i];
+    const float expect[4] = {std::exp(x * 0.1f), std::log(std::fabs(x) + 1.0f), std::sin(x), std::pow(std::fabs(x) + 0.5f, 1.5f)};
+    for (int k = 0; k < 4; ++k) EXPECT_LE(ulps(out[4 * i + k], expect[k]), 4) << "element " << i << " function " << k << ": " << out[4 * i + k] << " vs " << expect[k];
+  }
+}
+
+TEST_P(Emu, ShufflesAndBallotsFollowTheWaveSize) {
+  const unsigned wave = GetParam() ? 64 : 32;
+  const int threads = 128, blocks = 2, n = threads * blocks;
+  std::vector<int> in(n), out(2 * n, -7);
+  std::vector<unsigned long long> ballots(n / wave, 0);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 101;
+  RUN_OK(launch("warp_ops", {blocks, 1, 1}, {threads, 1, 1}, device(in), device(out), device(ballots)));
+  for (int w = 0; w < n / static_cast<int>(wave); ++w) {
+    int total = 0;
+    unsigned long long odd = 0;
+    for (unsigned l = 0; l < wave; ++l) {
+      total += in[w * wave + l];
+      if (in[w * wave + l] & 1) odd |= 1ull << l;
+    }
+    EXPECT_EQ(out[2 * (w * wave)], total) << "wave " << w;  // lane 0 holds the reduction
+    EXPECT_EQ(ballots[w], odd) << "wave " << w;
+    for (unsigned l = 0; l < wave; ++l) EXPECT_EQ(out[2 * (w * wave + l) + 1], in[w * wave + (l + 1) % wave]) << w << " " << l;
+  }
+}
+
+TEST_P(Emu, AtomicsInSharedAndGlobalMemoryAcrossParallelWorkgroups) {
+  const int n = 5000;
+  std::vector<unsigned> in(n), bins(64, 0), total(1, 0);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<unsigned>(i * i + 3 * i);
+  RUN_OK(launch("histogram", {7, 1, 1}, {96, 1, 1}, device(in), device(bins), device(total), n));
+  std::vector<unsigned> expect(64, 0);
+  for (int i = 0; i < n; ++i) ++expect[in[i] % 64];
+  EXPECT_EQ(bins, expect);
+  EXPECT_EQ(total[0], 7u);
+}
+
+TEST_P(Emu, PrivateArraysLiveInScratch) {
+  const int n = 100;
+  std::vector<int> in(n), out(n);
+  for (int i = 0; i < n; ++i) in[i] = i * 13 + 5;
+  RUN_OK(launch("private_array", {1, 1, 1}, {128, 1, 1}, device(in), device(out), n));
+  for (int i = 0; i < n; ++i) {
+    int local[17];
+    for (int k = 0; k < 17; ++k) local[k] = in[i] * k + k * k;
+    EXPECT_EQ(out[i], local[in[i] % 17] + local[(in[i] / 17) % 17]) << i;
+  }
+}
+
+TEST_P(Emu, AnOutOfBoundsWriteIsReportedNotPerformed) {
+  const int n = 100;
+  std::vector<int> out(n + 16, -1);
+  memory.add(reinterpret_cast<std::uint64_t>(out.data()), n * sizeof(int), AddressSpace::Kind::device, "out");
+  auto r = launch("out_of_bounds", {1, 1, 1}, {128, 1, 1}, out.data(), n);
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.diagnostics()[0].message;
+  EXPECT_NE(m.find("kernel out_of_bounds: invalid global write of 4 bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("0 bytes after the end of allocation of 400 bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("lane " + std::to_string(100 % (GetParam() ? 64 : 32))), std::string::npos) << m;
+  EXPECT_EQ(out[n], -1);  // the write did not happen
+}
+
+TEST_P(Emu, UseAfterFreeIsReported) {
+  std::vector<int> out(64, 0);
+  int* p = device(out);
+  memory.release(reinterpret_cast<std::uint64_t>(p));
+  auto r = launch("out_of_bounds", {1, 1, 1}, {32, 1, 1}, p, 31);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.diagnostics()[0].message.find("freed allocation"), std::string::npos) << r.diagnostics()[0].message;
+}
+
+TEST_P(Emu, AKernelThatNeverEndsTimesOut) {
+  std::vector<int> flag(1, 0);
+  Compiled& c = compiled(GetParam());
+  auto it = c.kernels.find("forever");
+  ASSERT_NE(it, c.kernels.end());
+  Launch L;
+  L.grid = {1, 1, 1};
+  L.block = {32, 1, 1};
+  L.timeout_seconds = 0.5;
+  L.kernarg.assign(it->second->kernel->kernarg_segment_size, 0);
+  int* p = device(flag);
+  std::memcpy(L.kernarg.data(), &p, sizeof(p));
+  auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.diagnostics()[0].message.find("timeout"), std::string::npos) << r.diagnostics()[0].message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Waves, Emu, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "wave64" : "wave32"; });
+
+}  // namespace
+}  // namespace gpuport::emu
