@@ -16,6 +16,7 @@ Action add_verify_command(CLI::App& app);
 Action add_sass_command(CLI::App& app);
 Action add_divergence_bench_command(CLI::App& app);
 Action add_amdgpu_command(CLI::App& app);
+Action add_run_command(CLI::App& app);
 
 // Writes to stdout, remembering why the first failed write failed (a full disk, a closed pipe).
 void write_stdout(std::string_view text);

@@ -61,7 +61,7 @@ std::string AddressSpace::describe_near(std::uint64_t address) const {
                      best->name.empty() ? "" : " (" + best->name + ")");
 }
 
-std::uint32_t read_scalar(const Wave& w, const Operand& op) {
+std::uint32_t read_scalar_slow(const Wave& w, const Operand& op) {
   switch (op.kind) {
     case Operand::Kind::sgpr: return op.reg == encoding::null ? 0 : w.s[op.reg];
     case Operand::Kind::int_const:
@@ -113,23 +113,6 @@ std::uint64_t read_mask(const Wave& w, const Operand& op) {
 void write_mask(Wave& w, const Operand& op, std::uint64_t mask) {
   if (w.size == 64) write_scalar64(w, op, mask);
   else write_scalar(w, op, static_cast<std::uint32_t>(mask));
-}
-
-std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane) {
-  if (op.kind == Operand::Kind::vgpr) return w.vgpr(op.reg, lane);
-  return read_scalar(w, op);
-}
-
-std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane) {
-  if (op.kind == Operand::Kind::vgpr) return w.vgpr(op.reg, lane) | static_cast<std::uint64_t>(w.vgpr(op.reg + 1, lane)) << 32;
-  return read_scalar64(w, op);
-}
-
-float read_f32(const Wave& w, const Operand& op, std::uint32_t lane) {
-  std::uint32_t bits = read_lane(w, op, lane);
-  if (op.abs) bits &= 0x7fffffffu;
-  if (op.neg) bits ^= 0x80000000u;
-  return bits_f32(bits);
 }
 
 double read_f64(const Wave& w, const Operand& op, std::uint32_t lane) {

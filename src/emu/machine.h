@@ -111,11 +111,14 @@ struct Context {
   AddressSpace* memory = nullptr;
   std::uint64_t image_base = 0;  // host address of the code object's loaded image
   std::optional<Fault> fault;
+  // The last live region a global access hit: regions do not change while a kernel runs, so
+  // most accesses are checked without the address space's lock.
+  std::uint64_t region_begin = 0, region_end = 0;
   std::uint64_t instructions = 0, lane_instructions = 0;
 };
 
 // Reading operands. Scalar: an SGPR (or pair), an inline constant, a literal, SCC, an aperture.
-std::uint32_t read_scalar(const Wave& w, const Operand& op);
+std::uint32_t read_scalar_slow(const Wave& w, const Operand& op);
 std::uint64_t read_scalar64(const Wave& w, const Operand& op);
 void write_scalar(Wave& w, const Operand& op, std::uint32_t value);
 void write_scalar64(Wave& w, const Operand& op, std::uint64_t value);
@@ -125,9 +128,22 @@ void write_mask(Wave& w, const Operand& op, std::uint64_t mask);
 
 // Vector sources as raw 32/64 bits per lane, and typed (inline float constants and input
 // modifiers applied as the type needs them).
-std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane);
-std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane);
-float read_f32(const Wave& w, const Operand& op, std::uint32_t lane);
+// Inline: these are the inner loop of every VALU instruction.
+inline std::uint32_t read_scalar(const Wave& w, const Operand& op) {
+  if (op.kind == Operand::Kind::sgpr) return op.reg == encoding::null ? 0 : w.s[op.reg];
+  if (op.kind == Operand::Kind::int_const || op.kind == Operand::Kind::literal) return static_cast<std::uint32_t>(op.value);
+  return read_scalar_slow(w, op);
+}
+inline std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane) {
+  if (op.kind == Operand::Kind::vgpr) return w.v[op.reg * w.size + lane];
+  return read_scalar(w, op);
+}
+inline float read_f32(const Wave& w, const Operand& op, std::uint32_t lane);
+inline std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane) {
+  if (op.kind == Operand::Kind::vgpr)
+    return w.v[op.reg * w.size + lane] | static_cast<std::uint64_t>(w.v[(op.reg + 1) * w.size + lane]) << 32;
+  return read_scalar64(w, op);
+}
 double read_f64(const Wave& w, const Operand& op, std::uint32_t lane);
 std::uint16_t read_f16_bits(const Wave& w, const Operand& op, std::uint32_t lane, bool high = false);
 
@@ -150,6 +166,13 @@ inline double bits_f64(std::uint64_t u) {
   double f;
   std::memcpy(&f, &u, 8);
   return f;
+}
+
+inline float read_f32(const Wave& w, const Operand& op, std::uint32_t lane) {
+  std::uint32_t bits = op.kind == Operand::Kind::float_const ? f32_bits(static_cast<float>(op.fvalue)) : read_lane(w, op, lane);
+  if (op.abs) bits &= 0x7fffffffu;
+  if (op.neg) bits ^= 0x80000000u;
+  return bits_f32(bits);
 }
 
 // Semantic families: each resolves a mnemonic (and its parsed operands) to a handler, filling

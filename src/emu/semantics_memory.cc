@@ -44,7 +44,13 @@ bool fault(Context& c, const Wave& w, u32 lane, u64 address, std::string message
 
 // Host pointer for a global access of `bytes` at `address`, or a fault.
 void* global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+  if (address >= c.region_begin && address + bytes <= c.region_end && address + bytes >= address)
+    return reinterpret_cast<void*>(address);
   const AddressSpace::Region* r = c.memory->find(address, bytes);
+  if (r) {
+    c.region_begin = r->base;
+    c.region_end = r->base + r->size;
+  }
   if (!r) {
     fault(c, w, lane, address,
           fmt::format("invalid global {} of {} bytes at {:#x}: {}", write ? "write" : "read", bytes, address,
@@ -240,6 +246,20 @@ T do_atomic(std::uint8_t* p, bool shared, At op, T data, T cmp) {
   }
   if (!shared) {
     std::atomic_ref<T> a(*reinterpret_cast<T*>(p));
+    switch (op) {  // the ones the host has a single instruction for
+      case At::add: return a.fetch_add(data);
+      case At::sub: return a.fetch_sub(data);
+      case At::and_: return a.fetch_and(data);
+      case At::or_: return a.fetch_or(data);
+      case At::xor_: return a.fetch_xor(data);
+      case At::swap: return a.exchange(data);
+      case At::cmpswap: {
+        T expected = cmp;
+        a.compare_exchange_strong(expected, data);
+        return expected;
+      }
+      default: break;
+    }
     T old = a.load();
     for (;;) {
       bool store = true;

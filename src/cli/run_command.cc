@@ -1,0 +1,134 @@
+// gpuport run: runs a HIP executable built for gfx1100 on gpuport's emulator, through the
+// emulator's libamdhip64.so.5 (put first on the child's library path); the program's output and
+// exit status pass through. --coverage says, without running, whether every instruction of the
+// program's kernels is implemented and which are only approximate. Argument handling only; the
+// work is in emu/.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "amdgpu/code_object.h"
+#include "cli/commands.h"
+#include "emu/coverage.h"
+
+extern char** environ;
+
+namespace gpuport::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct RunArguments {
+  std::vector<std::string> command;
+  bool coverage = false;
+  bool stats = false;
+  bool wave64 = false;
+  unsigned jobs = 0;
+  double timeout = 0;
+};
+
+// build/emu-runtime beside build/bin, or $GPUPORT_RUNTIME_DIR.
+fs::path runtime_dir() {
+  if (const char* d = std::getenv("GPUPORT_RUNTIME_DIR")) return d;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path().parent_path() / "emu-runtime";
+    if (fs::exists(beside / "libamdhip64.so.5")) return beside;
+  }
+  return GPUPORT_RUNTIME_DIR;
+}
+
+int run_coverage(const RunArguments& a) {
+  auto co = amdgpu::load_code_object(a.command[0]);
+  if (!co) {
+    for (const auto& d : co.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    return 2;
+  }
+  auto cov = emu::coverage(*co);
+  if (!cov) {
+    for (const auto& d : cov.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    return 2;
+  }
+  write_stdout(emu::format_coverage(*co, *cov));
+  for (const auto& k : *cov)
+    if (!k.unsupported.empty()) return 1;
+  return 0;
+}
+
+int run_program(const RunArguments& a) {
+  const fs::path dir = runtime_dir();
+  if (!fs::exists(dir / "libamdhip64.so.5")) {
+    std::fprintf(stderr, "gpuport run: the emulator's HIP runtime is not built (%s/libamdhip64.so.5 missing)\n", dir.c_str());
+    return 2;
+  }
+  // Refuse what cannot run before starting it: no gfx1100 code object, or unimplemented code.
+  auto co = amdgpu::load_code_object(a.command[0]);
+  if (!co) {
+    for (const auto& d : co.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    return 2;
+  }
+  const std::string stats_file = a.stats ? (fs::temp_directory_path() / fmt::format("gpuport-run-stats-{}.tsv", ::getpid())).string() : "";
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view v = *e;
+    if (v.starts_with("LD_LIBRARY_PATH=") || v.starts_with("GPUPORT_RUN_")) continue;
+    env.emplace_back(v);
+  }
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  env.push_back("LD_LIBRARY_PATH=" + dir.string() + (old_path && *old_path ? ":" + std::string(old_path) : ""));
+  if (a.jobs) env.push_back(fmt::format("GPUPORT_RUN_JOBS={}", a.jobs));
+  if (a.timeout > 0) env.push_back(fmt::format("GPUPORT_RUN_TIMEOUT={}", a.timeout));
+  if (a.wave64) env.push_back("GPUPORT_RUN_WAVE64=1");
+  if (!stats_file.empty()) env.push_back("GPUPORT_RUN_STATS=" + stats_file);
+  std::vector<char*> argv, envp;
+  for (const auto& s : a.command) argv.push_back(const_cast<char*>(s.c_str()));
+  argv.push_back(nullptr);
+  for (auto& s : env) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, a.command[0].c_str(), nullptr, nullptr, argv.data(), envp.data()) != 0) {
+    std::fprintf(stderr, "gpuport run: cannot start %s\n", a.command[0].c_str());
+    return 2;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  if (!stats_file.empty()) {
+    std::ifstream in(stats_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (!ss.str().empty()) std::fputs(ss.str().c_str(), stderr);
+    std::error_code ec;
+    fs::remove(stats_file, ec);
+  }
+  if (WIFSIGNALED(status)) {
+    std::fprintf(stderr, "gpuport run: %s was killed by signal %d\n", a.command[0].c_str(), WTERMSIG(status));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+Action add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArguments>();
+  auto* cmd = app.add_subcommand("run", "run a HIP program built for gfx1100 on gpuport's emulator (results are labelled emulated)");
+  cmd->add_option("command", args->command, "the program and its arguments (after --)")->required();
+  cmd->add_flag("--coverage", args->coverage, "do not run: say whether every instruction of the program's kernels is implemented");
+  cmd->add_flag("--stats", args->stats, "print per-kernel instruction counts and emulated lane-instructions per second");
+  cmd->add_flag("--wave64", args->wave64, "report a 64-lane warpSize to the program (build it with -mwavefrontsize64)");
+  cmd->add_option("-j,--jobs", args->jobs, "host threads for workgroups (default: all cores)");
+  cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
+  cmd->positionals_at_end();
+  return [args] { return args->coverage ? run_coverage(*args) : run_program(*args); };
+}
+
+}  // namespace gpuport::cli
