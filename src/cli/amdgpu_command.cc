@@ -9,6 +9,7 @@
 #include "amdgpu/decode.h"
 #include "amdgpu/listing.h"
 #include "cli/commands.h"
+#include "emu/coverage.h"
 
 namespace gpuport::cli {
 namespace {
@@ -30,8 +31,14 @@ int run_amdgpu(const AmdgpuArguments& a) {
   if (a.forms) {
     auto disassembler = amdgpu::Disassembler::create(a.wave64);
     if (!disassembler) return print_errors(disassembler.diagnostics());
-    std::string out = "# form\tmnemonic (every gfx11 encoding LLVM's AMDGPU MC layer knows)\n";
-    for (const auto& f : (*disassembler)->gfx11_opcodes()) out += fmt::format("{}\t{}\n", f.form, f.mnemonic);
+    std::string out =
+        "# form\tmnemonic\temulator (every gfx11 encoding LLVM's AMDGPU MC layer knows; the emulator's status of its mnemonic:\n"
+        "# exact, approximate with the bound, or unsupported; encodings with DPP/op_sel modifiers are refused when used)\n";
+    for (const auto& f : (*disassembler)->gfx11_opcodes()) {
+      const auto st = emu::status_of(f.mnemonic);
+      const char* status = st.status == emu::Status::exact ? "exact" : st.status == emu::Status::approximate ? "approximate" : "unsupported";
+      out += fmt::format("{}\t{}\t{}{}{}\n", f.form, f.mnemonic, status, st.bound.empty() ? "" : " ", st.bound);
+    }
     write_stdout(out);
     return 0;
   }

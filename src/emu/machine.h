@@ -129,17 +129,16 @@ void write_mask(Wave& w, const Operand& op, std::uint64_t mask);
 // Vector sources as raw 32/64 bits per lane, and typed (inline float constants and input
 // modifiers applied as the type needs them).
 // Inline: these are the inner loop of every VALU instruction.
-inline std::uint32_t read_scalar(const Wave& w, const Operand& op) {
+[[gnu::always_inline]] inline std::uint32_t read_scalar(const Wave& w, const Operand& op) {
   if (op.kind == Operand::Kind::sgpr) return op.reg == encoding::null ? 0 : w.s[op.reg];
   if (op.kind == Operand::Kind::int_const || op.kind == Operand::Kind::literal) return static_cast<std::uint32_t>(op.value);
   return read_scalar_slow(w, op);
 }
-inline std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane) {
+[[gnu::always_inline]] inline std::uint32_t read_lane(const Wave& w, const Operand& op, std::uint32_t lane) {
   if (op.kind == Operand::Kind::vgpr) return w.v[op.reg * w.size + lane];
   return read_scalar(w, op);
 }
-inline float read_f32(const Wave& w, const Operand& op, std::uint32_t lane);
-inline std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane) {
+[[gnu::always_inline]] inline std::uint64_t read_lane64(const Wave& w, const Operand& op, std::uint32_t lane) {
   if (op.kind == Operand::Kind::vgpr)
     return w.v[op.reg * w.size + lane] | static_cast<std::uint64_t>(w.v[(op.reg + 1) * w.size + lane]) << 32;
   return read_scalar64(w, op);
@@ -168,7 +167,7 @@ inline double bits_f64(std::uint64_t u) {
   return f;
 }
 
-inline float read_f32(const Wave& w, const Operand& op, std::uint32_t lane) {
+[[gnu::always_inline]] inline float read_f32(const Wave& w, const Operand& op, std::uint32_t lane) {
   std::uint32_t bits = op.kind == Operand::Kind::float_const ? f32_bits(static_cast<float>(op.fvalue)) : read_lane(w, op, lane);
   if (op.abs) bits &= 0x7fffffffu;
   if (op.neg) bits ^= 0x80000000u;

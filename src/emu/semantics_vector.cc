@@ -28,18 +28,20 @@ const Operand& op(const Step& s, std::size_t i) {
 }
 
 template <typename F>
-inline void for_active(const Wave& w, F&& f) {
+[[gnu::always_inline]] inline void for_active(const Wave& w, F&& f) {
   for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
 }
 
-float apply_output_modifiers(float r, const Modifiers& m) {
+[[gnu::always_inline]] inline float apply_output_modifiers(float r, const Modifiers& m) {
+  if (!m.omod && !m.clamp) return r;
   if (m.omod == 1) r *= 2.0f;
   else if (m.omod == 2) r *= 4.0f;
   else if (m.omod == 3) r *= 0.5f;
   if (m.clamp) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
   return r;
 }
-double apply_output_modifiers(double r, const Modifiers& m) {
+[[gnu::always_inline]] inline double apply_output_modifiers(double r, const Modifiers& m) {
+  if (!m.omod && !m.clamp) return r;
   if (m.omod == 1) r *= 2.0;
   else if (m.omod == 2) r *= 4.0;
   else if (m.omod == 3) r *= 0.5;

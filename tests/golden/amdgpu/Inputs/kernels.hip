@@ -21,7 +21,7 @@ __global__ void scale2d(Params p, float* data) {
 int main() {
   float *in, *out;
   hipMalloc(&in, 1024 * 4);
-  hipMalloc(&out, 4 * 4);
+  hipMalloc(&out, 64 * 64 * 4);  // block_sum writes 4 floats, scale2d 64 x 64
   hipLaunchKernelGGL(block_sum, dim3(4), dim3(256), 0, 0, in, out);
   hipLaunchKernelGGL(scale2d, dim3(4, 4), dim3(16, 16), 0, 0, Params{2.0f, 64}, out);
   return hipDeviceSynchronize() == hipSuccess ? 0 : 1;
