@@ -32,6 +32,32 @@ template <typename F>
   for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
 }
 
+// One 32-bit source of a VALU instruction, read branch-free per lane: a VGPR column (step 1) or
+// a value the same for every lane (step 0), with abs/neg as masks. Made once per instruction.
+class Lanes32 {
+ public:
+  Lanes32(const Wave& w, const Operand& op) {
+    if (op.kind == Operand::Kind::vgpr) {
+      p_ = &w.v[op.reg * w.size];
+      step_ = 1;
+    } else {
+      value_ = op.kind == Operand::Kind::float_const ? f32_bits(static_cast<float>(op.fvalue)) : read_scalar(w, op);
+      p_ = &value_;
+      step_ = 0;
+    }
+    and_ = op.abs ? 0x7fffffffu : ~0u;
+    xor_ = op.neg ? 0x80000000u : 0u;
+  }
+  Lanes32(const Lanes32&) = delete;
+  Lanes32& operator=(const Lanes32&) = delete;
+  [[gnu::always_inline]] u32 operator[](u32 lane) const { return (p_[lane * step_] & and_) ^ xor_; }
+  [[gnu::always_inline]] float f(u32 lane) const { return bits_f32((*this)[lane]); }
+
+ private:
+  const u32* p_;
+  u32 step_, and_, xor_, value_ = 0;
+};
+
 [[gnu::always_inline]] inline float apply_output_modifiers(float r, const Modifiers& m) {
   if (!m.omod && !m.clamp) return r;
   if (m.omod == 1) r *= 2.0f;
@@ -97,15 +123,15 @@ enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legac
 template <F2 Op>
 bool vop2_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
-  const Operand& a = op(s, 1);
-  const Operand& b = op(s, 2);
+  const Lanes32 a(w, op(s, 1)), b(w, op(s, 2));
+  u32* out = &w.v[d.reg * w.size];
   for_active(w, [&](u32 lane) {
-    const float x = read_f32(w, a, lane);
+    const float x = a.f(lane);
     float r = 0;
     if (Op == F2::ldexp) {
-      r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(read_lane(w, b, lane)), -1000, 1000)));
+      r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(b[lane]), -1000, 1000)));
     } else {
-      const float y = read_f32(w, b, lane);
+      const float y = b.f(lane);
       switch (Op) {
         case F2::add: r = x + y; break;
         case F2::sub: r = x - y; break;
@@ -117,7 +143,7 @@ bool vop2_f32(Wave& w, const Step& s, Context&) {
         default: break;
       }
     }
-    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+    out[lane] = f32_bits(apply_output_modifiers(r, s.mods));
   });
   return true;
 }
@@ -127,17 +153,19 @@ bool vop2_f32(Wave& w, const Step& s, Context&) {
 template <int Form>
 bool fma_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
+  const Lanes32 sa(w, op(s, 1)), sb(w, op(s, 2)), sc(w, Form == 1 ? d : op(s, 3));
+  u32* out = &w.v[d.reg * w.size];
   for_active(w, [&](u32 lane) {
     float r = 0;
-    const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane);
+    const float a = sa.f(lane), b = sb.f(lane), c = sc.f(lane);
     switch (Form) {
-      case 0: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;
-      case 1: r = std::fma(a, b, bits_f32(w.vgpr(d.reg, lane))); break;
-      case 2: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;  // fmamk: a, K, b as printed
-      case 3: r = std::fma(a, b, read_f32(w, op(s, 3), lane)); break;  // fmaak: a, b, K
-      case 4: r = a * b + read_f32(w, op(s, 3), lane); break;           // v_mad_f32 style (unfused)
+      case 0: r = std::fma(a, b, c); break;
+      case 1: r = std::fma(a, b, c); break;  // fmac: the destination is the addend
+      case 2: r = std::fma(a, b, c); break;  // fmamk: a, K, b as printed
+      case 3: r = std::fma(a, b, c); break;  // fmaak: a, b, K
+      case 4: r = a * b + c; break;          // v_mad_f32 style (unfused)
     }
-    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+    out[lane] = f32_bits(apply_output_modifiers(r, s.mods));
   });
   return true;
 }
@@ -383,11 +411,11 @@ bool vop_int(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
   const Operand& b = op(s, 2);
-  const Operand& c = op(s, 3);
+  const Lanes32 la(w, a), lb(w, b), lc(w, op(s, 3));
   for_active(w, [&](u32 lane) {
-    const u32 x = read_lane(w, a, lane);
-    auto y = [&] { return read_lane(w, b, lane); };
-    auto z = [&] { return read_lane(w, c, lane); };
+    const u32 x = la[lane];
+    auto y = [&] { return lb[lane]; };
+    auto z = [&] { return lc[lane]; };
     u32 r = 0;
     switch (Op) {
       case I::mov: r = x; break;
@@ -493,9 +521,10 @@ bool add_carry(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& carry_out = op(s, 1);
   const u64 carry_in = (Op >= 3) ? read_mask(w, op(s, 4)) : 0;
+  const Lanes32 lx(w, op(s, 2)), ly(w, op(s, 3));
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
-    const u64 x = read_lane(w, op(s, 2), lane), y = read_lane(w, op(s, 3), lane);
+    const u64 x = lx[lane], y = ly[lane];
     const u64 ci = (carry_in >> lane) & 1;
     u64 t = 0;
     bool carry = false;
