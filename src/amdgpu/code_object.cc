@@ -328,6 +328,53 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     co.kernels.push_back(std::move(k));
   }
   std::sort(co.kernels.begin(), co.kernels.end(), [](const Kernel& a, const Kernel& b) { return a.code_address < b.code_address; });
+  // Dynamic relocations (.rela.dyn): the GOT entries and data pointers a loader fills in with
+  // absolute addresses. The image is run where it lies, at co.memory.data().
+  const std::uint64_t base = reinterpret_cast<std::uint64_t>(co.memory.data());
+  auto sections = file.sections();
+  if (!sections) return error(origin, "bad-code-object", llvm::toString(sections.takeError()));
+  for (const auto& section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_RELA) continue;
+    auto relas = file.relas(section);
+    if (!relas) return error(origin, "bad-code-object", llvm::toString(relas.takeError()));
+    auto symtab = file.getSection(section.sh_link);
+    for (const auto& r : *relas) {
+      const std::uint32_t type = r.getType(false);
+      std::uint64_t value = 0;
+      if (r.getSymbol(false) != 0 && symtab) {
+        auto sym = file.getRelocationSymbol(r, *symtab);
+        if (!sym || !*sym) {
+          if (!sym) llvm::consumeError(sym.takeError());
+          return error(origin, "bad-code-object", fmt::format("relocation at {:#x} names no symbol", static_cast<std::uint64_t>(r.r_offset)));
+        }
+        value = base + (*sym)->st_value;
+      }
+      const std::uint64_t at = r.r_offset;
+      const std::uint64_t addend = static_cast<std::uint64_t>(r.r_addend);
+      if (at + 8 > co.memory.size())
+        return error(origin, "bad-code-object", fmt::format("relocation at {:#x} lies outside the loaded image", at));
+      std::uint64_t result;
+      switch (type) {
+        case llvm::ELF::R_AMDGPU_ABS64: result = value + addend; break;
+        case llvm::ELF::R_AMDGPU_RELATIVE64: result = base + addend; break;
+        case llvm::ELF::R_AMDGPU_ABS32:
+        case llvm::ELF::R_AMDGPU_ABS32_LO: {
+          const std::uint32_t v = static_cast<std::uint32_t>(value + addend);
+          std::memcpy(co.memory.data() + at, &v, 4);
+          continue;
+        }
+        case llvm::ELF::R_AMDGPU_ABS32_HI: {
+          const std::uint32_t v = static_cast<std::uint32_t>((value + addend) >> 32);
+          std::memcpy(co.memory.data() + at, &v, 4);
+          continue;
+        }
+        case llvm::ELF::R_AMDGPU_NONE: continue;
+        default:
+          return error(origin, "bad-code-object", fmt::format("unsupported dynamic relocation type {} at {:#x}", type, at));
+      }
+      std::memcpy(co.memory.data() + at, &result, 8);
+    }
+  }
   if (auto d = read_metadata(*elf, co)) return *d;
   return co;
 }

@@ -59,7 +59,15 @@ struct Kernel {
   bool uses_dynamic_stack = false;
 };
 
+// The image is relocated for the address it lies at (memory.data()): a CodeObject may be moved
+// (the buffer moves with it) but not copied.
 struct CodeObject {
+  CodeObject() = default;
+  CodeObject(CodeObject&&) = default;
+  CodeObject& operator=(CodeObject&&) = default;
+  CodeObject(const CodeObject&) = delete;
+  CodeObject& operator=(const CodeObject&) = delete;
+
   std::string origin;  // file (and bundle entry) it came from, for diagnostics
   std::string target;  // amdgcn-amd-amdhsa--gfx1100 (from the metadata's amdhsa.target)
   std::vector<std::uint8_t> image;  // the ELF file

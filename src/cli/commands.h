@@ -2,6 +2,7 @@
 // action to run after parsing; the work itself is a library call.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string_view>
 
@@ -17,6 +18,8 @@ Action add_sass_command(CLI::App& app);
 Action add_divergence_bench_command(CLI::App& app);
 Action add_amdgpu_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
+// Where `gpuport run`'s libamdhip64.so.5 is: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
+std::filesystem::path emulator_runtime_dir();
 
 // Writes to stdout, remembering why the first failed write failed (a full disk, a closed pipe).
 void write_stdout(std::string_view text);

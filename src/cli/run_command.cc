@@ -34,8 +34,10 @@ struct RunArguments {
   double timeout = 0;
 };
 
+}  // namespace
+
 // build/emu-runtime beside build/bin, or $GPUPORT_RUNTIME_DIR.
-fs::path runtime_dir() {
+fs::path emulator_runtime_dir() {
   if (const char* d = std::getenv("GPUPORT_RUNTIME_DIR")) return d;
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -45,6 +47,8 @@ fs::path runtime_dir() {
   }
   return GPUPORT_RUNTIME_DIR;
 }
+
+namespace {
 
 int run_coverage(const RunArguments& a) {
   auto co = amdgpu::load_code_object(a.command[0]);
@@ -64,7 +68,7 @@ int run_coverage(const RunArguments& a) {
 }
 
 int run_program(const RunArguments& a) {
-  const fs::path dir = runtime_dir();
+  const fs::path dir = emulator_runtime_dir();
   if (!fs::exists(dir / "libamdhip64.so.5")) {
     std::fprintf(stderr, "gpuport run: the emulator's HIP runtime is not built (%s/libamdhip64.so.5 missing)\n", dir.c_str());
     return 2;
@@ -87,6 +91,7 @@ int run_program(const RunArguments& a) {
   if (a.jobs) env.push_back(fmt::format("GPUPORT_RUN_JOBS={}", a.jobs));
   if (a.timeout > 0) env.push_back(fmt::format("GPUPORT_RUN_TIMEOUT={}", a.timeout));
   if (a.wave64) env.push_back("GPUPORT_RUN_WAVE64=1");
+  env.push_back("GPUPORT_EMULATED=1");  // a program may pick a smaller, emulation-sized workload
   if (!stats_file.empty()) env.push_back("GPUPORT_RUN_STATS=" + stats_file);
   std::vector<char*> argv, envp;
   for (const auto& s : a.command) argv.push_back(const_cast<char*>(s.c_str()));

@@ -25,6 +25,7 @@ struct VerifyArguments {
   std::string cache_dir;
   bool no_cache = false;
   bool no_run = false;
+  bool emulate = false;
   double timeout_s = 120;
   std::string device_lib_dir;
   std::string nvcc = "/usr/bin/nvcc";
@@ -49,6 +50,8 @@ int run_verify(const VerifyArguments& a) {
   if (!a.cache_dir.empty()) o.cache_dir = fs::absolute(a.cache_dir);
   o.use_cache = !a.no_cache;
   o.run = !a.no_run;
+  o.emulate = a.emulate;
+  o.emulator_runtime = emulator_runtime_dir();
   o.run_timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout_s * 1000));
 
   const bool tty = ::isatty(2);
@@ -100,6 +103,8 @@ Action add_verify_command(CLI::App& app) {
   cmd->add_option("--cache", args->cache_dir, "Build cache folder (default WORK/cache)");
   cmd->add_flag("--no-cache", args->no_cache, "Rebuild everything");
   cmd->add_flag("--no-run", args->no_run, "Build only, even where a GPU is present");
+  cmd->add_flag("--emulate", args->emulate,
+                "Also run each gfx1100 build on gpuport's emulator (AMD semantics, reported as gfx1100 (emulated))");
   cmd->add_option("--timeout", args->timeout_s, "Seconds a program may run")->capture_default_str();
   cmd->add_option("--rocm-device-lib-path", args->device_lib_dir, "gfx1100 device-library folder");
   cmd->add_option("--nvcc", args->nvcc, "nvcc 11.8")->capture_default_str();

@@ -75,10 +75,12 @@ std::optional<ResultLine> parse_result_line(std::string_view output) {
   return found;
 }
 
-RunResult run_program(const fs::path& binary, std::chrono::milliseconds timeout) {
+RunResult run_program(const fs::path& binary, std::chrono::milliseconds timeout,
+                      const std::map<std::string, std::optional<std::string>>& environment) {
   RunResult r;
   ProcessOptions o;
   o.timeout = timeout;
+  o.environment = environment;
   o.working_directory = binary.parent_path();
   const auto start = Clock::now();
   auto p = run_process({binary.string()}, o);
@@ -373,6 +375,19 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     p.verdict = "failed: " + failed_step;
     return p;
   }
+  if (options.emulate && p.compile_amd.status == StepStatus::ok) {
+    std::map<std::string, std::optional<std::string>> env;
+    const char* old_path = std::getenv("LD_LIBRARY_PATH");
+    env["LD_LIBRARY_PATH"] = options.emulator_runtime.string() + (old_path && *old_path ? ":" + std::string(old_path) : "");
+    env["CORPUS_EMULATED"] = "1";
+    env["GPUPORT_EMULATED"] = "1";
+    env["GPUPORT_RUN_JOBS"] = std::to_string(options.jobs > 1 ? 1 : 2);  // programs already run in parallel
+    p.run_emulated = run_program(dir / "translated-gfx1100", options.run_timeout, env);
+    if (p.run_emulated.outcome != RunOutcome::passed) {
+      p.verdict = fmt::format("failed: gfx1100 (emulated) {}", run_outcome_name(p.run_emulated.outcome));
+      return p;
+    }
+  }
   if (!options.run) {
     p.verdict = "not run: --no-run";
     return p;
@@ -405,6 +420,7 @@ VerifyReport verify_programs(const std::vector<fs::path>& inputs, const maps::Ap
                              const VerifyProgress& progress) {
   VerifyReport report;
   report.run_requested = options.run;
+  report.emulated = options.emulate;
   const auto programs = find_programs(inputs, report.errors);
   if (options.gpu_present) {
     report.gpu = *options.gpu_present;
@@ -502,11 +518,13 @@ std::string format_table(const VerifyReport& r) {
   std::string out;
   std::size_t width = 24;
   for (const auto& p : r.programs) width = std::max(width, p.domain.size() + 1 + p.name.size());
-  out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {:<24} {}\n", "program", width, "nvcc", "translate", "gfx1100",
-                     "hip-nvidia", "run (original / HIP)", "time ratio");
+  const std::string emu_head = r.emulated ? fmt::format("{:<20} ", "gfx1100 (emulated)") : std::string();
+  out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", "program", width, "nvcc", "translate", "gfx1100",
+                     "hip-nvidia", emu_head, "run (original / HIP)", "time ratio");
   for (const auto& p : r.programs) {
-    out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {:<24} {}\n", p.domain + "/" + p.name, width,
-                       cell(p.build_original), cell(p.translate), cell(p.compile_amd), cell(p.build_hip_nvidia),
+    const std::string emu = r.emulated ? fmt::format("{:<20} ", run_outcome_name(p.run_emulated.outcome)) : std::string();
+    out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", p.domain + "/" + p.name, width,
+                       cell(p.build_original), cell(p.translate), cell(p.compile_amd), cell(p.build_hip_nvidia), emu,
                        run_cell(p), p.runtime_ratio ? fmt::format("{:.2f}", *p.runtime_ratio) : "-");
   }
   // Failures with the command and the compiler's words.
@@ -522,8 +540,10 @@ std::string format_table(const VerifyReport& r) {
       }
       break;
     }
-    if (p.verdict.starts_with("failed: original") || p.verdict.starts_with("failed: translated")) {
-      const auto& run = p.verdict.starts_with("failed: original") ? p.run_original : p.run_translated;
+    if (p.verdict.starts_with("failed: original") || p.verdict.starts_with("failed: translated") ||
+        p.verdict.starts_with("failed: gfx1100 (emulated)")) {
+      const auto& run = p.verdict.starts_with("failed: original") ? p.run_original
+                        : p.verdict.starts_with("failed: translated") ? p.run_translated : p.run_emulated;
       out += fmt::format("\n{}/{}: {} ({})\n{}\n", p.domain, p.name, p.verdict, run.detail, run.output_tail);
     }
   }
@@ -543,6 +563,14 @@ std::string format_table(const VerifyReport& r) {
   const std::size_t n = r.programs.size();
   out += fmt::format("\n{} programs ({} domains): nvcc {}/{}, translate {}/{}, gfx1100 {}/{}, hip-nvidia {}/{}; ", n,
                      domain_stats(r).size(), steps[0], n, steps[1], n, steps[2], n, steps[3], n);
+  if (r.emulated) {
+    std::size_t emulated_passed = 0, emulated_ran = 0;
+    for (const auto& p : r.programs) {
+      emulated_ran += p.run_emulated.outcome != RunOutcome::not_run;
+      emulated_passed += p.run_emulated.outcome == RunOutcome::passed;
+    }
+    out += fmt::format("gfx1100 (emulated) {} passed of {}; ", emulated_passed, emulated_ran);
+  }
   if (ran == 0) {
     out += fmt::format("run: not run ({})", !r.run_requested ? "--no-run" : r.gpu_note);
   } else {
@@ -566,7 +594,8 @@ nlohmann::json to_json(const VerifyReport& r) {
                           {"translate", step_json(p.translate)},
                           {"compile_amd", step_json(p.compile_amd)},
                           {"build_hip_nvidia", step_json(p.build_hip_nvidia)}}},
-                        {"run", {{"original", run_json(p.run_original)}, {"translated", run_json(p.run_translated)}}}};
+                        {"run", {{"original", run_json(p.run_original)}, {"translated", run_json(p.run_translated)},
+                                 {"gfx1100_emulated", run_json(p.run_emulated)}}}};
     if (p.runtime_ratio) j["runtime_ratio"] = *p.runtime_ratio;
     programs.push_back(std::move(j));
   }

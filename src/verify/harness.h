@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,7 +54,9 @@ struct RunResult {
 };
 
 // Runs a program binary and classifies how it ended: PASS needs both the RESULT line and exit 0.
-RunResult run_program(const std::filesystem::path& binary, std::chrono::milliseconds timeout);
+// `environment` adds to (or, with nullopt, removes from) the inherited environment.
+RunResult run_program(const std::filesystem::path& binary, std::chrono::milliseconds timeout,
+                      const std::map<std::string, std::optional<std::string>>& environment = {});
 
 struct ProgramReport {
   std::string name;    // file name without extension
@@ -65,6 +68,7 @@ struct ProgramReport {
   StepResult build_hip_nvidia;
   RunResult run_original;
   RunResult run_translated;
+  RunResult run_emulated;  // the gfx1100 build on gpuport's emulator (--emulate): AMD semantics, emulated
   std::string verdict;                 // "passed", "failed: ...", "not run: no GPU", ...
   std::optional<double> runtime_ratio;  // translated gpu_ms / original gpu_ms
   bool built() const;
@@ -78,6 +82,10 @@ struct VerifyOptions {
   std::filesystem::path cache_dir;  // empty: work_dir/cache
   bool use_cache = true;
   bool run = true;                        // run where a GPU is present
+  // Run the gfx1100 build on gpuport's emulator (`gpuport run`'s runtime in this folder), with
+  // CORPUS_EMULATED=1 so that corpus programs pick their emulation-sized workloads.
+  bool emulate = false;
+  std::filesystem::path emulator_runtime;
   std::optional<bool> gpu_present;        // override detection
   std::chrono::milliseconds run_timeout{std::chrono::seconds(120)};
   std::chrono::milliseconds build_timeout{std::chrono::minutes(10)};
@@ -87,6 +95,7 @@ struct VerifyReport {
   std::vector<ProgramReport> programs;
   bool gpu = false;
   bool run_requested = true;  // false with --no-run
+  bool emulated = false;      // --emulate
   std::string gpu_note;  // which GPU, or why there is none
   std::vector<std::string> errors;  // inputs that could not be read
   bool all_ok() const;

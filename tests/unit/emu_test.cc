@@ -74,12 +74,18 @@ class Emu : public ::testing::TestWithParam<bool> {
     Compiled& c = compiled(GetParam());
     if (!c.skip_reason.empty()) GTEST_SKIP() << c.skip_reason;
     ASSERT_NE(c.code_object, nullptr) << c.errors;
+    register_image();
   }
   // A device buffer: host memory registered with the emulator's address space.
   template <typename T>
   T* device(std::vector<T>& v) {
     memory.add(reinterpret_cast<std::uint64_t>(v.data()), v.size() * sizeof(T), AddressSpace::Kind::device, "test buffer");
     return v.data();
+  }
+  void register_image() {
+    Compiled& c = compiled(GetParam());
+    auto& m = c.code_object->memory;
+    memory.add(reinterpret_cast<std::uint64_t>(m.data()), m.size(), AddressSpace::Kind::code_object, "code object image");
   }
   template <typename... Args>
   Result<RunStats> launch(const std::string& name, std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block,
@@ -258,6 +264,15 @@ TEST_P(Emu, PrivateArraysLiveInScratch) {
     for (int k = 0; k < 17; ++k) local[k] = in[i] * k + k * k;
     EXPECT_EQ(out[i], local[in[i] % 17] + local[(in[i] / 17) % 17]) << i;
   }
+}
+
+TEST_P(Emu, ConstantTablesInTheImage) {
+  const int n = 100;
+  std::vector<unsigned> in(n), out(n, 0);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<unsigned>(i * 7);
+  RUN_OK(launch("table_lookup", {2, 1, 1}, {64, 1, 1}, device(in), device(out), n));
+  const unsigned table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], table[in[i] % 8] * 10 + table[(in[i] / 8) % 8]) << i;
 }
 
 TEST_P(Emu, AnOutOfBoundsWriteIsReportedNotPerformed) {

@@ -112,3 +112,14 @@ extern "C" __global__ void forever(volatile int* flag) {
   while (*flag == 0) {
   }
 }
+
+// A constant table in the code object's data, reached PC-relative (s_getpc_b64): the image must
+// be registered memory. (A table the host fills in goes through a relocated GOT entry instead:
+// tests/golden/run/program.test.)
+namespace {
+__constant__ unsigned kTable[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+}
+extern "C" __global__ void table_lookup(const unsigned* in, unsigned* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = kTable[in[i] % 8] * 10 + kTable[(in[i] / 8) % 8];
+}
