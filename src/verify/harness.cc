@@ -352,6 +352,10 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
                                        "--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2",
                                        "-Wno-unused-result", hip_unit.string(), "-o", "{out}", "-lamdhip64"};
       p.compile_amd = cached_build(argv, dir / ("translated-" + cc.amd_arch), hip_files, no_env, options, false);
+      if (options.emulate) {  // wave64 too: 32-lane assumptions show there
+        argv.insert(argv.begin() + 4, "-mwavefrontsize64");
+        p.compile_amd_wave64 = cached_build(argv, dir / ("translated-" + cc.amd_arch + "-wave64"), hip_files, no_env, options, false);
+      }
     }
     // (4) HIP on NVIDIA, with nvcc 11.8.
     if (auto why = nvidia_unavailable(cc)) {
@@ -383,8 +387,18 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     env["GPUPORT_EMULATED"] = "1";
     env["GPUPORT_RUN_JOBS"] = std::to_string(options.jobs > 1 ? 1 : 2);  // programs already run in parallel
     p.run_emulated = run_program(dir / "translated-gfx1100", options.run_timeout, env);
+    if (p.compile_amd_wave64.status == StepStatus::ok) {
+      env["GPUPORT_RUN_WAVE64"] = "1";
+      p.run_emulated_wave64 = run_program(dir / "translated-gfx1100-wave64", options.run_timeout, env);
+    }
     if (p.run_emulated.outcome != RunOutcome::passed) {
       p.verdict = fmt::format("failed: gfx1100 (emulated) {}", run_outcome_name(p.run_emulated.outcome));
+      return p;
+    }
+    if (p.run_emulated_wave64.outcome != RunOutcome::passed) {
+      p.verdict = fmt::format("failed: gfx1100 wave64 (emulated) {}", p.compile_amd_wave64.status == StepStatus::ok
+                                                                           ? std::string(run_outcome_name(p.run_emulated_wave64.outcome))
+                                                                           : std::string("build failed"));
       return p;
     }
   }
@@ -518,11 +532,13 @@ std::string format_table(const VerifyReport& r) {
   std::string out;
   std::size_t width = 24;
   for (const auto& p : r.programs) width = std::max(width, p.domain.size() + 1 + p.name.size());
-  const std::string emu_head = r.emulated ? fmt::format("{:<20} ", "gfx1100 (emulated)") : std::string();
+  const std::string emu_head = r.emulated ? fmt::format("{:<28} ", "gfx1100 (emulated) w32 / w64") : std::string();
   out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", "program", width, "nvcc", "translate", "gfx1100",
                      "hip-nvidia", emu_head, "run (original / HIP)", "time ratio");
   for (const auto& p : r.programs) {
-    const std::string emu = r.emulated ? fmt::format("{:<20} ", run_outcome_name(p.run_emulated.outcome)) : std::string();
+    const std::string emu = r.emulated ? fmt::format("{:<28} ", fmt::format("{} / {}", run_outcome_name(p.run_emulated.outcome),
+                                                                           run_outcome_name(p.run_emulated_wave64.outcome)))
+                                       : std::string();
     out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", p.domain + "/" + p.name, width,
                        cell(p.build_original), cell(p.translate), cell(p.compile_amd), cell(p.build_hip_nvidia), emu,
                        run_cell(p), p.runtime_ratio ? fmt::format("{:.2f}", *p.runtime_ratio) : "-");
@@ -541,9 +557,11 @@ std::string format_table(const VerifyReport& r) {
       break;
     }
     if (p.verdict.starts_with("failed: original") || p.verdict.starts_with("failed: translated") ||
-        p.verdict.starts_with("failed: gfx1100 (emulated)")) {
-      const auto& run = p.verdict.starts_with("failed: original") ? p.run_original
-                        : p.verdict.starts_with("failed: translated") ? p.run_translated : p.run_emulated;
+        p.verdict.starts_with("failed: gfx1100 (emulated)") || p.verdict.starts_with("failed: gfx1100 wave64 (emulated)")) {
+      const auto& run = p.verdict.starts_with("failed: original")             ? p.run_original
+                        : p.verdict.starts_with("failed: translated")         ? p.run_translated
+                        : p.verdict.starts_with("failed: gfx1100 (emulated)") ? p.run_emulated
+                                                                              : p.run_emulated_wave64;
       out += fmt::format("\n{}/{}: {} ({})\n{}\n", p.domain, p.name, p.verdict, run.detail, run.output_tail);
     }
   }
@@ -564,12 +582,14 @@ std::string format_table(const VerifyReport& r) {
   out += fmt::format("\n{} programs ({} domains): nvcc {}/{}, translate {}/{}, gfx1100 {}/{}, hip-nvidia {}/{}; ", n,
                      domain_stats(r).size(), steps[0], n, steps[1], n, steps[2], n, steps[3], n);
   if (r.emulated) {
-    std::size_t emulated_passed = 0, emulated_ran = 0;
+    std::size_t passed32 = 0, ran32 = 0, passed64 = 0, ran64 = 0;
     for (const auto& p : r.programs) {
-      emulated_ran += p.run_emulated.outcome != RunOutcome::not_run;
-      emulated_passed += p.run_emulated.outcome == RunOutcome::passed;
+      ran32 += p.run_emulated.outcome != RunOutcome::not_run;
+      passed32 += p.run_emulated.outcome == RunOutcome::passed;
+      ran64 += p.run_emulated_wave64.outcome != RunOutcome::not_run;
+      passed64 += p.run_emulated_wave64.outcome == RunOutcome::passed;
     }
-    out += fmt::format("gfx1100 (emulated) {} passed of {}; ", emulated_passed, emulated_ran);
+    out += fmt::format("gfx1100 (emulated) wave32 {} passed of {}, wave64 {} passed of {}; ", passed32, ran32, passed64, ran64);
   }
   if (ran == 0) {
     out += fmt::format("run: not run ({})", !r.run_requested ? "--no-run" : r.gpu_note);
@@ -595,7 +615,8 @@ nlohmann::json to_json(const VerifyReport& r) {
                           {"compile_amd", step_json(p.compile_amd)},
                           {"build_hip_nvidia", step_json(p.build_hip_nvidia)}}},
                         {"run", {{"original", run_json(p.run_original)}, {"translated", run_json(p.run_translated)},
-                                 {"gfx1100_emulated", run_json(p.run_emulated)}}}};
+                                 {"gfx1100_emulated", run_json(p.run_emulated)},
+                                 {"gfx1100_wave64_emulated", run_json(p.run_emulated_wave64)}}}};
     if (p.runtime_ratio) j["runtime_ratio"] = *p.runtime_ratio;
     programs.push_back(std::move(j));
   }

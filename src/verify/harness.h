@@ -69,6 +69,8 @@ struct ProgramReport {
   RunResult run_original;
   RunResult run_translated;
   RunResult run_emulated;  // the gfx1100 build on gpuport's emulator (--emulate): AMD semantics, emulated
+  StepResult compile_amd_wave64;  // --emulate: the same build with -mwavefrontsize64
+  RunResult run_emulated_wave64;
   std::string verdict;                 // "passed", "failed: ...", "not run: no GPU", ...
   std::optional<double> runtime_ratio;  // translated gpu_ms / original gpu_ms
   bool built() const;
