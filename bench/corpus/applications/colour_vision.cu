@@ -53,7 +53,8 @@ __global__ void simulate_cvd(const unsigned char* __restrict__ rgb, int width, i
 }
 
 int main() {
-  const int width = 3840, height = 2160;
+  // Emulated: 256x144 (144 blocks of 32x8).
+  const int width = corpus::sized(3840, 256), height = corpus::sized(2160, 144);
   const size_t pixels = static_cast<size_t>(width) * height;
   corpus::Rng rng(0xC01Du);
   std::vector<unsigned char> h_rgb(3 * pixels);
@@ -90,7 +91,7 @@ int main() {
   simulate_cvd<<<blocks, threads>>>(d_rgb, width, height, d_out);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 15;
+  const int reps = corpus::reps(15);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

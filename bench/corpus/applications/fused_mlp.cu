@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(kThreads) fused_mlp(const float* __restrict__ 
 }
 
 int main() {
-  const int n = 256 * 1024;
+  const int n = corpus::sized(256 * 1024, 2048);  // emulated: 64 blocks
   corpus::Rng rng(0xF00Du);
   std::vector<float> h_in(static_cast<size_t>(n) * kIn), h_params(kParams);
   for (auto& v : h_in) v = rng.uniform(-1.0f, 1.0f);
@@ -94,7 +94,7 @@ int main() {
   fused_mlp<<<blocks, kThreads>>>(d_in, d_params, d_out, n);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

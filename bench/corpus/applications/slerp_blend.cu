@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kThreads) slerp_blend(const float* __restrict_
 }
 
 int main() {
-  const int jobs = 64;
+  const int jobs = corpus::sized(64, 16);  // emulated: 64 blocks, still two lerp-fallback jobs
   const size_t ref_elems = static_cast<size_t>(jobs) * kRefs * kChan * kHW;
   const size_t out_elems = static_cast<size_t>(jobs) * kChan * kHW;
   corpus::Rng rng(0x51E4u);
@@ -123,7 +123,7 @@ int main() {
   slerp_blend<<<blocks, kThreads>>>(d_refs, d_w, d_out);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 100;  // one blend is ~10 us of work on a large GPU
+  const int reps = corpus::reps(100);  // one blend is ~10 us of work on a large GPU
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

@@ -92,7 +92,7 @@ __global__ void select_tokens(const float* __restrict__ scores, const int* __res
 }
 
 int main() {
-  const int images = 16;
+  const int images = corpus::sized(16, 2);  // emulated: 128 partition blocks
   const int parts_total = images * kParts;
   const size_t n = static_cast<size_t>(images) * kPerImage;
   corpus::Rng rng(0x70CEu);
@@ -124,7 +124,7 @@ int main() {
   CORPUS_CHECK(cudaMemset(d_sel, 0xff, static_cast<size_t>(images) * kBudget * sizeof(int)));
   run();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 20;
+  const int reps = corpus::reps(20);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run();

@@ -70,7 +70,7 @@ __global__ void keyed_minmax(const int* __restrict__ keys, const int* __restrict
 }
 
 int main() {
-  const int n = 4 << 20;
+  const int n = corpus::sized(4 << 20, 256 << 10);
   corpus::Rng rng(0xA70Bu);
   std::vector<int> h_keys(n), h_vals(n);
   std::vector<float> h_f(n);
@@ -95,8 +95,8 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_f, h_f.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 
   const int threads = 256;
-  const int blocks = 2048;
-  const int reps = 10;
+  const int blocks = corpus::sized(2048, 128);  // emulated: 8 grid-stride steps per thread
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   float gpu_ms = 0.0f;
   for (int r = 0; r <= reps; ++r) {  // r == 0 is the warm-up, not timed

@@ -76,7 +76,7 @@ __global__ void consume_queue(const Work* __restrict__ queue, const unsigned int
 }
 
 int main() {
-  const int n = 4 << 20;
+  const int n = corpus::sized(4 << 20, 64 << 10);  // emulated: 256 producer blocks
   corpus::Rng rng(0x0EEEu);
   std::vector<unsigned int> h_in(n);
   for (int i = 0; i < n; ++i) h_in[i] = rng.next_u32();
@@ -98,7 +98,7 @@ int main() {
   const int pblocks = (n + threads - 1) / threads;
   const int cblocks = sms * 4;
 
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
     if (r == 1) timer.start();

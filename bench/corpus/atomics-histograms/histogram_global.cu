@@ -28,7 +28,7 @@ __global__ void histogram_global(const float* __restrict__ x, int n, unsigned in
 }
 
 int main() {
-  const int n = (8 << 20) + 5;  // 8 M samples plus a ragged tail
+  const int n = corpus::sized((8 << 20) + 5, (256 << 10) + 5);  // 8 M samples plus a ragged tail
   corpus::Rng rng(0x61u);
   std::vector<float> h_x(n);
   // Mixture: 3/4 uniform, 1/4 squeezed near 0.5 (a peaked distribution, uneven bins).
@@ -54,7 +54,7 @@ int main() {
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

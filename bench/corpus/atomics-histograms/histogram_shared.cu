@@ -36,7 +36,7 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, size_t 
 }
 
 int main() {
-  const size_t n = (16u << 20) + 3;  // 16 M bytes plus a ragged tail
+  const size_t n = corpus::sized((16u << 20) + 3, (1u << 20) + 3);  // 16 M bytes plus a ragged tail
   corpus::Rng rng(0x4157u);
   std::vector<unsigned char> h_data(n);
   // Skewed distribution (sum of two uniforms -> triangular, plus some hot bins) so that
@@ -65,7 +65,7 @@ int main() {
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
-  const int reps = 50;
+  const int reps = corpus::reps(50);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

@@ -35,7 +35,7 @@ __global__ void bfs_init(int* __restrict__ level, int n, int source) {
 }
 
 int main() {
-  const int n = 1 << 20;
+  const int n = corpus::sized(1 << 20, 1 << 15);
   const int source = 12345;
   corpus::Rng rng(0xBF5u);
 
@@ -88,7 +88,7 @@ int main() {
 
   run_bfs();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 5;
+  const int reps = corpus::reps(5);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run_bfs();

@@ -49,8 +49,8 @@ static int find_root(std::vector<int>& uf, int x) {
 }
 
 int main() {
-  const int n = 1 << 20;
-  const int m = 600000;
+  const int n = corpus::sized(1 << 20, 1 << 15);
+  const int m = corpus::sized(600000, 18750);  // same edge/vertex ratio when emulated
   corpus::Rng rng(0xC0C0u);
   std::vector<int2> edges(m);
   for (int e = 0; e < m; ++e) {
@@ -88,7 +88,7 @@ int main() {
 
   run_cc();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 5;
+  const int reps = corpus::reps(5);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run_cc();

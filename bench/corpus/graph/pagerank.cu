@@ -47,7 +47,7 @@ __global__ void pull_ranks(const int* __restrict__ in_ptr, const int* __restrict
 }
 
 int main() {
-  const int n = 1 << 19;
+  const int n = corpus::sized(1 << 19, 1 << 13);
   const int iters = 20;
   corpus::Rng rng(0x9A6Eu);
 
@@ -107,7 +107,7 @@ int main() {
 
   run_pagerank();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 4;
+  const int reps = corpus::reps(4);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run_pagerank();

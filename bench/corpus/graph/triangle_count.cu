@@ -48,7 +48,7 @@ __global__ void count_triangles(const int* __restrict__ row_ptr, const int* __re
 }
 
 int main() {
-  const int n = 1 << 18;
+  const int n = corpus::sized(1 << 18, 1 << 13);  // emulated: ~64 K edges, 256 blocks
   corpus::Rng rng(0x7121u);
   std::vector<long long> keys;  // (lo << 32) | hi, deduplicated below
   keys.reserve(static_cast<size_t>(n) * 8);
@@ -93,7 +93,7 @@ int main() {
   };
   run();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 30;
+  const int reps = corpus::reps(30);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run();

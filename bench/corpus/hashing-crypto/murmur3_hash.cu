@@ -85,14 +85,16 @@ uint32_t cpu_murmur3(const unsigned char* data, int len, uint32_t seed) {
 }  // namespace
 
 int main() {
+  const int keys = corpus::sized(kKeys, 1 << 16);  // emulated: 256 blocks
+  const int reps = corpus::reps(kReps);
   const bool kat_ok = cpu_murmur3(reinterpret_cast<const unsigned char*>(""), 0, 0) == 0u &&
                       cpu_murmur3(reinterpret_cast<const unsigned char*>("hello"), 5, 0) == 0x248bfa47u;
 
-  const size_t bytes = static_cast<size_t>(kKeys) * kStride;
+  const size_t bytes = static_cast<size_t>(keys) * kStride;
   std::vector<unsigned char> h_keys(bytes);
-  std::vector<uint8_t> h_lens(kKeys);
+  std::vector<uint8_t> h_lens(keys);
   corpus::Rng rng(0x3A3A3);
-  for (int i = 0; i < kKeys; ++i) {
+  for (int i = 0; i < keys; ++i) {
     h_lens[i] = static_cast<uint8_t>(1 + rng.below(kStride));  // 1..32 bytes
     for (int b = 0; b < kStride; b += 8) {
       const uint64_t r = rng.next();
@@ -104,36 +106,36 @@ int main() {
   uint8_t* d_lens = nullptr;
   uint32_t* d_hashes = nullptr;
   CORPUS_CHECK(cudaMalloc(&d_keys, bytes));
-  CORPUS_CHECK(cudaMalloc(&d_lens, kKeys));
-  CORPUS_CHECK(cudaMalloc(&d_hashes, kKeys * sizeof(uint32_t)));
+  CORPUS_CHECK(cudaMalloc(&d_lens, keys));
+  CORPUS_CHECK(cudaMalloc(&d_hashes, keys * sizeof(uint32_t)));
   CORPUS_CHECK(cudaMemcpy(d_keys, h_keys.data(), bytes, cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemcpy(d_lens, h_lens.data(), kKeys, cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(d_lens, h_lens.data(), keys, cudaMemcpyHostToDevice));
 
   const int threads = 256;
-  const int blocks = (kKeys + threads - 1) / threads;
-  murmur3_kernel<<<blocks, threads>>>(d_keys, d_lens, d_hashes, kKeys, kSeed);  // warm-up
+  const int blocks = (keys + threads - 1) / threads;
+  murmur3_kernel<<<blocks, threads>>>(d_keys, d_lens, d_hashes, keys, kSeed);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    murmur3_kernel<<<blocks, threads>>>(d_keys, d_lens, d_hashes, kKeys, kSeed);
+  for (int r = 0; r < reps; ++r) {
+    murmur3_kernel<<<blocks, threads>>>(d_keys, d_lens, d_hashes, keys, kSeed);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<uint32_t> h_hashes(kKeys);
-  CORPUS_CHECK(cudaMemcpy(h_hashes.data(), d_hashes, kKeys * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  std::vector<uint32_t> h_hashes(keys);
+  CORPUS_CHECK(cudaMemcpy(h_hashes.data(), d_hashes, keys * sizeof(uint32_t), cudaMemcpyDeviceToHost));
 
   // Exact: hashes have no tolerance. Error measure = fraction of wrong hashes.
   int wrong = 0;
-  for (int i = 0; i < kKeys; ++i)
+  for (int i = 0; i < keys; ++i)
     if (h_hashes[i] != cpu_murmur3(&h_keys[static_cast<size_t>(i) * kStride], h_lens[i], kSeed)) ++wrong;
   if (!kat_ok) std::fprintf(stderr, "CPU reference failed the MurmurHash3 test vectors\n");
 
   CORPUS_CHECK(cudaFree(d_keys));
   CORPUS_CHECK(cudaFree(d_lens));
   CORPUS_CHECK(cudaFree(d_hashes));
-  return corpus::report("murmur3_hash", kat_ok && wrong == 0, static_cast<double>(wrong) / kKeys, gpu_ms);
+  return corpus::report("murmur3_hash", kat_ok && wrong == 0, static_cast<double>(wrong) / keys, gpu_ms);
 }

@@ -118,6 +118,8 @@ void cpu_sha256(const unsigned char* data, size_t len, uint32_t out[8]) {
 }  // namespace
 
 int main() {
+  const int messages = corpus::sized(kMessages, 1 << 12);  // emulated: 16 blocks
+  const int reps = corpus::reps(kReps);
   // Known-answer test for the CPU reference: SHA-256("abc").
   const uint32_t abc_want[8] = {0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223,
                                 0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad};
@@ -125,7 +127,7 @@ int main() {
   cpu_sha256(reinterpret_cast<const unsigned char*>("abc"), 3, abc_got);
   bool kat_ok = std::memcmp(abc_got, abc_want, sizeof(abc_want)) == 0;
 
-  const size_t bytes = static_cast<size_t>(kMessages) * kMsgBytes;
+  const size_t bytes = static_cast<size_t>(messages) * kMsgBytes;
   std::vector<unsigned char> h_msgs(bytes);
   corpus::Rng rng(0x5A256);
   for (size_t i = 0; i < bytes; i += 4) {
@@ -136,31 +138,31 @@ int main() {
   uint4* d_msgs = nullptr;
   uint32_t* d_digests = nullptr;
   CORPUS_CHECK(cudaMalloc(&d_msgs, bytes));
-  CORPUS_CHECK(cudaMalloc(&d_digests, static_cast<size_t>(kMessages) * 8 * sizeof(uint32_t)));
+  CORPUS_CHECK(cudaMalloc(&d_digests, static_cast<size_t>(messages) * 8 * sizeof(uint32_t)));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_k, h_k, sizeof(h_k)));
   CORPUS_CHECK(cudaMemcpy(d_msgs, h_msgs.data(), bytes, cudaMemcpyHostToDevice));
 
   const int threads = 256;
-  const int blocks = (kMessages + threads - 1) / threads;
-  sha256_kernel<<<blocks, threads>>>(d_msgs, d_digests, kMessages);  // warm-up
+  const int blocks = (messages + threads - 1) / threads;
+  sha256_kernel<<<blocks, threads>>>(d_msgs, d_digests, messages);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    sha256_kernel<<<blocks, threads>>>(d_msgs, d_digests, kMessages);
+  for (int r = 0; r < reps; ++r) {
+    sha256_kernel<<<blocks, threads>>>(d_msgs, d_digests, messages);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<uint32_t> h_digests(static_cast<size_t>(kMessages) * 8);
+  std::vector<uint32_t> h_digests(static_cast<size_t>(messages) * 8);
   CORPUS_CHECK(cudaMemcpy(h_digests.data(), d_digests, h_digests.size() * sizeof(uint32_t),
                           cudaMemcpyDeviceToHost));
 
   // Exact comparison: a hash has no tolerance. The error measure is the fraction of wrong digests.
   size_t wrong = 0;
-  for (int m = 0; m < kMessages; ++m) {
+  for (int m = 0; m < messages; ++m) {
     uint32_t want[8];
     cpu_sha256(&h_msgs[static_cast<size_t>(m) * kMsgBytes], kMsgBytes, want);
     if (std::memcmp(want, &h_digests[static_cast<size_t>(m) * 8], sizeof(want)) != 0) ++wrong;
@@ -169,6 +171,6 @@ int main() {
 
   CORPUS_CHECK(cudaFree(d_msgs));
   CORPUS_CHECK(cudaFree(d_digests));
-  const double err = static_cast<double>(wrong) / kMessages;
+  const double err = static_cast<double>(wrong) / messages;
   return corpus::report("sha256_batch", kat_ok && wrong == 0, err, gpu_ms);
 }

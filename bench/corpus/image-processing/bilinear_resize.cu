@@ -48,18 +48,23 @@ __global__ void resize_bilinear(const unsigned char* __restrict__ src, unsigned 
 }
 
 int main() {
-  const size_t in_bytes = static_cast<size_t>(FRAMES) * IN_W * IN_H * CH;
-  const size_t out_bytes = static_cast<size_t>(FRAMES) * OUT_W * OUT_H * CH;
+  // Emulated: 384x216 -> 256x144 (same 1.5 ratio), 4 frames, 288 blocks.
+  const int in_w = corpus::sized(IN_W, 384), in_h = corpus::sized(IN_H, 216);
+  const int out_w = corpus::sized(OUT_W, 256), out_h = corpus::sized(OUT_H, 144);
+  const int frames = corpus::sized(FRAMES, 4);
+  const int reps = corpus::reps(REPS);
+  const size_t in_bytes = static_cast<size_t>(frames) * in_w * in_h * CH;
+  const size_t out_bytes = static_cast<size_t>(frames) * out_w * out_h * CH;
 
   // Per-frame colour gradients with noise.
   std::vector<unsigned char> h_in(in_bytes);
   corpus::Rng rng(0xB111EA5Eull);
   size_t k = 0;
-  for (int f = 0; f < FRAMES; ++f)
-    for (int y = 0; y < IN_H; ++y)
-      for (int x = 0; x < IN_W; ++x)
+  for (int f = 0; f < frames; ++f)
+    for (int y = 0; y < in_h; ++y)
+      for (int x = 0; x < in_w; ++x)
         for (int c = 0; c < CH; ++c) {
-          const int base = (c == 0 ? x * 200 / IN_W : c == 1 ? y * 200 / IN_H : (x + y + 40 * f) % 200);
+          const int base = (c == 0 ? x * 200 / in_w : c == 1 ? y * 200 / in_h : (x + y + 40 * f) % 200);
           h_in[k++] = static_cast<unsigned char>(base + rng.below(56));
         }
 
@@ -69,14 +74,14 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), in_bytes, cudaMemcpyHostToDevice));
 
   const dim3 block(32, 8);
-  const dim3 grid((OUT_W + block.x - 1) / block.x, (OUT_H + block.y - 1) / block.y, FRAMES);
-  resize_bilinear<<<grid, block>>>(d_in, d_out, IN_W, IN_H, OUT_W, OUT_H);  // warm-up
+  const dim3 grid((out_w + block.x - 1) / block.x, (out_h + block.y - 1) / block.y, frames);
+  resize_bilinear<<<grid, block>>>(d_in, d_out, in_w, in_h, out_w, out_h);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    resize_bilinear<<<grid, block>>>(d_in, d_out, IN_W, IN_H, OUT_W, OUT_H);
+  for (int r = 0; r < reps; ++r) {
+    resize_bilinear<<<grid, block>>>(d_in, d_out, in_w, in_h, out_w, out_h);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -94,20 +99,20 @@ int main() {
     i1 = std::min(i0 + 1, in - 1);
     frac = static_cast<int>(fixed % ONE);
   };
-  for (int f = 0; f < FRAMES; ++f)
-    for (int y = 0; y < OUT_H; ++y) {
+  for (int f = 0; f < frames; ++f)
+    for (int y = 0; y < out_h; ++y) {
       int y0, y1, fy;
-      map(y, IN_H, OUT_H, y0, y1, fy);
-      for (int x = 0; x < OUT_W; ++x) {
+      map(y, in_h, out_h, y0, y1, fy);
+      for (int x = 0; x < out_w; ++x) {
         int x0, x1, fx;
-        map(x, IN_W, OUT_W, x0, x1, fx);
+        map(x, in_w, out_w, x0, x1, fx);
         for (int c = 0; c < CH; ++c) {
           auto p = [&](int yy, int xx) {
-            return double(h_in[((static_cast<size_t>(f) * IN_H + yy) * IN_W + xx) * CH + c]);
+            return double(h_in[((static_cast<size_t>(f) * in_h + yy) * in_w + xx) * CH + c]);
           };
           const double sum = (p(y0, x0) * (ONE - fx) + p(y0, x1) * fx) * (ONE - fy) +
                              (p(y1, x0) * (ONE - fx) + p(y1, x1) * fx) * fy;
-          want[((static_cast<size_t>(f) * OUT_H + y) * OUT_W + x) * CH + c] =
+          want[((static_cast<size_t>(f) * out_h + y) * out_w + x) * CH + c] =
               static_cast<unsigned char>(std::floor(sum / double(ONE * ONE) + 0.5));
         }
       }

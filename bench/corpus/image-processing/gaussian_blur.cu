@@ -55,7 +55,9 @@ __global__ void blur_cols(const float* __restrict__ in, float* __restrict__ out,
 }
 
 int main() {
-  const size_t pixels = static_cast<size_t>(W) * H;
+  const int width = corpus::sized(W, 256), height = corpus::sized(H, 256);  // emulated: 256x256
+  const int reps = corpus::reps(REPS);
+  const size_t pixels = static_cast<size_t>(width) * height;
   const size_t bytes = pixels * sizeof(float);
 
   // Normalised Gaussian weights, shared (as floats) by the GPU and the CPU reference.
@@ -68,9 +70,9 @@ int main() {
   // A smooth gradient with uniform noise, values in [0, 1).
   std::vector<float> h_img(pixels);
   corpus::Rng rng(0x6A055B1Eull);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x)
-      h_img[static_cast<size_t>(y) * W + x] = 0.5f * (x + y) / (W + H) + 0.5f * rng.uniform();
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      h_img[static_cast<size_t>(y) * width + x] = 0.5f * (x + y) / (width + height) + 0.5f * rng.uniform();
 
   float *d_img = nullptr, *d_tmp = nullptr, *d_out = nullptr;
   CORPUS_CHECK(cudaMalloc(&d_img, bytes));
@@ -79,12 +81,12 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_img, h_img.data(), bytes, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_w, h_w, sizeof(h_w)));
 
-  const dim3 rblock(RB_X, RB_Y), rgrid((W + RB_X - 1) / RB_X, (H + RB_Y - 1) / RB_Y);
-  const dim3 cblock(CB_X, CB_Y), cgrid((W + CB_X - 1) / CB_X, (H + CB_Y - 1) / CB_Y);
+  const dim3 rblock(RB_X, RB_Y), rgrid((width + RB_X - 1) / RB_X, (height + RB_Y - 1) / RB_Y);
+  const dim3 cblock(CB_X, CB_Y), cgrid((width + CB_X - 1) / CB_X, (height + CB_Y - 1) / CB_Y);
   auto blur = [&]() {
-    blur_rows<<<rgrid, rblock>>>(d_img, d_tmp, W, H);
+    blur_rows<<<rgrid, rblock>>>(d_img, d_tmp, width, height);
     CORPUS_CHECK_LAUNCH();
-    blur_cols<<<cgrid, cblock>>>(d_tmp, d_out, W, H);
+    blur_cols<<<cgrid, cblock>>>(d_tmp, d_out, width, height);
     CORPUS_CHECK_LAUNCH();
   };
 
@@ -92,7 +94,7 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) blur();
+  for (int r = 0; r < reps; ++r) blur();
   const float gpu_ms = timer.stop();
 
   std::vector<float> h_out(pixels);
@@ -100,23 +102,23 @@ int main() {
 
   // CPU reference in double: row pass then column pass, clamp-to-edge.
   std::vector<double> tmp(pixels), ref(pixels);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       double acc = 0.0;
       for (int k = 0; k < TAPS; ++k) {
-        const int gx = std::min(std::max(x + k - R, 0), W - 1);
-        acc += double(h_w[k]) * h_img[static_cast<size_t>(y) * W + gx];
+        const int gx = std::min(std::max(x + k - R, 0), width - 1);
+        acc += double(h_w[k]) * h_img[static_cast<size_t>(y) * width + gx];
       }
-      tmp[static_cast<size_t>(y) * W + x] = acc;
+      tmp[static_cast<size_t>(y) * width + x] = acc;
     }
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       double acc = 0.0;
       for (int k = 0; k < TAPS; ++k) {
-        const int gy = std::min(std::max(y + k - R, 0), H - 1);
-        acc += double(h_w[k]) * tmp[static_cast<size_t>(gy) * W + x];
+        const int gy = std::min(std::max(y + k - R, 0), height - 1);
+        acc += double(h_w[k]) * tmp[static_cast<size_t>(gy) * width + x];
       }
-      ref[static_cast<size_t>(y) * W + x] = acc;
+      ref[static_cast<size_t>(y) * width + x] = acc;
     }
   std::vector<float> want(ref.begin(), ref.end());
 

@@ -50,18 +50,20 @@ __global__ void median3x3(const unsigned char* __restrict__ in, unsigned char* _
 }
 
 int main() {
-  const size_t pixels = static_cast<size_t>(W) * H;
+  const int width = corpus::sized(W, 256), height = corpus::sized(H, 256);  // emulated: 256x256
+  const int reps = corpus::reps(REPS);
+  const size_t pixels = static_cast<size_t>(width) * height;
 
   // Smooth pattern corrupted by 10% salt-and-pepper noise.
   std::vector<unsigned char> h_in(pixels);
   corpus::Rng rng(0x3ED1A9ull);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       int v = 64 + ((x * 3 + y * 5) >> 4) % 128 + static_cast<int>(rng.below(8));
       const std::uint32_t r = rng.below(100);
       if (r < 5) v = 0;
       else if (r < 10) v = 255;
-      h_in[static_cast<size_t>(y) * W + x] = static_cast<unsigned char>(v);
+      h_in[static_cast<size_t>(y) * width + x] = static_cast<unsigned char>(v);
     }
 
   unsigned char *d_in = nullptr, *d_out = nullptr;
@@ -69,14 +71,14 @@ int main() {
   CORPUS_CHECK(cudaMalloc(&d_out, pixels));
   CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), pixels, cudaMemcpyHostToDevice));
 
-  const dim3 block(BX, BY), grid((W + BX - 1) / BX, (H + BY - 1) / BY);
-  median3x3<<<grid, block>>>(d_in, d_out, W, H);  // warm-up
+  const dim3 block(BX, BY), grid((width + BX - 1) / BX, (height + BY - 1) / BY);
+  median3x3<<<grid, block>>>(d_in, d_out, width, height);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    median3x3<<<grid, block>>>(d_in, d_out, W, H);
+  for (int r = 0; r < reps; ++r) {
+    median3x3<<<grid, block>>>(d_in, d_out, width, height);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -86,18 +88,18 @@ int main() {
 
   // CPU reference: nth_element on the 9 replicate-clamped neighbours.
   std::vector<unsigned char> want(pixels);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       unsigned char v[9];
       int n = 0;
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-          const int yy = std::min(std::max(y + dy, 0), H - 1);
-          const int xx = std::min(std::max(x + dx, 0), W - 1);
-          v[n++] = h_in[static_cast<size_t>(yy) * W + xx];
+          const int yy = std::min(std::max(y + dy, 0), height - 1);
+          const int xx = std::min(std::max(x + dx, 0), width - 1);
+          v[n++] = h_in[static_cast<size_t>(yy) * width + xx];
         }
       std::nth_element(v, v + 4, v + 9);
-      want[static_cast<size_t>(y) * W + x] = v[4];
+      want[static_cast<size_t>(y) * width + x] = v[4];
     }
 
   // A median is a selection, not arithmetic: the result must match exactly.

@@ -34,16 +34,18 @@ __global__ void sobel(const unsigned char* __restrict__ img, float* __restrict__
 }
 
 int main() {
-  const size_t pixels = static_cast<size_t>(W) * H;
+  const int width = corpus::sized(W, 256), height = corpus::sized(H, 256);  // emulated: 256x256
+  const int reps = corpus::reps(REPS);
+  const size_t pixels = static_cast<size_t>(width) * height;
 
   // Checkerboard of 64-pixel squares, a diagonal ramp and noise: plenty of edges of all strengths.
   std::vector<unsigned char> h_img(pixels);
   corpus::Rng rng(0x50BE1EDull);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       int v = (((x >> 6) ^ (y >> 6)) & 1) ? 170 : 40;
-      v += (x + y) * 40 / (W + H) + static_cast<int>(rng.below(40));
-      h_img[static_cast<size_t>(y) * W + x] = static_cast<unsigned char>(std::min(v, 255));
+      v += (x + y) * 40 / (width + height) + static_cast<int>(rng.below(40));
+      h_img[static_cast<size_t>(y) * width + x] = static_cast<unsigned char>(std::min(v, 255));
     }
 
   unsigned char* d_img = nullptr;
@@ -52,14 +54,14 @@ int main() {
   CORPUS_CHECK(cudaMalloc(&d_mag, pixels * sizeof(float)));
   CORPUS_CHECK(cudaMemcpy(d_img, h_img.data(), pixels, cudaMemcpyHostToDevice));
 
-  const dim3 block(BX, BY), grid((W + BX - 1) / BX, (H + BY - 1) / BY);
-  sobel<<<grid, block>>>(d_img, d_mag, W, H);  // warm-up
+  const dim3 block(BX, BY), grid((width + BX - 1) / BX, (height + BY - 1) / BY);
+  sobel<<<grid, block>>>(d_img, d_mag, width, height);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    sobel<<<grid, block>>>(d_img, d_mag, W, H);
+  for (int r = 0; r < reps; ++r) {
+    sobel<<<grid, block>>>(d_img, d_mag, width, height);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -70,17 +72,17 @@ int main() {
   // CPU reference: exact integer gradients, double square root.
   std::vector<float> want(pixels);
   auto px = [&](int y, int x) {
-    y = std::min(std::max(y, 0), H - 1);
-    x = std::min(std::max(x, 0), W - 1);
-    return static_cast<int>(h_img[static_cast<size_t>(y) * W + x]);
+    y = std::min(std::max(y, 0), height - 1);
+    x = std::min(std::max(x, 0), width - 1);
+    return static_cast<int>(h_img[static_cast<size_t>(y) * width + x]);
   };
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       const int gx = (px(y - 1, x + 1) + 2 * px(y, x + 1) + px(y + 1, x + 1)) -
                      (px(y - 1, x - 1) + 2 * px(y, x - 1) + px(y + 1, x - 1));
       const int gy = (px(y + 1, x - 1) + 2 * px(y + 1, x) + px(y + 1, x + 1)) -
                      (px(y - 1, x - 1) + 2 * px(y - 1, x) + px(y - 1, x + 1));
-      want[static_cast<size_t>(y) * W + x] = static_cast<float>(std::sqrt(double(gx * gx + gy * gy)));
+      want[static_cast<size_t>(y) * width + x] = static_cast<float>(std::sqrt(double(gx * gx + gy * gy)));
     }
 
   // gx^2 + gy^2 <= 2 * 1020^2 is exact in float; only sqrtf rounds (<= 1 ulp, ~1.2e-7 relative,

@@ -27,6 +27,21 @@
 
 namespace corpus {
 
+// Workload size. gpuport's CPU emulator sets CORPUS_EMULATED=1 (it is ~1000x slower than a GPU);
+// programs then pick a smaller problem with sized() and time one repetition with reps().
+// Unset, empty or "0": the full workload.
+inline bool emulated() {
+  const char* v = std::getenv("CORPUS_EMULATED");
+  return v != nullptr && v[0] != '\0' && !(v[0] == '0' && v[1] == '\0');
+}
+// Timing repetitions: n normally, 1 under emulation.
+inline int reps(int n) { return emulated() ? 1 : n; }
+// A problem size: full normally, emulated_size under emulation.
+template <class T>
+T sized(T full, T emulated_size) {
+  return emulated() ? emulated_size : full;
+}
+
 // splitmix64: the same sequence on every platform and compiler.
 class Rng {
  public:

@@ -28,8 +28,8 @@ __global__ void batched_gemm_small(const float* __restrict__ A, const float* __r
 
 int main() {
   constexpr int DIM = 16;
-  const int batch = 16384;
-  const int reps = 100;  // ~48 MiB of traffic per call: ~15 us on an H200
+  const int batch = corpus::sized(16384, 512);
+  const int reps = corpus::reps(100);  // ~48 MiB of traffic per call: ~15 us on an H200
   const size_t elems = (size_t)batch * DIM * DIM;
 
   corpus::Rng rng(0xba7c4ull);

@@ -72,9 +72,12 @@ sgemm_tiled(const float* __restrict__ A, const float* __restrict__ B, float* __r
 }
 
 int main() {
-  constexpr int M = 512, N = 512, K = 512;
-  static_assert(M % BM == 0 && N % BN == 0 && K % BK == 0, "sizes must be multiples of the tile");
-  const int reps = 100;
+  constexpr int kFullM = 512, kFullN = 512, kFullK = 512;
+  constexpr int kEmuM = 256, kEmuN = 256, kEmuK = 128;  // emulated: 4 x 4 blocks
+  static_assert(kFullM % BM == 0 && kFullN % BN == 0 && kFullK % BK == 0, "sizes must be multiples of the tile");
+  static_assert(kEmuM % BM == 0 && kEmuN % BN == 0 && kEmuK % BK == 0, "sizes must be multiples of the tile");
+  const int M = corpus::sized(kFullM, kEmuM), N = corpus::sized(kFullN, kEmuN), K = corpus::sized(kFullK, kEmuK);
+  const int reps = corpus::reps(100);
 
   corpus::Rng rng(0x6e3311ull);
   std::vector<float> hA((size_t)M * K), hB((size_t)K * N), hC((size_t)M * N);

@@ -26,9 +26,9 @@ __global__ void gemv_warp_per_row(const float* __restrict__ A, const float* __re
 }
 
 int main() {
-  const int rows = 8192, cols = 2048;
+  const int rows = corpus::sized(8192, 2048), cols = corpus::sized(2048, 1024);
   const int threads = 256;
-  const int reps = 100;  // ~20 us per call (64 MiB read) on an H200
+  const int reps = corpus::reps(100);  // ~20 us per call (64 MiB read) on an H200
 
   int warp = 0;
   CORPUS_CHECK(cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, 0));

@@ -55,8 +55,11 @@ __global__ void conv3x3_kernel(const float* __restrict__ in, float* __restrict__
 }  // namespace
 
 int main() {
-  const size_t in_n = static_cast<size_t>(kN) * kCin * kH * kW;
-  const size_t out_n = static_cast<size_t>(kN) * kCout * kH * kW;
+  // Emulated: 2 images of 64x64 (4 x 4 x 2 blocks).
+  const int batch = corpus::sized(kN, 2), height = corpus::sized(kH, 64), width = corpus::sized(kW, 64);
+  const int reps = corpus::reps(kReps);
+  const size_t in_n = static_cast<size_t>(batch) * kCin * height * width;
+  const size_t out_n = static_cast<size_t>(batch) * kCout * height * width;
   std::vector<float> h_in(in_n), h_w(kCout * kCin * 9), h_bias(kCout);
   corpus::Rng rng(0xC0A7);
   for (auto& v : h_in) v = rng.uniform(-1.0f, 1.0f);
@@ -71,15 +74,15 @@ int main() {
   CORPUS_CHECK(cudaMemcpyToSymbol(c_bias, h_bias.data(), h_bias.size() * sizeof(float)));
 
   const dim3 block(kTile, kTile);
-  const dim3 grid((kW + kTile - 1) / kTile, (kH + kTile - 1) / kTile, kN);
-  conv3x3_kernel<<<grid, block>>>(d_in, d_out, kH, kW);  // warm-up
+  const dim3 grid((width + kTile - 1) / kTile, (height + kTile - 1) / kTile, batch);
+  conv3x3_kernel<<<grid, block>>>(d_in, d_out, height, width);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    conv3x3_kernel<<<grid, block>>>(d_in, d_out, kH, kW);
+  for (int r = 0; r < reps; ++r) {
+    conv3x3_kernel<<<grid, block>>>(d_in, d_out, height, width);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -88,23 +91,23 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(h_out.data(), d_out, out_n * sizeof(float), cudaMemcpyDeviceToHost));
 
   std::vector<double> want(out_n), got(h_out.begin(), h_out.end());
-  for (int n = 0; n < kN; ++n)
+  for (int n = 0; n < batch; ++n)
     for (int co = 0; co < kCout; ++co)
-      for (int y = 0; y < kH; ++y)
-        for (int x = 0; x < kW; ++x) {
+      for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
           double acc = h_bias[co];
           for (int ci = 0; ci < kCin; ++ci)
             for (int ky = 0; ky < 3; ++ky) {
               const int iy = y + ky - 1;
-              if (iy < 0 || iy >= kH) continue;
+              if (iy < 0 || iy >= height) continue;
               for (int kx = 0; kx < 3; ++kx) {
                 const int ix = x + kx - 1;
-                if (ix < 0 || ix >= kW) continue;
-                acc += double(h_in[((static_cast<size_t>(n) * kCin + ci) * kH + iy) * kW + ix]) *
+                if (ix < 0 || ix >= width) continue;
+                acc += double(h_in[((static_cast<size_t>(n) * kCin + ci) * height + iy) * width + ix]) *
                        h_w[(co * kCin + ci) * 9 + ky * 3 + kx];
               }
             }
-          want[((static_cast<size_t>(n) * kCout + co) * kH + y) * kW + x] = acc;
+          want[((static_cast<size_t>(n) * kCout + co) * height + y) * width + x] = acc;
         }
   // Tolerance 1e-4 relative with floor 0.1: each output is a float sum of 72 products of
   // magnitude <= 0.5 (typical |out| ~ 1), accumulated in a different order and possibly with

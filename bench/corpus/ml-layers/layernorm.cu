@@ -51,10 +51,12 @@ __global__ void layernorm_kernel(const float* __restrict__ x, const float* __res
 }  // namespace
 
 int main() {
-  const size_t n = static_cast<size_t>(kRows) * kCols;
+  const int rows = corpus::sized(kRows, 512);
+  const int reps = corpus::reps(kReps);
+  const size_t n = static_cast<size_t>(rows) * kCols;
   std::vector<float> h_x(n), h_gamma(kCols), h_beta(kCols);
   corpus::Rng rng(0x1A7E);
-  for (int r = 0; r < kRows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     const float offset = rng.uniform(-4.0f, 4.0f);
     const float scale = rng.uniform(0.1f, 3.0f);
     for (int c = 0; c < kCols; ++c) h_x[static_cast<size_t>(r) * kCols + c] = offset + scale * rng.uniform(-1.0f, 1.0f);
@@ -69,15 +71,16 @@ int main() {
   CORPUS_CHECK(cudaMalloc(&d_y, n * sizeof(float)));
   CORPUS_CHECK(cudaMalloc(&d_gamma, kCols * sizeof(float)));
   CORPUS_CHECK(cudaMalloc(&d_beta, kCols * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_mean, kRows * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_rstd, kRows * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&d_mean, rows * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&d_rstd, rows * sizeof(float)));
   CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_gamma, h_gamma.data(), kCols * sizeof(float), cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_beta, h_beta.data(), kCols * sizeof(float), cudaMemcpyHostToDevice));
 
-  const int blocks = 1024;  // 8 warps each (with 32-wide warps): one row per warp per sweep
+  // 8 warps each (with 32-wide warps): one row per warp per sweep (emulated: two sweeps).
+  const int blocks = corpus::sized(1024, 32);
   auto launch = [&]() {
-    layernorm_kernel<<<blocks, kThreads>>>(d_x, d_gamma, d_beta, d_y, d_mean, d_rstd, kRows, kCols, kEps);
+    layernorm_kernel<<<blocks, kThreads>>>(d_x, d_gamma, d_beta, d_y, d_mean, d_rstd, rows, kCols, kEps);
     CORPUS_CHECK_LAUNCH();
   };
   launch();  // warm-up
@@ -85,17 +88,17 @@ int main() {
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) launch();
+  for (int r = 0; r < reps; ++r) launch();
   const float gpu_ms = timer.stop();
 
-  std::vector<float> h_y(n), h_mean(kRows), h_rstd(kRows);
+  std::vector<float> h_y(n), h_mean(rows), h_rstd(rows);
   CORPUS_CHECK(cudaMemcpy(h_y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CORPUS_CHECK(cudaMemcpy(h_mean.data(), d_mean, kRows * sizeof(float), cudaMemcpyDeviceToHost));
-  CORPUS_CHECK(cudaMemcpy(h_rstd.data(), d_rstd, kRows * sizeof(float), cudaMemcpyDeviceToHost));
+  CORPUS_CHECK(cudaMemcpy(h_mean.data(), d_mean, rows * sizeof(float), cudaMemcpyDeviceToHost));
+  CORPUS_CHECK(cudaMemcpy(h_rstd.data(), d_rstd, rows * sizeof(float), cudaMemcpyDeviceToHost));
 
   std::vector<double> want(n), got(h_y.begin(), h_y.end());
-  std::vector<double> want_mean(kRows), want_rstd(kRows);
-  for (int r = 0; r < kRows; ++r) {
+  std::vector<double> want_mean(rows), want_rstd(rows);
+  for (int r = 0; r < rows; ++r) {
     const float* xr = &h_x[static_cast<size_t>(r) * kCols];
     double s = 0.0;
     for (int c = 0; c < kCols; ++c) s += xr[c];

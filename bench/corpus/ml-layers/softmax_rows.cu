@@ -69,10 +69,12 @@ __global__ void softmax_kernel(const float* __restrict__ x, float* __restrict__ 
 }  // namespace
 
 int main() {
-  const size_t n = static_cast<size_t>(kRows) * kCols;
+  const int rows = corpus::sized(kRows, 256);
+  const int reps = corpus::reps(kReps);
+  const size_t n = static_cast<size_t>(rows) * kCols;
   std::vector<float> h_x(n);
   corpus::Rng rng(0x50F7);
-  for (int r = 0; r < kRows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     const float shift = rng.uniform(-50.0f, 50.0f);  // large offsets: only stable softmax survives
     for (int c = 0; c < kCols; ++c) h_x[static_cast<size_t>(r) * kCols + c] = shift + rng.uniform(-8.0f, 8.0f);
   }
@@ -83,14 +85,14 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 
   const size_t smem = kCols * sizeof(float);
-  softmax_kernel<<<kRows, kThreads, smem>>>(d_x, d_y, kCols);  // warm-up
+  softmax_kernel<<<rows, kThreads, smem>>>(d_x, d_y, kCols);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    softmax_kernel<<<kRows, kThreads, smem>>>(d_x, d_y, kCols);
+  for (int r = 0; r < reps; ++r) {
+    softmax_kernel<<<rows, kThreads, smem>>>(d_x, d_y, kCols);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -99,7 +101,7 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(h_y.data(), d_y, n * sizeof(float), cudaMemcpyDeviceToHost));
 
   std::vector<double> want(n);
-  for (int r = 0; r < kRows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     const float* xr = &h_x[static_cast<size_t>(r) * kCols];
     double m = xr[0];
     for (int c = 1; c < kCols; ++c) m = std::max(m, static_cast<double>(xr[c]));

@@ -16,7 +16,8 @@
 
 #include <curand_kernel.h>
 
-constexpr int kSamples = 4096;  // per thread and launch
+constexpr int kSamples = 4096;  // per thread and launch (emulated: kEmuSamples)
+constexpr int kEmuSamples = 64;
 
 __global__ void setup_states(unsigned long long seed, curandState* __restrict__ states, int n) {
   const int id = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,13 +26,13 @@ __global__ void setup_states(unsigned long long seed, curandState* __restrict__ 
 
 template <int BLOCK>
 __global__ void integrate(curandState* __restrict__ states, double2* __restrict__ thread_sums,
-                          double* __restrict__ totals) {
+                          double* __restrict__ totals, int samples) {
   __shared__ double s_f[BLOCK];
   __shared__ double s_f2[BLOCK];
   const int id = blockIdx.x * BLOCK + threadIdx.x;
   curandState state = states[id];
   double sum = 0.0, sum_sq = 0.0;
-  for (int i = 0; i < kSamples; ++i) {
+  for (int i = 0; i < samples; ++i) {
     const float x = curand_uniform(&state);
     const float y = curand_uniform(&state);
     const float z = curand_uniform(&state);
@@ -63,9 +64,10 @@ __global__ void integrate(curandState* __restrict__ states, double2* __restrict_
 
 int main() {
   constexpr int kBlock = 256;
-  const int blocks = 128;
-  const int threads = blocks * kBlock;  // 32768
-  const int launches = 4;
+  const int blocks = corpus::sized(128, 16);
+  const int threads = blocks * kBlock;  // 32768 (emulated: 4096)
+  const int launches = corpus::sized(4, 2);
+  const int samples = corpus::sized(kSamples, kEmuSamples);
   corpus::Rng rng(0x1D7Eu);
   const unsigned long long seed = rng.next();
 
@@ -83,7 +85,7 @@ int main() {
   setup_states<<<blocks, kBlock>>>(seed, d_states, threads);
   CORPUS_CHECK_LAUNCH();
   for (int l = 0; l < launches; ++l) {
-    integrate<kBlock><<<blocks, kBlock>>>(d_states, d_thread_sums, d_totals);
+    integrate<kBlock><<<blocks, kBlock>>>(d_states, d_thread_sums, d_totals, samples);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -99,7 +101,7 @@ int main() {
     sum += thread_sums[t].x;
     sum_sq += thread_sums[t].y;
   }
-  const double n = static_cast<double>(threads) * kSamples * launches;
+  const double n = static_cast<double>(threads) * samples * launches;
   const double mean = sum / n;
   const double var = (sum_sq / n - mean * mean) * n / (n - 1.0);
   const double se = std::sqrt(var / n);

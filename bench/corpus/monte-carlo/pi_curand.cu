@@ -17,17 +17,18 @@
 
 #include <curand_kernel.h>
 
-constexpr int kSamples = 4096;  // per thread
+constexpr int kSamples = 4096;  // per thread (emulated: kEmuSamples)
+constexpr int kEmuSamples = 128;
 
 template <int BLOCK>
 __global__ void pi_kernel(unsigned long long seed, unsigned int* __restrict__ thread_hits,
-                          unsigned long long* __restrict__ total) {
+                          unsigned long long* __restrict__ total, int samples) {
   __shared__ unsigned long long partial[BLOCK];
   const int tid = blockIdx.x * BLOCK + threadIdx.x;
   curandStatePhilox4_32_10_t state;
   curand_init(seed, tid, 0, &state);
   unsigned int hits = 0;
-  for (int i = 0; i < kSamples; ++i) {
+  for (int i = 0; i < samples; ++i) {
     const float x = curand_uniform(&state);
     const float y = curand_uniform(&state);
     if (x * x + y * y <= 1.0f) ++hits;
@@ -44,8 +45,9 @@ __global__ void pi_kernel(unsigned long long seed, unsigned int* __restrict__ th
 
 int main() {
   constexpr int kBlock = 256;
-  const int blocks = 256;
-  const int threads = blocks * kBlock;  // 65536 threads, 268 M points
+  const int blocks = corpus::sized(256, 16);
+  const int threads = blocks * kBlock;  // 65536 threads, 268 M points (emulated: 4096, 0.5 M)
+  const int samples = corpus::sized(kSamples, kEmuSamples);
   corpus::Rng rng(0x314159u);
   const unsigned long long seed = rng.next();
 
@@ -56,12 +58,12 @@ int main() {
 
   auto run = [&]() {
     CORPUS_CHECK(cudaMemsetAsync(d_total, 0, sizeof(unsigned long long)));
-    pi_kernel<kBlock><<<blocks, kBlock>>>(seed, d_hits, d_total);
+    pi_kernel<kBlock><<<blocks, kBlock>>>(seed, d_hits, d_total, samples);
     CORPUS_CHECK_LAUNCH();
   };
   run();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 5;  // same seed every time: identical results
+  const int reps = corpus::reps(5);  // same seed every time: identical results
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run();
@@ -74,7 +76,7 @@ int main() {
 
   const double pi = 3.14159265358979323846;
   const double p = pi / 4.0;
-  const double K = kSamples, T = threads, N = K * T;
+  const double K = samples, T = threads, N = K * T;
   unsigned long long sum = 0;
   double sum_sq = 0.0;
   for (int t = 0; t < threads; ++t) {

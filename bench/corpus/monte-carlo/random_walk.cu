@@ -65,7 +65,7 @@ __global__ void random_walks(unsigned long long seed, int walkers, int2* __restr
 }
 
 int main() {
-  const int walkers = 1 << 18;
+  const int walkers = corpus::sized(1 << 18, 1 << 12);
   corpus::Rng rng(0x3A1Cu);
   const unsigned long long seed = rng.next();
 
@@ -86,7 +86,7 @@ int main() {
   };
   run();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 40;
+  const int reps = corpus::reps(40);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run();

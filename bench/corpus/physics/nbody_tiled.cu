@@ -59,7 +59,7 @@ __global__ void kick_drift(float4* __restrict__ pos, float3* __restrict__ vel,
 }
 
 int main() {
-  const int n = 16384;
+  const int n = corpus::sized(16384, 4096);  // emulated: 16 blocks (the work is quadratic in n)
   const float dt = 1e-3f;
   corpus::Rng rng(0xB0D1u);
   std::vector<float4> pos(n);
@@ -85,7 +85,7 @@ int main() {
   nbody_forces<kBlock><<<blocks, kBlock>>>(d_pos, n, d_acc);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

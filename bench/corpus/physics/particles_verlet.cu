@@ -63,8 +63,8 @@ __global__ void verlet_kernel(double3* __restrict__ pos, double3* __restrict__ v
 }
 
 int main() {
-  const int n = 1 << 17;
-  const int launches = 20;
+  const int n = corpus::sized(1 << 17, 1 << 12);
+  const int launches = corpus::sized(20, 5);
   const double dt = 2e-3;
   corpus::Rng rng(0x7E71u);
   std::vector<double3> pos0(n), vel0(n);
@@ -93,7 +93,7 @@ int main() {
   };
   simulate();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) simulate();

@@ -99,7 +99,7 @@ __global__ void density(const float4* __restrict__ pos, int n, const float4* __r
 }
 
 int main() {
-  const int n = 1 << 18;
+  const int n = corpus::sized(1 << 18, 1 << 14);
   corpus::Rng rng(0x5E4u);
   std::vector<float4> pos(n);
   float blobs[8][3];
@@ -156,7 +156,7 @@ int main() {
   };
   run();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) run();

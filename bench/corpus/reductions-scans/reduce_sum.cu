@@ -38,10 +38,10 @@ __global__ void reduce_partial(const float* __restrict__ in, float* __restrict__
 }
 
 int main() {
-  const size_t n = (size_t)1 << 24;
+  const size_t n = corpus::sized((size_t)1 << 24, (size_t)1 << 18);
   const int threads = 256;
-  const int blocks = 1024;  // 262144 threads, 64 elements each
-  const int reps = 100;     // 64 MiB read per reduction: ~20 us on an H200
+  const int blocks = corpus::sized(1024, 128);  // 262144 threads, 64 elements each (emulated: 8)
+  const int reps = corpus::reps(100);  // 64 MiB read per reduction: ~20 us on an H200
 
   corpus::Rng rng(0x5053ull);
   std::vector<float> h_in(n);

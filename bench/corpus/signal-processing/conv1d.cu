@@ -34,7 +34,9 @@ __global__ void conv1d(const float* __restrict__ x, float* __restrict__ y, int n
 }
 
 int main() {
-  const size_t bytes = static_cast<size_t>(N) * sizeof(float);
+  const int n = corpus::sized(N, 1 << 15);  // emulated: 128 blocks
+  const int reps = corpus::reps(REPS);
+  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
 
   // Hamming-windowed sinc, cutoff 0.2 cycles/sample, normalised to unit DC gain.
   float h_h[TAPS];
@@ -49,9 +51,9 @@ int main() {
   for (int k = 0; k < TAPS; ++k) h_h[k] = static_cast<float>(hd[k] / hsum);
 
   // Two tones plus noise, full scale about 1.
-  std::vector<float> h_x(N);
+  std::vector<float> h_x(n);
   corpus::Rng rng(0xC0271Dull);
-  for (int i = 0; i < N; ++i)
+  for (int i = 0; i < n; ++i)
     h_x[i] = static_cast<float>(0.5 * std::sin(0.01 * i) + 0.3 * std::sin(1.9 * i)) + 0.2f * rng.uniform(-1.0f, 1.0f);
 
   float *d_x = nullptr, *d_y = nullptr;
@@ -60,26 +62,26 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), bytes, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_h, h_h, sizeof(h_h)));
 
-  const int grid = (N + BLOCK - 1) / BLOCK;
-  conv1d<BLOCK><<<grid, BLOCK>>>(d_x, d_y, N);  // warm-up
+  const int grid = (n + BLOCK - 1) / BLOCK;
+  conv1d<BLOCK><<<grid, BLOCK>>>(d_x, d_y, n);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    conv1d<BLOCK><<<grid, BLOCK>>>(d_x, d_y, N);
+  for (int r = 0; r < reps; ++r) {
+    conv1d<BLOCK><<<grid, BLOCK>>>(d_x, d_y, n);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<float> h_y(N);
+  std::vector<float> h_y(n);
   CORPUS_CHECK(cudaMemcpy(h_y.data(), d_y, bytes, cudaMemcpyDeviceToHost));
 
   // CPU reference in double: y[i] = sum_k h[k] x[i + R - k], zero outside the signal.
-  std::vector<float> want(N);
-  for (int i = 0; i < N; ++i) {
+  std::vector<float> want(n);
+  for (int i = 0; i < n; ++i) {
     double acc = 0.0;
-    const int k_lo = std::max(0, i + R - (N - 1)), k_hi = std::min(TAPS - 1, i + R);
+    const int k_lo = std::max(0, i + R - (n - 1)), k_hi = std::min(TAPS - 1, i + R);
     for (int k = k_lo; k <= k_hi; ++k) acc += double(h_h[k]) * h_x[i + R - k];
     want[i] = static_cast<float>(acc);
   }

@@ -43,7 +43,10 @@ __global__ void dct8x8_forward(const float* __restrict__ img, float* __restrict_
 }
 
 int main() {
-  const size_t pixels = static_cast<size_t>(W) * H;
+  const int width = corpus::sized(W, 256), height = corpus::sized(H, 256);  // emulated: 8 x 32 blocks
+  static_assert(256 % TB_X == 0 && 256 % TB_Y == 0, "emulated image must tile exactly");
+  const int reps = corpus::reps(REPS);
+  const size_t pixels = static_cast<size_t>(width) * height;
   const size_t bytes = pixels * sizeof(float);
 
   // DCT matrix in double, rounded to float for the GPU.
@@ -57,16 +60,16 @@ int main() {
 
   // An 8-bit-valued photo stand-in: smooth shading, a few hard edges, sensor noise.
   std::vector<float> h_img(pixels);
-  std::vector<double> sx(W), cy(H);
-  for (int x = 0; x < W; ++x) sx[x] = std::sin(x * 0.011);
-  for (int y = 0; y < H; ++y) cy[y] = std::cos(y * 0.017);
+  std::vector<double> sx(width), cy(height);
+  for (int x = 0; x < width; ++x) sx[x] = std::sin(x * 0.011);
+  for (int y = 0; y < height; ++y) cy[y] = std::cos(y * 0.017);
   corpus::Rng rng(0xDC788ull);
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) {
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
       double v = 128.0 + 90.0 * sx[x] * cy[y];
       if (((x / 200) + (y / 150)) % 5 == 0) v = 240.0 - 0.02 * x;
       v += rng.uniform(-12.0f, 12.0f);
-      h_img[static_cast<size_t>(y) * W + x] = static_cast<float>(std::lround(std::fmin(std::fmax(v, 0.0), 255.0)));
+      h_img[static_cast<size_t>(y) * width + x] = static_cast<float>(std::lround(std::fmin(std::fmax(v, 0.0), 255.0)));
     }
 
   float *d_img = nullptr, *d_coef = nullptr;
@@ -75,14 +78,14 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_img, h_img.data(), bytes, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_dct, h_c, sizeof(h_c)));
 
-  const dim3 block(TB_X, TB_Y), grid(W / TB_X, H / TB_Y);
-  dct8x8_forward<<<grid, block>>>(d_img, d_coef, W);  // warm-up
+  const dim3 block(TB_X, TB_Y), grid(width / TB_X, height / TB_Y);
+  dct8x8_forward<<<grid, block>>>(d_img, d_coef, width);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    dct8x8_forward<<<grid, block>>>(d_img, d_coef, W);
+  for (int r = 0; r < reps; ++r) {
+    dct8x8_forward<<<grid, block>>>(d_img, d_coef, width);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -92,11 +95,11 @@ int main() {
 
   // CPU reference: separable DCT-II in double with the double matrix.
   std::vector<float> want(pixels);
-  for (int by = 0; by < H; by += 8)
-    for (int bx = 0; bx < W; bx += 8) {
+  for (int by = 0; by < height; by += 8)
+    for (int bx = 0; bx < width; bx += 8) {
       double f[8][8], t[8][8];
       for (int y = 0; y < 8; ++y)
-        for (int x = 0; x < 8; ++x) f[y][x] = h_img[static_cast<size_t>(by + y) * W + bx + x] - 128.0;
+        for (int x = 0; x < 8; ++x) f[y][x] = h_img[static_cast<size_t>(by + y) * width + bx + x] - 128.0;
       for (int y = 0; y < 8; ++y)
         for (int u = 0; u < 8; ++u) {
           double a = 0.0;
@@ -107,7 +110,7 @@ int main() {
         for (int u = 0; u < 8; ++u) {
           double a = 0.0;
           for (int y = 0; y < 8; ++y) a += cd[v][y] * t[y][u];
-          want[static_cast<size_t>(by + v) * W + bx + u] = static_cast<float>(a);
+          want[static_cast<size_t>(by + v) * width + bx + u] = static_cast<float>(a);
         }
     }
 

@@ -80,7 +80,9 @@ static void cpu_fft(std::vector<double>& re, std::vector<double>& im, const std:
 }
 
 int main() {
-  const size_t total = static_cast<size_t>(N) * BATCH;
+  const int batch = corpus::sized(BATCH, 64);
+  const int reps = corpus::reps(REPS);
+  const size_t total = static_cast<size_t>(N) * batch;
   const size_t bytes = total * sizeof(float2);
 
   std::vector<float2> h_in(total);
@@ -99,13 +101,13 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), bytes, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_tw, h_tw.data(), (N / 2) * sizeof(float2), cudaMemcpyHostToDevice));
 
-  fft_batch<<<BATCH, THREADS>>>(d_in, d_out, d_tw);  // warm-up
+  fft_batch<<<batch, THREADS>>>(d_in, d_out, d_tw);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    fft_batch<<<BATCH, THREADS>>>(d_in, d_out, d_tw);
+  for (int r = 0; r < reps; ++r) {
+    fft_batch<<<batch, THREADS>>>(d_in, d_out, d_tw);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
@@ -123,7 +125,7 @@ int main() {
     wr[k] = std::cos(-2.0 * M_PI * k / N);
     wi[k] = std::sin(-2.0 * M_PI * k / N);
   }
-  for (int b = 0; b < BATCH; ++b) {
+  for (int b = 0; b < batch; ++b) {
     const float2* x = &h_in[static_cast<size_t>(b) * N];
     for (int i = 0; i < N; ++i) {
       re[i] = x[i].x;

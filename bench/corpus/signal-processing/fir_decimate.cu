@@ -46,6 +46,9 @@ __global__ void fir_decimate4(const float* __restrict__ x, float* __restrict__ y
 }
 
 int main() {
+  const int samples = corpus::sized(N, 1 << 16);  // emulated: 64 blocks
+  const int outputs = samples / D;
+  const int reps = corpus::reps(REPS);
   // Hamming-windowed sinc low-pass at 0.9 * (fs / 2D), unit DC gain.
   std::vector<float> h_h(K);
   std::vector<double> hd(K);
@@ -63,38 +66,38 @@ int main() {
     for (int j = 0; j < J; ++j) h_hp[p][j] = h_h[D * j + p];
 
   // A chirp plus noise, full scale about 1.
-  std::vector<float> h_x(N);
+  std::vector<float> h_x(samples);
   corpus::Rng rng(0xF1DEC4ull);
-  for (int i = 0; i < N; ++i) {
-    const double t = static_cast<double>(i) / N;
+  for (int i = 0; i < samples; ++i) {
+    const double t = static_cast<double>(i) / samples;
     h_x[i] = static_cast<float>(0.7 * std::sin(2.0 * M_PI * (200.0 * t + 4.0e5 * t * t))) +
              0.3f * rng.uniform(-1.0f, 1.0f);
   }
 
   float *d_x = nullptr, *d_y = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_x, N * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_y, M * sizeof(float)));
-  CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMalloc(&d_x, samples * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&d_y, outputs * sizeof(float)));
+  CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), samples * sizeof(float), cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_hp, h_hp, sizeof(h_hp)));
 
-  const int grid = (M + BLOCK - 1) / BLOCK;
-  fir_decimate4<<<grid, BLOCK>>>(d_x, d_y, N, M);  // warm-up
+  const int grid = (outputs + BLOCK - 1) / BLOCK;
+  fir_decimate4<<<grid, BLOCK>>>(d_x, d_y, samples, outputs);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) {
-    fir_decimate4<<<grid, BLOCK>>>(d_x, d_y, N, M);
+  for (int r = 0; r < reps; ++r) {
+    fir_decimate4<<<grid, BLOCK>>>(d_x, d_y, samples, outputs);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<float> h_y(M);
-  CORPUS_CHECK(cudaMemcpy(h_y.data(), d_y, M * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<float> h_y(outputs);
+  CORPUS_CHECK(cudaMemcpy(h_y.data(), d_y, outputs * sizeof(float), cudaMemcpyDeviceToHost));
 
   // CPU reference: the direct (non-polyphase) form in double, zero before the signal starts.
-  std::vector<float> want(M);
-  for (int m = 0; m < M; ++m) {
+  std::vector<float> want(outputs);
+  for (int m = 0; m < outputs; ++m) {
     double acc = 0.0;
     const int k_hi = std::min(K - 1, D * m);
     for (int k = 0; k <= k_hi; ++k) acc += double(h_h[k]) * h_x[D * m - k];
