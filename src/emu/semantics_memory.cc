@@ -10,27 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "emu/machine.h"
+#include "emu/semantics.h"
 
 namespace gpuport::emu {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
-
-const Operand& op(const Step& s, std::size_t i) {
-  static const Operand none;
-  return i < s.ops.size() ? s.ops[i] : none;
-}
-
-template <typename F>
-inline bool for_active(const Wave& w, F&& f) {
-  for (u64 e = w.exec(); e; e &= e - 1)
-    if (!f(static_cast<u32>(std::countr_zero(e)))) return false;
-  return true;
-}
+using namespace semantics;
 
 bool fault(Context& c, const Wave& w, u32 lane, u64 address, std::string message) {
   (void)w;
@@ -123,6 +108,42 @@ u32 bytes_of(u32 width) {
   }
 }
 
+// One lane's load of `width` bytes at p into VGPR `reg` (and up), extended or into a 16-bit half
+// as the width says; and the store of the same.
+void load_into(Wave& w, u32 reg, u32 lane, u32 width, const std::uint8_t* p) {
+  u32& out = w.vgpr(reg, lane);
+  std::uint16_t h;
+  switch (width) {
+    case u8: out = *p; break;
+    case i8: out = u32(i32(std::int8_t(*p))); break;
+    case u16: std::memcpy(&h, p, 2); out = h; break;
+    case i16: std::memcpy(&h, p, 2); out = u32(i32(std::int16_t(h))); break;
+    case d16_b16: std::memcpy(&h, p, 2); out = (out & 0xffff0000u) | h; break;
+    case d16_hi_b16: std::memcpy(&h, p, 2); out = (out & 0xffffu) | u32(h) << 16; break;
+    case d16_u8: out = (out & 0xffff0000u) | *p; break;
+    case d16_hi_u8: out = (out & 0xffffu) | u32(*p) << 16; break;
+    case d16_i8: out = (out & 0xffff0000u) | (u32(i32(std::int8_t(*p))) & 0xffff); break;
+    case d16_hi_i8: out = (out & 0xffffu) | u32(i32(std::int8_t(*p))) << 16; break;
+    default:
+      for (u32 i = 0; i < bytes_of(width) / 4; ++i) std::memcpy(&w.vgpr(reg + i, lane), p + 4 * i, 4);
+  }
+}
+
+void store_from(const Wave& w, u32 reg, u32 lane, u32 width, std::uint8_t* p) {
+  const u32 v = w.vgpr(reg, lane);
+  switch (width) {
+    case u8: *p = static_cast<std::uint8_t>(v); break;
+    case d16_hi_u8: *p = static_cast<std::uint8_t>(v >> 16); break;
+    case u16: { const std::uint16_t h = static_cast<std::uint16_t>(v); std::memcpy(p, &h, 2); break; }
+    case d16_hi_b16: { const std::uint16_t h = static_cast<std::uint16_t>(v >> 16); std::memcpy(p, &h, 2); break; }
+    default:
+      for (u32 i = 0; i < bytes_of(width) / 4; ++i) {
+        const u32 x = w.vgpr(reg + i, lane);
+        std::memcpy(p + 4 * i, &x, 4);
+      }
+  }
+}
+
 // Per-lane address of a global (space 0 via saddr or 64-bit vaddr), flat (space 0, 64-bit
 // vaddr) or scratch (space 2) access. `vaddr` and `saddr` operand positions depend on the form.
 u64 lane_address(const Wave& w, const Step& s, u32 lane, const Operand& vaddr, const Operand& saddr, int space) {
@@ -142,28 +163,11 @@ bool vmem_load(Wave& w, const Step& s, Context& c) {
   const u32 width = s.param;
   const u32 n = bytes_of(width);
   const Operand& d = op(s, 0);
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = lane_address(w, s, lane, op(s, 1), op(s, 2), Space == 3 ? 0 : Space);
     std::uint8_t* p = resolve_address(c, w, lane, address, n, false, Space == 3 ? 0 : Space);
     if (!p) return false;
-    u32 value = 0;
-    switch (width) {
-      case u8: w.vgpr(d.reg, lane) = *p; break;
-      case i8: w.vgpr(d.reg, lane) = u32(i32(std::int8_t(*p))); break;
-      case u16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = h; break; }
-      case i16: { std::int16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = u32(i32(h)); break; }
-      case d16_b16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffff0000u) | h; break; }
-      case d16_hi_b16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffffu) | u32(h) << 16; break; }
-      case d16_u8: w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffff0000u) | *p; break;
-      case d16_hi_u8: w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffffu) | u32(*p) << 16; break;
-      case d16_i8: w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffff0000u) | (u32(i32(std::int8_t(*p))) & 0xffff); break;
-      case d16_hi_i8: w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffffu) | u32(i32(std::int8_t(*p))) << 16; break;
-      default:
-        for (u32 i = 0; i < n / 4; ++i) {
-          std::memcpy(&value, p + 4 * i, 4);
-          w.vgpr(d.reg + i, lane) = value;
-        }
-    }
+    load_into(w, d.reg, lane, width, p);
     return true;
   });
 }
@@ -174,22 +178,11 @@ bool vmem_store(Wave& w, const Step& s, Context& c) {
   const u32 width = s.param;
   const u32 n = bytes_of(width);
   const Operand& data = op(s, 1);
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = lane_address(w, s, lane, op(s, 0), op(s, 2), Space == 3 ? 0 : Space);
     std::uint8_t* p = resolve_address(c, w, lane, address, n, true, Space == 3 ? 0 : Space);
     if (!p) return false;
-    const u32 v = w.vgpr(data.reg, lane);
-    switch (width) {
-      case u8: *p = static_cast<std::uint8_t>(v); break;
-      case d16_hi_u8: *p = static_cast<std::uint8_t>(v >> 16); break;
-      case u16: { const std::uint16_t h = static_cast<std::uint16_t>(v); std::memcpy(p, &h, 2); break; }
-      case d16_hi_b16: { const std::uint16_t h = static_cast<std::uint16_t>(v >> 16); std::memcpy(p, &h, 2); break; }
-      default:
-        for (u32 i = 0; i < n / 4; ++i) {
-          const u32 x = w.vgpr(data.reg + i, lane);
-          std::memcpy(p + 4 * i, &x, 4);
-        }
-    }
+    store_from(w, data.reg, lane, width, p);
     return true;
   });
 }
@@ -286,7 +279,7 @@ bool vmem_atomic(Wave& w, const Step& s, Context& c) {
   const Operand& data = op(s, base + 1);
   const Operand& saddr = op(s, base + 2);
   const u32 n = Wide ? 8 : 4;
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = lane_address(w, s, lane, vaddr, saddr, Space == 3 ? 0 : Space);
     std::uint8_t* p = resolve_address(c, w, lane, address, n, true, Space == 3 ? 0 : Space);
     if (!p) return false;
@@ -320,20 +313,11 @@ bool ds_load(Wave& w, const Step& s, Context& c) {
   const u32 width = s.param;
   const u32 n = bytes_of(width);
   const Operand& d = op(s, 0);
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = u64(w.vgpr(op(s, 1).reg, lane)) + static_cast<u64>(s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, n, false);
     if (!p) return false;
-    switch (width) {
-      case u8: w.vgpr(d.reg, lane) = *p; break;
-      case i8: w.vgpr(d.reg, lane) = u32(i32(std::int8_t(*p))); break;
-      case u16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = h; break; }
-      case i16: { std::int16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = u32(i32(h)); break; }
-      case d16_b16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffff0000u) | h; break; }
-      case d16_hi_b16: { std::uint16_t h; std::memcpy(&h, p, 2); w.vgpr(d.reg, lane) = (w.vgpr(d.reg, lane) & 0xffffu) | u32(h) << 16; break; }
-      default:
-        for (u32 i = 0; i < n / 4; ++i) std::memcpy(&w.vgpr(d.reg + i, lane), p + 4 * i, 4);
-    }
+    load_into(w, d.reg, lane, width, p);
     return true;
   });
 }
@@ -343,19 +327,11 @@ bool ds_store(Wave& w, const Step& s, Context& c) {
   const u32 width = s.param;
   const u32 n = bytes_of(width);
   const Operand& data = op(s, 1);
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = u64(w.vgpr(op(s, 0).reg, lane)) + static_cast<u64>(s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, n, true);
     if (!p) return false;
-    const u32 v = w.vgpr(data.reg, lane);
-    switch (width) {
-      case u8: *p = static_cast<std::uint8_t>(v); break;
-      case d16_hi_u8: *p = static_cast<std::uint8_t>(v >> 16); break;
-      case u16: { const std::uint16_t h = static_cast<std::uint16_t>(v); std::memcpy(p, &h, 2); break; }
-      case d16_hi_b16: { const std::uint16_t h = static_cast<std::uint16_t>(v >> 16); std::memcpy(p, &h, 2); break; }
-      default:
-        for (u32 i = 0; i < n / 4; ++i) std::memcpy(p + 4 * i, &w.vgpr(data.reg + i, lane), 4);
-    }
+    store_from(w, data.reg, lane, width, p);
     return true;
   });
 }
@@ -367,7 +343,7 @@ bool ds_2addr(Wave& w, const Step& s, Context& c) {
   const u32 element = s.param;  // 4 or 8
   const u32 stride = s.param2 ? 64 : 1;
   const u64 o0 = static_cast<u64>(s.mods.offset0) * element * stride, o1 = static_cast<u64>(s.mods.offset1) * element * stride;
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 a = Store ? w.vgpr(op(s, 0).reg, lane) : w.vgpr(op(s, 1).reg, lane);
     std::uint8_t* p0 = lds_pointer(c, w, lane, a + o0, element, Store);
     if (!p0) return false;
@@ -396,7 +372,7 @@ template <bool Returns, bool Wide>
 bool ds_atomic(Wave& w, const Step& s, Context& c) {
   const At kind = static_cast<At>(s.param);
   const std::size_t base = Returns ? 1 : 0;
-  return for_active(w, [&](u32 lane) {
+  return for_active_until(w, [&](u32 lane) {
     const u64 address = u64(w.vgpr(op(s, base).reg, lane)) + static_cast<u64>(s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, Wide ? 8 : 4, true);
     if (!p) return false;

@@ -5,21 +5,12 @@
 #include <bit>
 #include <string_view>
 
-#include "emu/machine.h"
+#include "emu/semantics.h"
 
 namespace gpuport::emu {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
-
-// Operand order as printed: sdst, ssrc0, ssrc1.
-const Operand& op(const Step& s, std::size_t i) {
-  static const Operand none;
-  return i < s.ops.size() ? s.ops[i] : none;
-}
+using namespace semantics;  // operand order as printed: sdst, ssrc0, ssrc1
 
 bool nop(Wave&, const Step&, Context&) { return true; }
 

@@ -11,26 +11,12 @@
 #include <string_view>
 
 #include "emu/half.h"
-#include "emu/machine.h"
+#include "emu/semantics.h"
 
 namespace gpuport::emu {
 namespace {
 
-using u16 = std::uint16_t;
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
-
-const Operand& op(const Step& s, std::size_t i) {
-  static const Operand none;
-  return i < s.ops.size() ? s.ops[i] : none;
-}
-
-template <typename F>
-[[gnu::always_inline]] inline void for_active(const Wave& w, F&& f) {
-  for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
-}
+using namespace semantics;
 
 // One 32-bit source of a VALU instruction, read branch-free per lane: a VGPR column (step 1) or
 // a value the same for every lane (step 0), with abs/neg as masks. Made once per instruction.

@@ -1,0 +1,39 @@
+// What the semantic families (semantics_scalar.cc, semantics_vector.cc, semantics_memory.cc)
+// share: short integer names, operand access by printed position, and the loops over the lanes
+// under EXEC.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "emu/machine.h"
+
+namespace gpuport::emu::semantics {
+
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+// The i-th operand as printed (destinations first); an empty operand past the end.
+inline const Operand& op(const Step& s, std::size_t i) {
+  static const Operand none;
+  return i < s.ops.size() ? s.ops[i] : none;
+}
+
+// f(lane) for every lane under EXEC.
+template <typename F>
+[[gnu::always_inline]] inline void for_active(const Wave& w, F&& f) {
+  for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
+}
+
+// The same, stopping at the first lane for which f returns false (a memory fault).
+template <typename F>
+[[gnu::always_inline]] inline bool for_active_until(const Wave& w, F&& f) {
+  for (u64 e = w.exec(); e; e &= e - 1)
+    if (!f(static_cast<u32>(std::countr_zero(e)))) return false;
+  return true;
+}
+
+}  // namespace gpuport::emu::semantics
