@@ -278,7 +278,9 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
   for (const auto& ph : *headers)
     if (ph.p_type == llvm::ELF::PT_LOAD) end = std::max<std::uint64_t>(end, ph.p_vaddr + ph.p_memsz);
   if (end == 0 || end > (1ull << 31)) return error(origin, "bad-code-object", "no loadable segment of a plausible size");
-  co.memory.assign(end, 0);
+  // Whole pages, as a loader maps them: scalar loads read whole dwords (s_load_b128 of a table's
+  // last element may reach past the segment's end), which the hardware's page mapping allows.
+  co.memory.assign((end + 4095) / 4096 * 4096, 0);
   for (const auto& ph : *headers) {
     if (ph.p_type != llvm::ELF::PT_LOAD) continue;
     if (ph.p_offset > image.size() || ph.p_filesz > image.size() - ph.p_offset || ph.p_filesz > ph.p_memsz)

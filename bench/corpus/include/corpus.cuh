@@ -31,8 +31,11 @@ namespace corpus {
 // programs then pick a smaller problem with sized() and time one repetition with reps().
 // Unset, empty or "0": the full workload.
 inline bool emulated() {
-  const char* v = std::getenv("CORPUS_EMULATED");
-  return v != nullptr && v[0] != '\0' && !(v[0] == '0' && v[1] == '\0');
+  for (const char* name : {"CORPUS_EMULATED", "GPUPORT_EMULATED"}) {  // the latter: set by `gpuport run`
+    const char* v = std::getenv(name);
+    if (v != nullptr && v[0] != '\0' && !(v[0] == '0' && v[1] == '\0')) return true;
+  }
+  return false;
 }
 // Timing repetitions: n normally, 1 under emulation.
 inline int reps(int n) { return emulated() ? 1 : n; }

@@ -75,10 +75,11 @@ merge_tiles(const unsigned* __restrict__ a, int na, const unsigned* __restrict__
 }
 
 int main() {
-  const int na = (1 << 22) + 123, nb = (1 << 22) - 77;
+  const int na = corpus::sized((1 << 22) + 123, (1 << 16) + 123);  // emulated: 65 tiles
+  const int nb = corpus::sized((1 << 22) - 77, (1 << 16) - 77);
   const int n = na + nb;
   const int tiles = (n + TILE - 1) / TILE;
-  const int reps = 50;  // ~100 MiB of traffic per merge: ~40 us on an H200
+  const int reps = corpus::reps(50);  // ~100 MiB of traffic per merge: ~40 us on an H200
 
   // Sorted inputs with duplicates, built from random non-negative steps over the same range.
   corpus::Rng rng(0x3e76eull);

@@ -121,8 +121,8 @@ static void radix_sort(unsigned* d_keys, unsigned* d_tmp, unsigned* d_hist, int 
 }
 
 int main() {
-  const int n = 1 << 20;
-  const int reps = 10;  // each sort is 12 launches: ~0.15 ms on an H200
+  const int n = corpus::sized(1 << 20, 1 << 15);  // emulated: 32 tiles
+  const int reps = corpus::reps(10);  // each sort is 12 launches: ~0.15 ms on an H200
   const int tiles = (n + TILE - 1) / TILE;
 
   corpus::Rng rng(0x7ad1ull);

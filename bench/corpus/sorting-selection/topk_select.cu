@@ -56,10 +56,10 @@ __global__ void topk_rows(const float* __restrict__ in, float* __restrict__ out_
 
 int main() {
   constexpr int COLS = 1024;
-  const int rows = 4096;
+  const int rows = corpus::sized(4096, 64);
   const int k = 32;
   const int threads = COLS / 2;  // one compare-exchange pair per thread and step
-  const int reps = 40;           // 55 shared-memory steps per row: ~50 us per call
+  const int reps = corpus::reps(40);  // 55 shared-memory steps per row: ~50 us per call
 
   corpus::Rng rng(0x70bcull);
   std::vector<float> h_in((size_t)rows * COLS);

@@ -19,7 +19,7 @@ __global__ void spmv_csr_scalar(int rows, const int* __restrict__ row_ptr,
 }
 
 int main() {
-  const int rows = 1 << 20;
+  const int rows = corpus::sized(1 << 20, 1 << 15);
   const int cols = rows;
   corpus::Rng rng(0x5C5Bu);
   corpus::CsrMatrix a;
@@ -54,7 +54,7 @@ int main() {
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
-  const int reps = 20;
+  const int reps = corpus::reps(20);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

@@ -25,8 +25,8 @@ __global__ void spmv_csr_vector(int rows, const int* __restrict__ row_ptr,
 }
 
 int main() {
-  const int rows = 1 << 18;
-  const int cols = 1 << 18;
+  const int rows = corpus::sized(1 << 18, 1 << 13);
+  const int cols = corpus::sized(1 << 18, 1 << 13);
   corpus::Rng rng(0x5C5Cu);
   corpus::CsrMatrix a;
   a.rows = rows;
@@ -65,7 +65,7 @@ int main() {
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
-  const int reps = 20;
+  const int reps = corpus::reps(20);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

@@ -25,7 +25,7 @@ __global__ void spmv_ell(int rows, int width, const int* __restrict__ ell_col,
 }
 
 int main() {
-  const int rows = 1 << 20;
+  const int rows = corpus::sized(1 << 20, 1 << 15);
   const int cols = rows;
   corpus::Rng rng(0xE11u);
   // Build the matrix row by row (CSR-like lists), then pack into ELL.
@@ -66,7 +66,7 @@ int main() {
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
-  const int reps = 20;
+  const int reps = corpus::reps(20);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) {

@@ -26,7 +26,7 @@ __global__ void sptrsv_level(const int* __restrict__ row_ptr, const int* __restr
 }
 
 int main() {
-  const int n = 1 << 20;
+  const int n = corpus::sized(1 << 20, 1 << 15);
   corpus::Rng rng(0x7257u);
   std::vector<int> row_ptr(n + 1, 0), col_idx;
   std::vector<double> val, b(n);
@@ -95,7 +95,7 @@ int main() {
   };
   solve();  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start();
   for (int r = 0; r < reps; ++r) solve();

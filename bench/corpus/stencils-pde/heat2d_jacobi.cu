@@ -43,18 +43,21 @@ __global__ void jacobi_step(const float* __restrict__ u, float* __restrict__ v, 
 }
 
 int main() {
-  const size_t cells = static_cast<size_t>(N) * N;
+  const int n = corpus::sized(N, 256), steps = corpus::sized(STEPS, 16);  // emulated: 8 x 32 blocks
+  static_assert(256 % TILE_X == 0 && 256 % TILE_Y == 0, "emulated grid must tile exactly");
+  const int reps = corpus::reps(REPS);
+  const size_t cells = static_cast<size_t>(n) * n;
   const size_t bytes = cells * sizeof(float);
 
   // Random interior temperatures in [0, 1); top edge hot (1), other edges cold (0).
   std::vector<float> h_init(cells);
   corpus::Rng rng(0x4EA72D01ull);
-  for (int y = 0; y < N; ++y) {
-    for (int x = 0; x < N; ++x) {
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) {
       float t = rng.uniform();
       if (y == 0) t = 1.0f;
-      else if (y == N - 1 || x == 0 || x == N - 1) t = 0.0f;
-      h_init[static_cast<size_t>(y) * N + x] = t;
+      else if (y == n - 1 || x == 0 || x == n - 1) t = 0.0f;
+      h_init[static_cast<size_t>(y) * n + x] = t;
     }
   }
 
@@ -65,14 +68,14 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_init, h_init.data(), bytes, cudaMemcpyHostToDevice));
 
   const dim3 block(TILE_X, TILE_Y);
-  const dim3 grid(N / TILE_X, N / TILE_Y);
+  const dim3 grid(n / TILE_X, n / TILE_Y);
   float* result = nullptr;
   auto solve = [&]() {
     CORPUS_CHECK(cudaMemcpyAsync(d_a, d_init, bytes, cudaMemcpyDeviceToDevice));
     float* src = d_a;
     float* dst = d_b;
-    for (int s = 0; s < STEPS; ++s) {
-      jacobi_step<<<grid, block>>>(src, dst, N);
+    for (int s = 0; s < steps; ++s) {
+      jacobi_step<<<grid, block>>>(src, dst, n);
       CORPUS_CHECK_LAUNCH();
       std::swap(src, dst);
     }
@@ -83,7 +86,7 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) solve();
+  for (int r = 0; r < reps; ++r) solve();
   const float gpu_ms = timer.stop();
 
   std::vector<float> h_out(cells);
@@ -91,13 +94,13 @@ int main() {
 
   // CPU reference in double, the same STEPS Jacobi steps.
   std::vector<double> a(h_init.begin(), h_init.end()), b(a);
-  for (int s = 0; s < STEPS; ++s) {
-    for (int y = 1; y < N - 1; ++y) {
-      const double* up = &a[static_cast<size_t>(y - 1) * N];
-      const double* mid = &a[static_cast<size_t>(y) * N];
-      const double* dn = &a[static_cast<size_t>(y + 1) * N];
-      double* o = &b[static_cast<size_t>(y) * N];
-      for (int x = 1; x < N - 1; ++x) o[x] = 0.25 * ((up[x] + dn[x]) + (mid[x - 1] + mid[x + 1]));
+  for (int s = 0; s < steps; ++s) {
+    for (int y = 1; y < n - 1; ++y) {
+      const double* up = &a[static_cast<size_t>(y - 1) * n];
+      const double* mid = &a[static_cast<size_t>(y) * n];
+      const double* dn = &a[static_cast<size_t>(y + 1) * n];
+      double* o = &b[static_cast<size_t>(y) * n];
+      for (int x = 1; x < n - 1; ++x) o[x] = 0.25 * ((up[x] + dn[x]) + (mid[x - 1] + mid[x + 1]));
     }
     std::swap(a, b);  // boundaries are identical in both buffers
   }

@@ -45,7 +45,9 @@ __global__ void residual_sq(const float* __restrict__ u, const float* __restrict
 }
 
 int main() {
-  const size_t cells = static_cast<size_t>(N) * N;
+  const int n = corpus::sized(N, 128), sweeps = corpus::sized(SWEEPS, 50);  // emulated: 2 x 16 blocks
+  const int reps = corpus::reps(REPS);
+  const size_t cells = static_cast<size_t>(n) * n;
   const size_t bytes = cells * sizeof(float);
 
   // Right-hand side b = h^2 f, positive so the solution is positive everywhere inside.
@@ -60,13 +62,13 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_b, h_b.data(), bytes, cudaMemcpyHostToDevice));
 
   const dim3 block(RB_X, RB_Y);
-  const dim3 grid((N / 2 + RB_X - 1) / RB_X, (N + RB_Y - 1) / RB_Y);
+  const dim3 grid((n / 2 + RB_X - 1) / RB_X, (n + RB_Y - 1) / RB_Y);
   auto solve = [&]() {
     CORPUS_CHECK(cudaMemsetAsync(d_u, 0, bytes));
-    for (int s = 0; s < SWEEPS; ++s) {
-      rb_half_sweep<<<grid, block>>>(d_u, d_b, N, 0);  // red
+    for (int s = 0; s < sweeps; ++s) {
+      rb_half_sweep<<<grid, block>>>(d_u, d_b, n, 0);  // red
       CORPUS_CHECK_LAUNCH();
-      rb_half_sweep<<<grid, block>>>(d_u, d_b, N, 1);  // black
+      rb_half_sweep<<<grid, block>>>(d_u, d_b, n, 1);  // black
       CORPUS_CHECK_LAUNCH();
     }
   };
@@ -75,10 +77,10 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) solve();
+  for (int r = 0; r < reps; ++r) solve();
   const float gpu_ms = timer.stop();
 
-  residual_sq<<<RES_GRID, RES_BLOCK, RES_BLOCK * sizeof(float)>>>(d_u, d_b, N, d_partial);
+  residual_sq<<<RES_GRID, RES_BLOCK, RES_BLOCK * sizeof(float)>>>(d_u, d_b, n, d_partial);
   CORPUS_CHECK_LAUNCH();
   std::vector<float> h_u(cells), h_partial(RES_GRID);
   CORPUS_CHECK(cudaMemcpy(h_u.data(), d_u, bytes, cudaMemcpyDeviceToHost));
@@ -88,21 +90,21 @@ int main() {
 
   // CPU reference: the same red-black sweeps in double.
   std::vector<double> u(cells, 0.0);
-  for (int s = 0; s < SWEEPS; ++s)
+  for (int s = 0; s < sweeps; ++s)
     for (int color = 0; color < 2; ++color)
-      for (int i = 1; i < N - 1; ++i)
-        for (int j = 1 + ((i + 1 + color) & 1); j < N - 1; j += 2) {
-          const size_t k = static_cast<size_t>(i) * N + j;
-          u[k] = 0.25 * ((u[k - N] + u[k + N]) + (u[k - 1] + u[k + 1]) + double(h_b[k]));
+      for (int i = 1; i < n - 1; ++i)
+        for (int j = 1 + ((i + 1 + color) & 1); j < n - 1; j += 2) {
+          const size_t k = static_cast<size_t>(i) * n + j;
+          u[k] = 0.25 * ((u[k - n] + u[k + n]) + (u[k - 1] + u[k + 1]) + double(h_b[k]));
         }
   std::vector<float> want(u.begin(), u.end());
 
   // Residual of the GPU's own solution in double, to check the reduction.
   double cpu_res = 0.0;
-  for (int i = 1; i < N - 1; ++i)
-    for (int j = 1; j < N - 1; ++j) {
-      const size_t k = static_cast<size_t>(i) * N + j;
-      const double r = double(h_b[k]) + (double(h_u[k - N]) + h_u[k + N]) + (double(h_u[k - 1]) + h_u[k + 1]) -
+  for (int i = 1; i < n - 1; ++i)
+    for (int j = 1; j < n - 1; ++j) {
+      const size_t k = static_cast<size_t>(i) * n + j;
+      const double r = double(h_b[k]) + (double(h_u[k - n]) + h_u[k + n]) + (double(h_u[k - 1]) + h_u[k + 1]) -
                        4.0 * h_u[k];
       cpu_res += r * r;
     }

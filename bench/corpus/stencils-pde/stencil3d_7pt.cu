@@ -57,7 +57,11 @@ __global__ void stencil7(const float* __restrict__ in, float* __restrict__ out, 
 }
 
 int main() {
-  const size_t cells = static_cast<size_t>(NX) * NY * NZ;
+  // Emulated: 64^3, 2 x 8 x 2 blocks (still two z chunks).
+  const int nx = corpus::sized(NX, 64), ny = corpus::sized(NY, 64), nz = corpus::sized(NZ, 64);
+  static_assert(64 % BX == 0 && 64 % BY == 0 && 64 % ZCHUNK == 0, "emulated grid must tile exactly");
+  const int reps = corpus::reps(REPS);
+  const size_t cells = static_cast<size_t>(nx) * ny * nz;
   const size_t bytes = cells * sizeof(float);
 
   std::vector<float> h_in(cells);
@@ -71,14 +75,14 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), bytes, cudaMemcpyHostToDevice));
 
   const dim3 block(BX, BY);
-  const dim3 grid(NX / BX, NY / BY, NZ / ZCHUNK);
+  const dim3 grid(nx / BX, ny / BY, nz / ZCHUNK);
   float* result = nullptr;
   auto run = [&]() {
     CORPUS_CHECK(cudaMemcpyAsync(d_a, d_in, bytes, cudaMemcpyDeviceToDevice));
     float* src = d_a;
     float* dst = d_b;
     for (int s = 0; s < STEPS; ++s) {
-      stencil7<<<grid, block>>>(src, dst, NX, NY, NZ);
+      stencil7<<<grid, block>>>(src, dst, nx, ny, nz);
       CORPUS_CHECK_LAUNCH();
       std::swap(src, dst);
     }
@@ -89,7 +93,7 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
   std::vector<float> h_out(cells);
@@ -97,14 +101,14 @@ int main() {
 
   // CPU reference in double.
   std::vector<double> a(h_in.begin(), h_in.end()), b(a);
-  const size_t plane = static_cast<size_t>(NX) * NY;
+  const size_t plane = static_cast<size_t>(nx) * ny;
   for (int s = 0; s < STEPS; ++s) {
-    for (int z = 1; z < NZ - 1; ++z)
-      for (int y = 1; y < NY - 1; ++y)
-        for (int x = 1; x < NX - 1; ++x) {
-          const size_t i = z * plane + static_cast<size_t>(y) * NX + x;
+    for (int z = 1; z < nz - 1; ++z)
+      for (int y = 1; y < ny - 1; ++y)
+        for (int x = 1; x < nx - 1; ++x) {
+          const size_t i = z * plane + static_cast<size_t>(y) * nx + x;
           b[i] = double(C0) * a[i] +
-                 double(C1) * (a[i - 1] + a[i + 1] + a[i - NX] + a[i + NX] + a[i - plane] + a[i + plane]);
+                 double(C1) * (a[i - 1] + a[i + 1] + a[i - nx] + a[i + nx] + a[i - plane] + a[i + plane]);
         }
     std::swap(a, b);  // boundary cells are equal in both buffers
   }

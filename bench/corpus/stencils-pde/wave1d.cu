@@ -33,17 +33,20 @@ __global__ void leapfrog_step(const float* __restrict__ prev, const float* __res
 }
 
 int main() {
-  const size_t bytes = static_cast<size_t>(N) * sizeof(float);
+  const int n = corpus::sized(N, 1 << 14), steps = corpus::sized(STEPS, 100);  // emulated: 64 blocks
+  static_assert((1 << 14) % BLOCK == 0, "emulated grid must tile exactly");
+  const int reps = corpus::reps(REPS);
+  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
 
   // Three Gaussian pulses plus a little noise, starting at rest (u[-1] = u[0]).
-  std::vector<float> h_u0(N);
+  std::vector<float> h_u0(n);
   corpus::Rng rng(0x3A7E1D02ull);
-  for (int i = 0; i < N; ++i) {
-    const double x = static_cast<double>(i) / (N - 1);
+  for (int i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i) / (n - 1);
     const double a = (x - 0.25) / 0.01, b = (x - 0.5) / 0.002, c = (x - 0.8) / 0.05;
     double v = 0.8 * std::exp(-a * a) - 0.5 * std::exp(-b * b) + 0.6 * std::exp(-c * c);
     v += 0.01 * rng.uniform(-1.0f, 1.0f);
-    h_u0[i] = (i == 0 || i == N - 1) ? 0.0f : static_cast<float>(v);
+    h_u0[i] = (i == 0 || i == n - 1) ? 0.0f : static_cast<float>(v);
   }
 
   float* d_u0 = nullptr;
@@ -52,7 +55,7 @@ int main() {
   for (auto& p : d_buf) CORPUS_CHECK(cudaMalloc(&p, bytes));
   CORPUS_CHECK(cudaMemcpy(d_u0, h_u0.data(), bytes, cudaMemcpyHostToDevice));
 
-  const dim3 grid(N / BLOCK);
+  const dim3 grid(n / BLOCK);
   float* result = nullptr;
   auto run = [&]() {
     float* prev = d_buf[0];
@@ -60,8 +63,8 @@ int main() {
     float* next = d_buf[2];
     CORPUS_CHECK(cudaMemcpyAsync(prev, d_u0, bytes, cudaMemcpyDeviceToDevice));
     CORPUS_CHECK(cudaMemcpyAsync(cur, d_u0, bytes, cudaMemcpyDeviceToDevice));
-    for (int s = 0; s < STEPS; ++s) {
-      leapfrog_step<<<grid, BLOCK>>>(prev, cur, next, N, NU2);
+    for (int s = 0; s < steps; ++s) {
+      leapfrog_step<<<grid, BLOCK>>>(prev, cur, next, n, NU2);
       CORPUS_CHECK_LAUNCH();
       float* old = prev;
       prev = cur;
@@ -75,19 +78,19 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < REPS; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
-  std::vector<float> h_out(N);
+  std::vector<float> h_out(n);
   CORPUS_CHECK(cudaMemcpy(h_out.data(), result, bytes, cudaMemcpyDeviceToHost));
 
   // CPU reference in double with the same scheme.
-  std::vector<double> prev(h_u0.begin(), h_u0.end()), cur(prev), next(N, 0.0);
+  std::vector<double> prev(h_u0.begin(), h_u0.end()), cur(prev), next(n, 0.0);
   const double nu2 = NU2;
-  for (int s = 0; s < STEPS; ++s) {
+  for (int s = 0; s < steps; ++s) {
     next[0] = 0.0;
-    next[N - 1] = 0.0;
-    for (int i = 1; i < N - 1; ++i)
+    next[n - 1] = 0.0;
+    for (int i = 1; i < n - 1; ++i)
       next[i] = 2.0 * cur[i] - prev[i] + nu2 * (cur[i - 1] - 2.0 * cur[i] + cur[i + 1]);
     std::swap(prev, cur);
     std::swap(cur, next);

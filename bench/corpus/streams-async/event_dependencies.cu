@@ -28,7 +28,7 @@ __global__ void finalize(const float* __restrict__ w, const float* __restrict__ 
 }
 
 int main() {
-  const int n = 8 << 20;
+  const int n = corpus::sized(8 << 20, 1 << 15);  // emulated: 128 blocks per kernel
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
   corpus::Rng rng(0xE7E7u);
   std::vector<float> h_x(n), h_y(n);
@@ -57,7 +57,7 @@ int main() {
 
   const int threads = 256;
   const int blocks = (n + threads - 1) / threads;
-  const int iters = 20;
+  const int iters = corpus::sized(20, 3);  // emulated: still waits on the previous iteration
   corpus::GpuTimer timer;
   timer.start(sa);
   for (int it = 0; it < iters; ++it) {

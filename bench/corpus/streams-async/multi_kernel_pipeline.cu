@@ -35,7 +35,7 @@ __global__ void consume(const float* __restrict__ slot, float* __restrict__ out)
 }
 
 int main() {
-  const int n = 2 << 20;  // elements per batch
+  const int n = corpus::sized(2 << 20, 1 << 15);  // elements per batch (emulated: 16 segments)
   const int segs = n / kSeg;
   corpus::Rng rng(0x91BEu);
   std::vector<float> h_x(n);
@@ -87,7 +87,7 @@ int main() {
   CORPUS_CHECK(cudaStreamSynchronize(prod));
   CORPUS_CHECK(cudaMemsetAsync(d_out, 0, static_cast<size_t>(kBatches) * segs * sizeof(float), prod));
 
-  const int reps = 10;
+  const int reps = corpus::reps(10);
   corpus::GpuTimer timer;
   timer.start(prod);
   for (int r = 0; r < reps; ++r) run_pipeline();

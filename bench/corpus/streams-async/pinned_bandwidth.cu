@@ -16,9 +16,9 @@ __global__ void bump(unsigned int* __restrict__ p, size_t n, unsigned int k) {
 }
 
 int main() {
-  const size_t words = 16u << 20;  // 64 MiB per buffer
+  const size_t words = corpus::sized(16u << 20, 1u << 18);  // 64 MiB per buffer (emulated: 1 MiB)
   const size_t bytes = words * sizeof(unsigned int);
-  const int reps = 2;
+  const int reps = corpus::reps(2);
 
   unsigned int *pin_src = nullptr, *pin_dst = nullptr;
   CORPUS_CHECK(cudaMallocHost(&pin_src, bytes));
@@ -49,7 +49,7 @@ int main() {
     CORPUS_CHECK(cudaMemcpy(d_b, page_src.data(), bytes, cudaMemcpyHostToDevice));
     ms[1] += timer.stop();
   }
-  const int threads = 256, blocks = 1024;
+  const int threads = 256, blocks = corpus::sized(1024, 64);
   bump<<<blocks, threads>>>(d_a, words, 1u);
   CORPUS_CHECK_LAUNCH();
   bump<<<blocks, threads>>>(d_b, words, 3u);

@@ -26,7 +26,7 @@ __global__ void transform(const float* __restrict__ in, float* __restrict__ out,
 }
 
 int main() {
-  const int n = 16 << 20;
+  const int n = corpus::sized(16 << 20, 1 << 18);  // emulated: 64 blocks per chunk
   const int chunk = n / kChunks;  // n is a multiple of kChunks
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
 
@@ -73,7 +73,7 @@ int main() {
   CORPUS_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < n; ++i) h_out[i] = -1.0f;  // poison: stale output cannot pass
 
-  const int reps = 3;
+  const int reps = corpus::reps(3);
   corpus::GpuTimer timer;
   timer.start(0);
   for (int r = 0; r < reps; ++r) run_pipeline();

@@ -56,33 +56,36 @@ __global__ void count_kernel(const uint8_t* __restrict__ text, int n, unsigned l
 }  // namespace
 
 int main() {
+  // Emulated: 64 Ki bases (256 blocks) in 128 Ki slots, the same load factor <= 0.5.
+  const int text_len = corpus::sized(kTextLen, 1 << 16), table_bits = corpus::sized(kTableBits, 17);
+  const int reps = corpus::reps(kReps);
   // Genome: blocks of 300 bases, each either random or a 1%-mutated copy of one of 16 repeats.
   corpus::Rng rng(0x6B3E5);
   std::vector<std::vector<uint8_t>> repeats(16, std::vector<uint8_t>(300));
   for (auto& r : repeats)
     for (auto& b : r) b = static_cast<uint8_t>(rng.below(4));
-  std::vector<uint8_t> h_text(kTextLen);
-  for (int pos = 0; pos < kTextLen; pos += 300) {
+  std::vector<uint8_t> h_text(text_len);
+  for (int pos = 0; pos < text_len; pos += 300) {
     const bool rep = rng.below(2) == 0;
     const auto& r = repeats[rng.below(16)];
-    for (int c = 0; c < 300 && pos + c < kTextLen; ++c)
+    for (int c = 0; c < 300 && pos + c < text_len; ++c)
       h_text[pos + c] = (rep && rng.below(100) != 0) ? r[c] : static_cast<uint8_t>(rng.below(4));
   }
 
-  const size_t slots = size_t(1) << kTableBits;
+  const size_t slots = size_t(1) << table_bits;
   unsigned long long* d_keys = nullptr;
   unsigned int* d_counts = nullptr;
   uint8_t* d_text = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_text, kTextLen));
+  CORPUS_CHECK(cudaMalloc(&d_text, text_len));
   CORPUS_CHECK(cudaMalloc(&d_keys, slots * sizeof(unsigned long long)));
   CORPUS_CHECK(cudaMalloc(&d_counts, slots * sizeof(unsigned int)));
-  CORPUS_CHECK(cudaMemcpy(d_text, h_text.data(), kTextLen, cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(d_text, h_text.data(), text_len, cudaMemcpyHostToDevice));
 
-  const int blocks = (kTextLen + kThreads - 1) / kThreads;
+  const int blocks = (text_len + kThreads - 1) / kThreads;
   auto run = [&]() {  // clearing the table is part of each count
     CORPUS_CHECK(cudaMemset(d_keys, 0xff, slots * sizeof(unsigned long long)));
     CORPUS_CHECK(cudaMemset(d_counts, 0, slots * sizeof(unsigned int)));
-    count_kernel<<<blocks, kThreads>>>(d_text, kTextLen, d_keys, d_counts, slots - 1);
+    count_kernel<<<blocks, kThreads>>>(d_text, text_len, d_keys, d_counts, slots - 1);
     CORPUS_CHECK_LAUNCH();
   };
   run();  // warm-up
@@ -90,7 +93,7 @@ int main() {
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
   std::vector<unsigned long long> h_keys(slots);
@@ -105,10 +108,10 @@ int main() {
 
   // CPU reference: rolling 2k-bit key, sort, run-length count.
   std::vector<uint64_t> all;
-  all.reserve(kTextLen);
+  all.reserve(text_len);
   const uint64_t kmask = (uint64_t(1) << (2 * kK)) - 1;
   uint64_t key = 0;
-  for (int i = 0; i < kTextLen; ++i) {
+  for (int i = 0; i < text_len; ++i) {
     key = ((key << 2) | h_text[i]) & kmask;
     if (i >= kK - 1) all.push_back(key);
   }

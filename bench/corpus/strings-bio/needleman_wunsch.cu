@@ -65,10 +65,12 @@ int cpu_nw(const uint8_t* a, const uint8_t* b, int n) {
 }  // namespace
 
 int main() {
+  const int pairs = corpus::sized(kPairs, 16);
+  const int reps = corpus::reps(kReps);
   corpus::Rng rng(0x4E57);
-  const size_t total = static_cast<size_t>(kPairs) * kLen;
+  const size_t total = static_cast<size_t>(pairs) * kLen;
   std::vector<uint8_t> h_a(total), h_b(total);
-  for (int p = 0; p < kPairs; ++p) {
+  for (int p = 0; p < pairs; ++p) {
     uint8_t* a = &h_a[static_cast<size_t>(p) * kLen];
     uint8_t* b = &h_b[static_cast<size_t>(p) * kLen];
     for (int i = 0; i < kLen; ++i) a[i] = static_cast<uint8_t>(rng.below(4));
@@ -89,25 +91,25 @@ int main() {
   int* d_scores = nullptr;
   CORPUS_CHECK(cudaMalloc(&d_a, total));
   CORPUS_CHECK(cudaMalloc(&d_b, total));
-  CORPUS_CHECK(cudaMalloc(&d_scores, kPairs * sizeof(int)));
+  CORPUS_CHECK(cudaMalloc(&d_scores, pairs * sizeof(int)));
   CORPUS_CHECK(cudaMemcpy(d_a, h_a.data(), total, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_b, h_b.data(), total, cudaMemcpyHostToDevice));
 
-  nw_kernel<<<kPairs, kLen>>>(d_a, d_b, d_scores);  // warm-up
+  nw_kernel<<<pairs, kLen>>>(d_a, d_b, d_scores);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    nw_kernel<<<kPairs, kLen>>>(d_a, d_b, d_scores);
+  for (int r = 0; r < reps; ++r) {
+    nw_kernel<<<pairs, kLen>>>(d_a, d_b, d_scores);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<int> h_scores(kPairs), want(kPairs);
-  CORPUS_CHECK(cudaMemcpy(h_scores.data(), d_scores, kPairs * sizeof(int), cudaMemcpyDeviceToHost));
-  for (int p = 0; p < kPairs; ++p)
+  std::vector<int> h_scores(pairs), want(pairs);
+  CORPUS_CHECK(cudaMemcpy(h_scores.data(), d_scores, pairs * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int p = 0; p < pairs; ++p)
     want[p] = cpu_nw(&h_a[static_cast<size_t>(p) * kLen], &h_b[static_cast<size_t>(p) * kLen], kLen);
   // Integer scores: exact. Floor 1 so a zero score is compared absolutely.
   const double err = corpus::max_rel_err(h_scores, want, 1.0);

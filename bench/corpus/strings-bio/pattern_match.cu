@@ -54,6 +54,9 @@ __global__ void match_kernel(const char* __restrict__ text, int n, unsigned int*
 }  // namespace
 
 int main() {
+  // Emulated: 64 Ki bases (256 blocks) with as many planted copies per base.
+  const int text_len = corpus::sized(kTextLen, 1 << 16), plants = corpus::sized(20000, 320);
+  const int reps = corpus::reps(kReps);
   const char bases[4] = {'A', 'C', 'G', 'T'};
   corpus::Rng rng(0xD7A);
   char h_pat[kPatterns][kMaxPat] = {};
@@ -67,29 +70,29 @@ int main() {
   // Pattern 7 is periodic so planted copies overlap themselves.
   for (int c = 0; c < h_len[7]; ++c) h_pat[7][c] = "ACG"[c % 3];
 
-  std::vector<char> h_text(kTextLen);
+  std::vector<char> h_text(text_len);
   for (auto& ch : h_text) ch = bases[rng.below(4)];
-  for (int k = 0; k < 20000; ++k) {  // plant copies at random positions (later ones may overwrite)
+  for (int k = 0; k < plants; ++k) {  // plant copies at random positions (later ones may overwrite)
     const int p = static_cast<int>(rng.below(kPatterns));
-    const int at = static_cast<int>(rng.below(kTextLen - h_len[p] + 1));
+    const int at = static_cast<int>(rng.below(text_len - h_len[p] + 1));
     for (int c = 0; c < h_len[p]; ++c) h_text[at + c] = h_pat[p][c];
   }
 
   char* d_text = nullptr;
   unsigned int* d_counts = nullptr;
   int* d_first = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_text, kTextLen));
+  CORPUS_CHECK(cudaMalloc(&d_text, text_len));
   CORPUS_CHECK(cudaMalloc(&d_counts, kPatterns * sizeof(unsigned int)));
   CORPUS_CHECK(cudaMalloc(&d_first, kPatterns * sizeof(int)));
-  CORPUS_CHECK(cudaMemcpy(d_text, h_text.data(), kTextLen, cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(d_text, h_text.data(), text_len, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_pat, h_pat, sizeof(h_pat)));
   CORPUS_CHECK(cudaMemcpyToSymbol(c_pat_len, h_len, sizeof(h_len)));
 
-  const int blocks = (kTextLen + kThreads - 1) / kThreads;
+  const int blocks = (text_len + kThreads - 1) / kThreads;
   auto run = [&]() {
     CORPUS_CHECK(cudaMemset(d_counts, 0, kPatterns * sizeof(unsigned int)));
     CORPUS_CHECK(cudaMemset(d_first, 0x7f, kPatterns * sizeof(int)));
-    match_kernel<<<blocks, kThreads>>>(d_text, kTextLen, d_counts, d_first);
+    match_kernel<<<blocks, kThreads>>>(d_text, text_len, d_counts, d_first);
     CORPUS_CHECK_LAUNCH();
   };
   run();  // warm-up
@@ -97,7 +100,7 @@ int main() {
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
   std::vector<unsigned int> h_counts(kPatterns);
@@ -108,9 +111,9 @@ int main() {
   // CPU reference: the same naive search, position by position.
   std::vector<unsigned int> want_counts(kPatterns, 0);
   std::vector<int> want_first(kPatterns, kNoMatch);
-  for (int pos = 0; pos < kTextLen; ++pos) {
+  for (int pos = 0; pos < text_len; ++pos) {
     for (int p = 0; p < kPatterns; ++p) {
-      if (pos + h_len[p] > kTextLen) continue;
+      if (pos + h_len[p] > text_len) continue;
       int c = 0;
       while (c < h_len[p] && h_text[pos + c] == h_pat[p][c]) ++c;
       if (c == h_len[p]) {

@@ -76,11 +76,13 @@ int cpu_sw(const uint8_t* q, int m, const uint8_t* t, int n) {
 }  // namespace
 
 int main() {
+  const int pairs = corpus::sized(kPairs, 512);  // emulated: 16 blocks of 32
+  const int reps = corpus::reps(kReps);
   corpus::Rng rng(0x5317);
-  std::vector<uint8_t> h_q(static_cast<size_t>(kPairs) * kQueryLen);
-  std::vector<uint8_t> h_t(static_cast<size_t>(kPairs) * kMaxTarget, 0);
-  std::vector<int> h_len(kPairs);
-  for (int p = 0; p < kPairs; ++p) {
+  std::vector<uint8_t> h_q(static_cast<size_t>(pairs) * kQueryLen);
+  std::vector<uint8_t> h_t(static_cast<size_t>(pairs) * kMaxTarget, 0);
+  std::vector<int> h_len(pairs);
+  for (int p = 0; p < pairs; ++p) {
     uint8_t* q = &h_q[static_cast<size_t>(p) * kQueryLen];
     uint8_t* t = &h_t[static_cast<size_t>(p) * kMaxTarget];
     for (int i = 0; i < kQueryLen; ++i) q[i] = static_cast<uint8_t>(rng.below(4));
@@ -104,32 +106,32 @@ int main() {
   int *d_len = nullptr, *d_scores = nullptr;
   CORPUS_CHECK(cudaMalloc(&d_q, h_q.size()));
   CORPUS_CHECK(cudaMalloc(&d_t, h_t.size()));
-  CORPUS_CHECK(cudaMalloc(&d_len, kPairs * sizeof(int)));
-  CORPUS_CHECK(cudaMalloc(&d_scores, kPairs * sizeof(int)));
+  CORPUS_CHECK(cudaMalloc(&d_len, pairs * sizeof(int)));
+  CORPUS_CHECK(cudaMalloc(&d_scores, pairs * sizeof(int)));
   CORPUS_CHECK(cudaMemcpy(d_q, h_q.data(), h_q.size(), cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_t, h_t.data(), h_t.size(), cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemcpy(d_len, h_len.data(), kPairs * sizeof(int), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(d_len, h_len.data(), pairs * sizeof(int), cudaMemcpyHostToDevice));
 
-  const int threads = 64;
-  const int blocks = (kPairs + threads - 1) / threads;
-  sw_kernel<kQueryLen><<<blocks, threads>>>(d_q, d_t, d_len, d_scores, kPairs);  // warm-up
+  const int threads = corpus::sized(64, 32);
+  const int blocks = (pairs + threads - 1) / threads;
+  sw_kernel<kQueryLen><<<blocks, threads>>>(d_q, d_t, d_len, d_scores, pairs);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    sw_kernel<kQueryLen><<<blocks, threads>>>(d_q, d_t, d_len, d_scores, kPairs);
+  for (int r = 0; r < reps; ++r) {
+    sw_kernel<kQueryLen><<<blocks, threads>>>(d_q, d_t, d_len, d_scores, pairs);
     CORPUS_CHECK_LAUNCH();
   }
   const float gpu_ms = timer.stop();
 
-  std::vector<int> h_scores(kPairs);
-  CORPUS_CHECK(cudaMemcpy(h_scores.data(), d_scores, kPairs * sizeof(int), cudaMemcpyDeviceToHost));
+  std::vector<int> h_scores(pairs);
+  CORPUS_CHECK(cudaMemcpy(h_scores.data(), d_scores, pairs * sizeof(int), cudaMemcpyDeviceToHost));
 
   // Integer scores: exact match required. Error measure = largest relative score difference.
-  std::vector<int> want(kPairs);
-  for (int p = 0; p < kPairs; ++p)
+  std::vector<int> want(pairs);
+  for (int p = 0; p < pairs; ++p)
     want[p] = cpu_sw(&h_q[static_cast<size_t>(p) * kQueryLen], kQueryLen,
                      &h_t[static_cast<size_t>(p) * kMaxTarget], h_len[p]);
   const double err = corpus::max_rel_err(h_scores, want, 1.0);

@@ -92,25 +92,27 @@ __global__ void scatter_kernel(const int* __restrict__ in, int n, int threshold,
 }  // namespace
 
 int main() {
-  std::vector<int> h_in(kN);
+  const int n = corpus::sized(kN, (1 << 18) - 1000);  // emulated: 128 tiles, ragged tail
+  const int reps = corpus::reps(kReps);
+  std::vector<int> h_in(n);
   corpus::Rng rng(0xBA110);
   for (auto& v : h_in) v = static_cast<int>(rng.below(1000));
 
-  const int nblocks = (kN + kTileSize - 1) / kTileSize;
+  const int nblocks = (n + kTileSize - 1) / kTileSize;
   int *d_in, *d_out, *d_counts, *d_offsets;
-  CORPUS_CHECK(cudaMalloc(&d_in, kN * sizeof(int)));
-  CORPUS_CHECK(cudaMalloc(&d_out, kN * sizeof(int)));
+  CORPUS_CHECK(cudaMalloc(&d_in, n * sizeof(int)));
+  CORPUS_CHECK(cudaMalloc(&d_out, n * sizeof(int)));
   CORPUS_CHECK(cudaMalloc(&d_counts, nblocks * sizeof(int)));
   CORPUS_CHECK(cudaMalloc(&d_offsets, (nblocks + 1) * sizeof(int)));
-  CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
-  CORPUS_CHECK(cudaMemset(d_out, 0xff, kN * sizeof(int)));
+  CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemset(d_out, 0xff, n * sizeof(int)));
 
   auto run = [&]() {
-    count_kernel<<<nblocks, kThreads>>>(d_in, kN, kThreshold, d_counts);
+    count_kernel<<<nblocks, kThreads>>>(d_in, n, kThreshold, d_counts);
     CORPUS_CHECK_LAUNCH();
     scan_kernel<<<1, kScanThreads>>>(d_counts, nblocks, d_offsets);
     CORPUS_CHECK_LAUNCH();
-    scatter_kernel<<<nblocks, kThreads>>>(d_in, kN, kThreshold, d_offsets, d_out);
+    scatter_kernel<<<nblocks, kThreads>>>(d_in, n, kThreshold, d_offsets, d_out);
     CORPUS_CHECK_LAUNCH();
   };
   run();  // warm-up
@@ -118,15 +120,15 @@ int main() {
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
   int total = 0;
   CORPUS_CHECK(cudaMemcpy(&total, d_offsets + nblocks, sizeof(int), cudaMemcpyDeviceToHost));
   std::vector<int> want;
-  want.reserve(kN);
+  want.reserve(n);
   std::copy_if(h_in.begin(), h_in.end(), std::back_inserter(want), [](int v) { return v > kThreshold; });
-  std::vector<int> got(std::min(std::max(total, 0), kN));
+  std::vector<int> got(std::min(std::max(total, 0), n));
   CORPUS_CHECK(cudaMemcpy(got.data(), d_out, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
 
   // Exact: compaction moves integers. Error measure = fraction of wrong output slots
@@ -137,7 +139,7 @@ int main() {
     for (size_t i = 0; i < want.size(); ++i) wrong += got[i] != want[i];
     err = want.empty() ? 0.0 : static_cast<double>(wrong) / want.size();
   }
-  std::printf("ballot_compact: kept %d of %d\n", total, kN);
+  std::printf("ballot_compact: kept %d of %d\n", total, n);
 
   CORPUS_CHECK(cudaFree(d_in));
   CORPUS_CHECK(cudaFree(d_out));

@@ -36,15 +36,16 @@ __global__ void switch_kernel(const uint32_t* __restrict__ tags, const uint32_t*
   if (i < n) out[i] = work(tags[i], vals[i]);
 }
 
-float time_runs(const uint32_t* d_tags, const uint32_t* d_vals, uint32_t* d_out) {
-  const int blocks = (kN + kThreads - 1) / kThreads;
-  switch_kernel<<<blocks, kThreads>>>(d_tags, d_vals, d_out, kN);  // warm-up
+float time_runs(const uint32_t* d_tags, const uint32_t* d_vals, uint32_t* d_out, int n) {
+  const int blocks = (n + kThreads - 1) / kThreads;
+  switch_kernel<<<blocks, kThreads>>>(d_tags, d_vals, d_out, n);  // warm-up
   CORPUS_CHECK_LAUNCH();
   CORPUS_CHECK(cudaDeviceSynchronize());
+  const int reps = corpus::reps(kReps);
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) {
-    switch_kernel<<<blocks, kThreads>>>(d_tags, d_vals, d_out, kN);
+  for (int r = 0; r < reps; ++r) {
+    switch_kernel<<<blocks, kThreads>>>(d_tags, d_vals, d_out, n);
     CORPUS_CHECK_LAUNCH();
   }
   return timer.stop();
@@ -53,26 +54,27 @@ float time_runs(const uint32_t* d_tags, const uint32_t* d_vals, uint32_t* d_out)
 }  // namespace
 
 int main() {
-  std::vector<uint32_t> tags(kN), vals(kN);
+  const int n = corpus::sized(kN, 1 << 15);  // emulated: 128 blocks
+  std::vector<uint32_t> tags(n), vals(n);
   corpus::Rng rng(0xD1F);
-  for (int i = 0; i < kN; ++i) {
+  for (int i = 0; i < n; ++i) {
     tags[i] = rng.below(kCases);
     vals[i] = rng.next_u32();
   }
   // Coherent layout: the same elements stably grouped by tag.
   // Counting sort: perm[k] is the original index of the k-th element of the grouped layout.
   std::vector<int> start(kCases + 1, 0);
-  for (int i = 0; i < kN; ++i) ++start[tags[i] + 1];
+  for (int i = 0; i < n; ++i) ++start[tags[i] + 1];
   for (int c = 0; c < kCases; ++c) start[c + 1] += start[c];
-  std::vector<int> perm(kN);
-  for (int i = 0; i < kN; ++i) perm[start[tags[i]]++] = i;
-  std::vector<uint32_t> tags_sorted(kN), vals_sorted(kN);
-  for (int k = 0; k < kN; ++k) {
+  std::vector<int> perm(n);
+  for (int i = 0; i < n; ++i) perm[start[tags[i]]++] = i;
+  std::vector<uint32_t> tags_sorted(n), vals_sorted(n);
+  for (int k = 0; k < n; ++k) {
     tags_sorted[k] = tags[perm[k]];
     vals_sorted[k] = vals[perm[k]];
   }
 
-  const size_t bytes = kN * sizeof(uint32_t);
+  const size_t bytes = n * sizeof(uint32_t);
   uint32_t *d_tags, *d_vals, *d_out, *d_tags_s, *d_vals_s, *d_out_s;
   CORPUS_CHECK(cudaMalloc(&d_tags, bytes));
   CORPUS_CHECK(cudaMalloc(&d_vals, bytes));
@@ -85,28 +87,28 @@ int main() {
   CORPUS_CHECK(cudaMemcpy(d_tags_s, tags_sorted.data(), bytes, cudaMemcpyHostToDevice));
   CORPUS_CHECK(cudaMemcpy(d_vals_s, vals_sorted.data(), bytes, cudaMemcpyHostToDevice));
 
-  const float divergent_ms = time_runs(d_tags, d_vals, d_out);
-  const float coherent_ms = time_runs(d_tags_s, d_vals_s, d_out_s);
+  const float divergent_ms = time_runs(d_tags, d_vals, d_out, n);
+  const float coherent_ms = time_runs(d_tags_s, d_vals_s, d_out_s, n);
   std::printf("divergence_switch: divergent %.3f ms, coherent %.3f ms, ratio %.2f\n", divergent_ms,
               coherent_ms, coherent_ms > 0.0f ? divergent_ms / coherent_ms : 0.0f);
 
-  std::vector<uint32_t> out(kN), out_s(kN);
+  std::vector<uint32_t> out(n), out_s(n);
   CORPUS_CHECK(cudaMemcpy(out.data(), d_out, bytes, cudaMemcpyDeviceToHost));
   CORPUS_CHECK(cudaMemcpy(out_s.data(), d_out_s, bytes, cudaMemcpyDeviceToHost));
 
   // Exact: integer arithmetic modulo 2^32. Error measure = fraction of wrong outputs.
   // The CPU reference calls the same work() compiled for the host, element by element.
-  std::vector<uint32_t> want(kN);
-  for (int i = 0; i < kN; ++i) want[i] = work(tags[i], vals[i]);
+  std::vector<uint32_t> want(n);
+  for (int i = 0; i < n; ++i) want[i] = work(tags[i], vals[i]);
   size_t wrong = 0;
-  for (int i = 0; i < kN; ++i) wrong += out[i] != want[i];
-  for (int k = 0; k < kN; ++k) wrong += out_s[k] != want[perm[k]];
+  for (int i = 0; i < n; ++i) wrong += out[i] != want[i];
+  for (int k = 0; k < n; ++k) wrong += out_s[k] != want[perm[k]];
   CORPUS_CHECK(cudaFree(d_tags));
   CORPUS_CHECK(cudaFree(d_vals));
   CORPUS_CHECK(cudaFree(d_out));
   CORPUS_CHECK(cudaFree(d_tags_s));
   CORPUS_CHECK(cudaFree(d_vals_s));
   CORPUS_CHECK(cudaFree(d_out_s));
-  const double err = static_cast<double>(wrong) / (2.0 * kN);
+  const double err = static_cast<double>(wrong) / (2.0 * n);
   return corpus::report("divergence_switch", wrong == 0, err, divergent_ms + coherent_ms);
 }

@@ -72,23 +72,25 @@ __global__ void reduce_final(const Stats* __restrict__ partials, int n, Stats* _
 }  // namespace
 
 int main() {
-  std::vector<float> h_x(kN);
+  const int n = corpus::sized(kN, 1 << 18), blocks = corpus::sized(kBlocks, 128);
+  const int reps = corpus::reps(kReps);
+  std::vector<float> h_x(n);
   corpus::Rng rng(0x5F1);
   for (auto& v : h_x) v = rng.uniform(-1.0f, 3.0f);  // positive mean, so the sum is far from 0
   h_x[12345] = 7.5f;       // unique extremes at known places
-  h_x[kN - 3] = -4.25f;
+  h_x[n - 3] = -4.25f;
 
   float* d_x = nullptr;
   Stats *d_partials = nullptr, *d_result = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_x, kN * sizeof(float)));
-  CORPUS_CHECK(cudaMalloc(&d_partials, kBlocks * sizeof(Stats)));
+  CORPUS_CHECK(cudaMalloc(&d_x, n * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&d_partials, blocks * sizeof(Stats)));
   CORPUS_CHECK(cudaMalloc(&d_result, sizeof(Stats)));
-  CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), kN * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(d_x, h_x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 
   auto run = [&]() {
-    reduce_partials<<<kBlocks, kThreads>>>(d_x, kN, d_partials);
+    reduce_partials<<<blocks, kThreads>>>(d_x, n, d_partials);
     CORPUS_CHECK_LAUNCH();
-    reduce_final<<<1, 1024>>>(d_partials, kBlocks, d_result);
+    reduce_final<<<1, 1024>>>(d_partials, blocks, d_result);
     CORPUS_CHECK_LAUNCH();
   };
   run();  // warm-up
@@ -96,7 +98,7 @@ int main() {
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) run();
+  for (int r = 0; r < reps; ++r) run();
   const float gpu_ms = timer.stop();
 
   Stats got;

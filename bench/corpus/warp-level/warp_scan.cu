@@ -83,34 +83,37 @@ void scan(const unsigned* in, unsigned* out, int n, unsigned* const* sums, int l
 }  // namespace
 
 int main() {
-  std::vector<unsigned> h_in(kN);
+  // Emulated: 1 Mi + 333, still three levels of tile sums (1025 -> 2 -> 1 tiles).
+  const int n_total = corpus::sized(kN, (1 << 20) + 333);
+  const int reps = corpus::reps(kReps);
+  std::vector<unsigned> h_in(n_total);
   corpus::Rng rng(0x5CA9);
   for (auto& v : h_in) v = rng.below(16);
 
   unsigned *d_in = nullptr, *d_out = nullptr;
-  CORPUS_CHECK(cudaMalloc(&d_in, kN * sizeof(unsigned)));
-  CORPUS_CHECK(cudaMalloc(&d_out, kN * sizeof(unsigned)));
-  CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), kN * sizeof(unsigned), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMalloc(&d_in, n_total * sizeof(unsigned)));
+  CORPUS_CHECK(cudaMalloc(&d_out, n_total * sizeof(unsigned)));
+  CORPUS_CHECK(cudaMemcpy(d_in, h_in.data(), n_total * sizeof(unsigned), cudaMemcpyHostToDevice));
   std::vector<unsigned*> sums;  // one buffer per level until a single tile remains
-  for (int n = kN;; n = num_tiles(n)) {
+  for (int n = n_total;; n = num_tiles(n)) {
     unsigned* p = nullptr;
     CORPUS_CHECK(cudaMalloc(&p, num_tiles(n) * sizeof(unsigned)));
     sums.push_back(p);
     if (num_tiles(n) == 1) break;
   }
 
-  scan(d_in, d_out, kN, sums.data(), 0);  // warm-up
+  scan(d_in, d_out, n_total, sums.data(), 0);  // warm-up
   CORPUS_CHECK(cudaDeviceSynchronize());
 
   corpus::GpuTimer timer;
   timer.start();
-  for (int r = 0; r < kReps; ++r) scan(d_in, d_out, kN, sums.data(), 0);
+  for (int r = 0; r < reps; ++r) scan(d_in, d_out, n_total, sums.data(), 0);
   const float gpu_ms = timer.stop();
 
-  std::vector<unsigned> got(kN), want(kN);
-  CORPUS_CHECK(cudaMemcpy(got.data(), d_out, kN * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  std::vector<unsigned> got(n_total), want(n_total);
+  CORPUS_CHECK(cudaMemcpy(got.data(), d_out, n_total * sizeof(unsigned), cudaMemcpyDeviceToHost));
   unsigned run = 0;
-  for (int i = 0; i < kN; ++i) want[i] = run += h_in[i];
+  for (int i = 0; i < n_total; ++i) want[i] = run += h_in[i];
 
   // Exact: integer prefix sums. Error measure = largest relative difference.
   const double err = corpus::max_rel_err(got, want, 1.0);
