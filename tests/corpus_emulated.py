@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""CI check of the benchmark corpus: `gpuport verify bench/corpus --emulate --no-run` must build
+every program in all four steps, and run every gfx1100 build on the emulator with PASS in wave32
+and in wave64, except the wave64 failures listed with their reason in
+bench/corpus/wave64-known-failures.txt (which must still fail: a fixed one is to be removed).
+
+Usage: corpus_emulated.py GPUPORT SOURCE_DIR WORK_DIR"""
+import json
+import os
+import subprocess
+import sys
+
+gpuport, source, work = sys.argv[1:4]
+report = os.path.join(work, "report.json")
+r = subprocess.run([gpuport, "verify", os.path.join(source, "bench", "corpus"), "--emulate", "--no-run", "-q", "--work", work,
+                    "--json", report, "--html", os.path.join(work, "report.html"), "--timeout", "600"],
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+print(r.stdout[-4000:])
+known = {}
+with open(os.path.join(source, "bench", "corpus", "wave64-known-failures.txt")) as f:
+    for line in f:
+        if line.strip() and not line.startswith("#"):
+            name, why = line.rstrip("\n").split("\t", 1)
+            known[name] = why
+data = json.load(open(report))
+problems = []
+for p in data["programs"]:
+    name = p["name"]
+    for step, s in p["steps"].items():
+        if s["status"] not in ("ok",):
+            problems.append("%s: %s %s" % (name, step, s["status"]))
+    w32 = p["run"]["gfx1100_emulated"]["outcome"]
+    w64 = p["run"]["gfx1100_wave64_emulated"]["outcome"]
+    if w32 != "PASS":
+        problems.append("%s: gfx1100 wave32 (emulated) %s" % (name, w32))
+    if name in known:
+        if w64 == "PASS":
+            problems.append("%s: now PASSes in wave64: remove it from wave64-known-failures.txt" % name)
+    elif w64 != "PASS":
+        problems.append("%s: gfx1100 wave64 (emulated) %s" % (name, w64))
+if len(data["programs"]) < 69:
+    problems.append("only %d programs" % len(data["programs"]))
+for line in problems:
+    print("corpus_emulated: " + line)
+print("corpus_emulated: %d programs, %d known wave64 failures, %d problems" % (len(data["programs"]), len(known), len(problems)))
+sys.exit(1 if problems else 0)
