@@ -673,14 +673,19 @@ std::string to_html(const VerifyReport& r) {
     h += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"11\">1.0</text>\n</svg>\n", one + 2, y + 14);
   }
   h += "<h2>Programs</h2>\n<table><tr><th>program</th><th>nvcc</th><th>translate</th><th>gfx1100</th>"
-       "<th>hip-nvidia</th><th>run (original / HIP)</th><th>ratio</th><th>verdict</th></tr>\n";
+       "<th>hip-nvidia</th>";
+  if (r.emulated) h += "<th>gfx1100 (emulated) wave32 / wave64</th>";
+  h += "<th>run (original / HIP)</th><th>ratio</th><th>verdict</th></tr>\n";
   auto cls = [](const StepResult& s) { return s.status == StepStatus::failed ? "bad" : s.status == StepStatus::ok ? "ok" : "muted"; };
   for (const auto& p : r.programs) {
+    const std::string emulated =
+        r.emulated ? fmt::format("<td>{} / {}</td>", run_outcome_name(p.run_emulated.outcome), run_outcome_name(p.run_emulated_wave64.outcome))
+                   : std::string();
     h += fmt::format(
         "<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td>"
-        "<td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
+        "{}<td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
         html_escape(p.domain + "/" + p.name), cls(p.build_original), cell(p.build_original), cls(p.translate),
-        cell(p.translate), cls(p.compile_amd), cell(p.compile_amd), cls(p.build_hip_nvidia), cell(p.build_hip_nvidia),
+        cell(p.translate), cls(p.compile_amd), cell(p.compile_amd), cls(p.build_hip_nvidia), cell(p.build_hip_nvidia), emulated,
         html_escape(run_cell(p)), p.runtime_ratio ? fmt::format("{:.2f}", *p.runtime_ratio) : "-",
         p.passed() ? "ok" : p.verdict.starts_with("failed") ? "bad" : "muted", html_escape(p.verdict));
   }
