@@ -32,6 +32,7 @@ struct RunArguments {
   bool wave64 = false;
   unsigned jobs = 0;
   double timeout = 0;
+  int trace_lane = -1;
 };
 
 }  // namespace
@@ -83,7 +84,7 @@ int run_program(const RunArguments& a) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string_view v = *e;
-    if (v.starts_with("LD_LIBRARY_PATH=") || v.starts_with("GPUPORT_RUN_")) continue;
+    if (v.starts_with("LD_LIBRARY_PATH=") || v.starts_with("GPUPORT_RUN_") || v.starts_with("GPUPORT_EMU_TRACE=")) continue;
     env.emplace_back(v);
   }
   const char* old_path = std::getenv("LD_LIBRARY_PATH");
@@ -91,6 +92,7 @@ int run_program(const RunArguments& a) {
   if (a.jobs) env.push_back(fmt::format("GPUPORT_RUN_JOBS={}", a.jobs));
   if (a.timeout > 0) env.push_back(fmt::format("GPUPORT_RUN_TIMEOUT={}", a.timeout));
   if (a.wave64) env.push_back("GPUPORT_RUN_WAVE64=1");
+  if (a.trace_lane >= 0) env.push_back(fmt::format("GPUPORT_EMU_TRACE={}", a.trace_lane));
   env.push_back("GPUPORT_EMULATED=1");  // a program may pick a smaller, emulation-sized workload
   if (!stats_file.empty()) env.push_back("GPUPORT_RUN_STATS=" + stats_file);
   std::vector<char*> argv, envp;
@@ -132,6 +134,8 @@ Action add_run_command(CLI::App& app) {
   cmd->add_flag("--wave64", args->wave64, "report a 64-lane warpSize to the program (build it with -mwavefrontsize64)");
   cmd->add_option("-j,--jobs", args->jobs, "host threads for workgroups (default: all cores)");
   cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
+  cmd->add_option("--trace", args->trace_lane,
+                  "print every instruction wave 0 of workgroup 0 executes, with lane K's results, to stderr");
   cmd->positionals_at_end();
   return [args] { return args->coverage ? run_coverage(*args) : run_program(*args); };
 }
