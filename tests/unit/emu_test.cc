@@ -87,6 +87,7 @@ class Emu : public ::testing::TestWithParam<bool> {
     auto& m = c.code_object->memory;
     memory.add(reinterpret_cast<std::uint64_t>(m.data()), m.size(), AddressSpace::Kind::code_object, "code object image");
   }
+  unsigned jobs = 2;
   template <typename... Args>
   Result<RunStats> launch(const std::string& name, std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block,
                           Args... args) {
@@ -101,7 +102,7 @@ class Emu : public ::testing::TestWithParam<bool> {
     Launch L;
     L.grid = grid;
     L.block = block;
-    L.jobs = 2;
+    L.jobs = jobs;
     L.timeout_seconds = 20;
     L.kernarg.assign(k.kernarg_segment_size, 0);
     std::size_t index = 0;
@@ -154,6 +155,21 @@ TEST_P(Emu, SharedMemoryReductionAcrossBarriers) {
     for (int i = blk * 256; i < std::min(n, (blk + 1) * 256); ++i) s += in[i];
     EXPECT_EQ(out[blk], s) << blk;
   }
+}
+
+TEST_P(Emu, TheSameResultsAtAnyJobCount) {
+  const int n = 256 * 37 - 5;
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 2654435761u) % 2001 - 1000;
+  std::vector<std::vector<int>> outs;
+  for (unsigned j : {1u, 2u, 5u}) {
+    jobs = j;
+    std::vector<int> out(37, 0);
+    RUN_OK(launch("block_sum", {37, 1, 1}, {256, 1, 1}, device(in), device(out), n));
+    outs.push_back(out);
+  }
+  EXPECT_EQ(outs[0], outs[1]);
+  EXPECT_EQ(outs[0], outs[2]);
 }
 
 TEST_P(Emu, IntegerDivisionCarriesAndBitOperations) {
