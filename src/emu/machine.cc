@@ -10,8 +10,10 @@ namespace gpuport::emu {
 
 void AddressSpace::add(std::uint64_t base, std::uint64_t size, Kind kind, std::string name) {
   std::lock_guard lock(mutex_);
-  // A new block at an address a freed one had: the freed record goes.
-  for (auto it = regions_.lower_bound(base > (1u << 30) ? base - (1u << 30) : 0); it != regions_.end() && it->first < base + size;) {
+  // A new block where freed ones were: their records go (the one starting below `base` too).
+  auto it = regions_.upper_bound(base);
+  if (it != regions_.begin()) --it;
+  while (it != regions_.end() && it->first < base + size) {
     if (it->second.kind == Kind::freed && it->first + it->second.size > base) it = regions_.erase(it);
     else ++it;
   }

@@ -22,6 +22,12 @@ inline const Operand& op(const Step& s, std::size_t i) {
   return i < s.ops.size() ? s.ops[i] : none;
 }
 
+// A 64-bit value into the VGPR pair reg, reg + 1 of one lane.
+inline void write_lane64(Wave& w, u32 reg, u32 lane, u64 value) {
+  w.vgpr(reg, lane) = static_cast<u32>(value);
+  w.vgpr(reg + 1, lane) = static_cast<u32>(value >> 32);
+}
+
 // f(lane) for every lane under EXEC.
 template <typename F>
 [[gnu::always_inline]] inline void for_active(const Wave& w, F&& f) {

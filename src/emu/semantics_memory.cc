@@ -290,8 +290,7 @@ bool vmem_atomic(Wave& w, const Step& s, Context& c) {
       const u64 cmp = kind == At::cmpswap ? (w.vgpr(data.reg + 2, lane) | u64(w.vgpr(data.reg + 3, lane)) << 32) : 0;
       const u64 old = do_atomic<u64>(p, shared, kind, d, cmp);
       if (returns) {
-        w.vgpr(op(s, 0).reg, lane) = static_cast<u32>(old);
-        w.vgpr(op(s, 0).reg + 1, lane) = static_cast<u32>(old >> 32);
+        write_lane64(w, op(s, 0).reg, lane, old);
       }
     } else {
       const u32 d = w.vgpr(data.reg, lane);
@@ -383,8 +382,7 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
       const u64 cmp = kind == At::cmpswap ? (w.vgpr(data1.reg, lane) | u64(w.vgpr(data1.reg + 1, lane)) << 32) : 0;
       const u64 old = do_atomic<u64>(p, true, kind, d, cmp);
       if (Returns) {
-        w.vgpr(op(s, 0).reg, lane) = static_cast<u32>(old);
-        w.vgpr(op(s, 0).reg + 1, lane) = static_cast<u32>(old >> 32);
+        write_lane64(w, op(s, 0).reg, lane, old);
       }
     } else {
       const u32 d = w.vgpr(data.reg, lane);

@@ -48,9 +48,8 @@ bool getpc(Wave& w, const Step& s, Context& c) {
 
 // SOP2 32-bit, with SCC as each op defines it.
 enum class S2 : std::uint8_t {
-  add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32, cselect_b32,
-  and_b32, or_b32, xor_b32, nand_b32, nor_b32, xnor_b32, and_not1_b32, or_not1_b32, lshl_b32, lshr_b32, ashr_i32,
-  mul_i32, mul_hi_u32, mul_hi_i32, bfe_u32, bfe_i32, bfm_b32, lshl1_add_u32, lshl2_add_u32, lshl3_add_u32, lshl4_add_u32,
+  add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32,
+  mul_i32, mul_hi_u32, mul_hi_i32, lshl1_add_u32, lshl2_add_u32, lshl3_add_u32, lshl4_add_u32,
   absdiff_i32, pack_ll_b32_b16, pack_lh_b32_b16, pack_hh_b32_b16,
 };
 
@@ -70,33 +69,9 @@ bool sop2(Wave& w, const Step& s, Context&) {
     case S2::min_u32: scc = a < b; r = scc ? a : b; break;
     case S2::max_i32: scc = i32(a) > i32(b); r = scc ? a : b; break;
     case S2::max_u32: scc = a > b; r = scc ? a : b; break;
-    case S2::cselect_b32: r = w.scc ? a : b; break;
-    case S2::and_b32: r = a & b; scc = r != 0; break;
-    case S2::or_b32: r = a | b; scc = r != 0; break;
-    case S2::xor_b32: r = a ^ b; scc = r != 0; break;
-    case S2::nand_b32: r = ~(a & b); scc = r != 0; break;
-    case S2::nor_b32: r = ~(a | b); scc = r != 0; break;
-    case S2::xnor_b32: r = ~(a ^ b); scc = r != 0; break;
-    case S2::and_not1_b32: r = a & ~b; scc = r != 0; break;
-    case S2::or_not1_b32: r = a | ~b; scc = r != 0; break;
-    case S2::lshl_b32: r = a << (b & 31); scc = r != 0; break;
-    case S2::lshr_b32: r = a >> (b & 31); scc = r != 0; break;
-    case S2::ashr_i32: r = u32(i32(a) >> (b & 31)); scc = r != 0; break;
     case S2::mul_i32: r = u32(i64(i32(a)) * i32(b)); break;
     case S2::mul_hi_u32: r = u32((u64(a) * b) >> 32); break;
     case S2::mul_hi_i32: r = u32(u64(i64(i32(a)) * i32(b)) >> 32); break;
-    case S2::bfe_u32: { const u32 off = b & 31, width = (b >> 16) & 127; r = width == 0 ? 0 : width >= 32 ? a >> off : (a >> off) & ((1u << width) - 1); scc = r != 0; break; }
-    case S2::bfe_i32: {
-      const u32 off = b & 31, width = (b >> 16) & 127;
-      if (width == 0) r = 0;
-      else {
-        const u32 field = width >= 32 ? a >> off : (a >> off) & ((1u << width) - 1);
-        r = width >= 32 ? field : u32(i32(field << (32 - width)) >> (32 - width));
-      }
-      scc = r != 0;
-      break;
-    }
-    case S2::bfm_b32: r = ((a & 31) == 0 ? 0 : (1u << (a & 31)) - 1) << (b & 31); if ((a & 31) == 0) r = 0; break;
     case S2::lshl1_add_u32: { const u64 t = (u64(a) << 1) + b; r = u32(t); scc = t >> 32; break; }
     case S2::lshl2_add_u32: { const u64 t = (u64(a) << 2) + b; r = u32(t); scc = t >> 32; break; }
     case S2::lshl3_add_u32: { const u64 t = (u64(a) << 3) + b; r = u32(t); scc = t >> 32; break; }
@@ -111,45 +86,59 @@ bool sop2(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-enum class S64 : std::uint8_t { and_b64, or_b64, xor_b64, nand_b64, nor_b64, xnor_b64, and_not1_b64, or_not1_b64, lshl_b64, lshr_b64, ashr_i64, cselect_b64, bfe_u64, bfe_i64, bfm_b64, mul_u64 };
+// The bit operations, shifts, selects and bit fields, one definition for the _b32 and _b64
+// forms (T is the operand width; shift amounts and bit-field controls are 32-bit operands).
+enum class Bits : std::uint8_t { and_, or_, xor_, nand, nor, xnor, and_not1, or_not1, lshl, lshr, ashr, cselect, bfe_u, bfe_i, bfm };
 
-template <S64 Op>
-bool sop2_64(Wave& w, const Step& s, Context&) {
-  const u64 a = read_scalar64(w, op(s, 1));
-  // Shift amounts and bitfield controls are 32-bit operands.
-  const bool b32 = Op == S64::lshl_b64 || Op == S64::lshr_b64 || Op == S64::ashr_i64 || Op == S64::bfe_u64 || Op == S64::bfe_i64;
-  const u64 b = b32 ? read_scalar(w, op(s, 2)) : read_scalar64(w, op(s, 2));
-  u64 r = 0;
-  bool scc = w.scc;
+template <typename T>
+T read_width(const Wave& w, const Operand& o) {
+  if constexpr (sizeof(T) == 8) return read_scalar64(w, o);
+  else return read_scalar(w, o);
+}
+
+template <typename T, Bits Op>
+bool sop2_bits(Wave& w, const Step& s, Context&) {
+  using S = std::make_signed_t<T>;
+  constexpr u32 bits = 8 * sizeof(T);
+  const T a = Op == Bits::bfm ? T(read_scalar(w, op(s, 1))) : read_width<T>(w, op(s, 1));
+  const bool b32 = Op == Bits::lshl || Op == Bits::lshr || Op == Bits::ashr || Op == Bits::bfe_u || Op == Bits::bfe_i || Op == Bits::bfm;
+  const T b = b32 ? T(read_scalar(w, op(s, 2))) : read_width<T>(w, op(s, 2));
+  T r = 0;
+  bool sets_scc = true;
   switch (Op) {
-    case S64::and_b64: r = a & b; scc = r != 0; break;
-    case S64::or_b64: r = a | b; scc = r != 0; break;
-    case S64::xor_b64: r = a ^ b; scc = r != 0; break;
-    case S64::nand_b64: r = ~(a & b); scc = r != 0; break;
-    case S64::nor_b64: r = ~(a | b); scc = r != 0; break;
-    case S64::xnor_b64: r = ~(a ^ b); scc = r != 0; break;
-    case S64::and_not1_b64: r = a & ~b; scc = r != 0; break;
-    case S64::or_not1_b64: r = a | ~b; scc = r != 0; break;
-    case S64::lshl_b64: r = a << (b & 63); scc = r != 0; break;
-    case S64::lshr_b64: r = a >> (b & 63); scc = r != 0; break;
-    case S64::ashr_i64: r = u64(i64(a) >> (b & 63)); scc = r != 0; break;
-    case S64::cselect_b64: r = w.scc ? a : b; break;
-    case S64::bfe_u64: { const u32 off = b & 63, width = (b >> 16) & 127; r = width == 0 ? 0 : width >= 64 ? a >> off : (a >> off) & ((1ull << width) - 1); scc = r != 0; break; }
-    case S64::bfe_i64: {
-      const u32 off = b & 63, width = (b >> 16) & 127;
+    case Bits::and_: r = a & b; break;
+    case Bits::or_: r = a | b; break;
+    case Bits::xor_: r = a ^ b; break;
+    case Bits::nand: r = ~(a & b); break;
+    case Bits::nor: r = ~(a | b); break;
+    case Bits::xnor: r = ~(a ^ b); break;
+    case Bits::and_not1: r = a & ~b; break;
+    case Bits::or_not1: r = a | ~b; break;
+    case Bits::lshl: r = a << (b & (bits - 1)); break;
+    case Bits::lshr: r = a >> (b & (bits - 1)); break;
+    case Bits::ashr: r = T(S(a) >> (b & (bits - 1))); break;
+    case Bits::cselect: r = w.scc ? a : b; sets_scc = false; break;
+    case Bits::bfe_u:
+    case Bits::bfe_i: {
+      const u32 off = u32(b) & (bits - 1), width = (u32(b) >> 16) & 127;
       if (width == 0) r = 0;
+      else if (width >= bits) r = a >> off;
       else {
-        const u64 field = width >= 64 ? a >> off : (a >> off) & ((1ull << width) - 1);
-        r = width >= 64 ? field : u64(i64(field << (64 - width)) >> (64 - width));
+        r = (a >> off) & ((T(1) << width) - 1);
+        if (Op == Bits::bfe_i) r = T(S(r << (bits - width)) >> (bits - width));
       }
-      scc = r != 0;
       break;
     }
-    case S64::bfm_b64: { const u32 width = u32(a) & 63; r = (width == 0 ? 0 : ((1ull << width) - 1)) << (u32(b) & 63); break; }
-    case S64::mul_u64: r = a * b; break;
+    case Bits::bfm: {
+      const u32 width = u32(a) & (bits - 1);
+      r = (width == 0 ? T(0) : ((T(1) << width) - 1)) << (u32(b) & (bits - 1));
+      sets_scc = false;
+      break;
+    }
   }
-  write_scalar64(w, op(s, 0), r);
-  w.scc = scc;
+  if constexpr (sizeof(T) == 8) write_scalar64(w, op(s, 0), r);
+  else write_scalar(w, op(s, 0), r);
+  if (sets_scc) w.scc = r != 0;
   return true;
 }
 
@@ -312,22 +301,27 @@ const Entry kScalar[] = {
     {"s_add_u32", sop2<S2::add_u32>}, {"s_sub_u32", sop2<S2::sub_u32>}, {"s_add_i32", sop2<S2::add_i32>},
     {"s_sub_i32", sop2<S2::sub_i32>}, {"s_addc_u32", sop2<S2::addc_u32>}, {"s_subb_u32", sop2<S2::subb_u32>},
     {"s_min_i32", sop2<S2::min_i32>}, {"s_min_u32", sop2<S2::min_u32>}, {"s_max_i32", sop2<S2::max_i32>},
-    {"s_max_u32", sop2<S2::max_u32>}, {"s_cselect_b32", sop2<S2::cselect_b32>}, {"s_and_b32", sop2<S2::and_b32>},
-    {"s_or_b32", sop2<S2::or_b32>}, {"s_xor_b32", sop2<S2::xor_b32>}, {"s_nand_b32", sop2<S2::nand_b32>},
-    {"s_nor_b32", sop2<S2::nor_b32>}, {"s_xnor_b32", sop2<S2::xnor_b32>}, {"s_and_not1_b32", sop2<S2::and_not1_b32>},
-    {"s_or_not1_b32", sop2<S2::or_not1_b32>}, {"s_lshl_b32", sop2<S2::lshl_b32>}, {"s_lshr_b32", sop2<S2::lshr_b32>},
-    {"s_ashr_i32", sop2<S2::ashr_i32>}, {"s_mul_i32", sop2<S2::mul_i32>}, {"s_mul_hi_u32", sop2<S2::mul_hi_u32>},
-    {"s_mul_hi_i32", sop2<S2::mul_hi_i32>}, {"s_bfe_u32", sop2<S2::bfe_u32>}, {"s_bfe_i32", sop2<S2::bfe_i32>},
-    {"s_bfm_b32", sop2<S2::bfm_b32>}, {"s_lshl1_add_u32", sop2<S2::lshl1_add_u32>}, {"s_lshl2_add_u32", sop2<S2::lshl2_add_u32>},
+    {"s_max_u32", sop2<S2::max_u32>}, {"s_mul_i32", sop2<S2::mul_i32>}, {"s_mul_hi_u32", sop2<S2::mul_hi_u32>},
+    {"s_mul_hi_i32", sop2<S2::mul_hi_i32>}, {"s_lshl1_add_u32", sop2<S2::lshl1_add_u32>}, {"s_lshl2_add_u32", sop2<S2::lshl2_add_u32>},
     {"s_lshl3_add_u32", sop2<S2::lshl3_add_u32>}, {"s_lshl4_add_u32", sop2<S2::lshl4_add_u32>},
     {"s_absdiff_i32", sop2<S2::absdiff_i32>}, {"s_pack_ll_b32_b16", sop2<S2::pack_ll_b32_b16>},
     {"s_pack_lh_b32_b16", sop2<S2::pack_lh_b32_b16>}, {"s_pack_hh_b32_b16", sop2<S2::pack_hh_b32_b16>},
-    {"s_and_b64", sop2_64<S64::and_b64>}, {"s_or_b64", sop2_64<S64::or_b64>}, {"s_xor_b64", sop2_64<S64::xor_b64>},
-    {"s_nand_b64", sop2_64<S64::nand_b64>}, {"s_nor_b64", sop2_64<S64::nor_b64>}, {"s_xnor_b64", sop2_64<S64::xnor_b64>},
-    {"s_and_not1_b64", sop2_64<S64::and_not1_b64>}, {"s_or_not1_b64", sop2_64<S64::or_not1_b64>},
-    {"s_lshl_b64", sop2_64<S64::lshl_b64>}, {"s_lshr_b64", sop2_64<S64::lshr_b64>}, {"s_ashr_i64", sop2_64<S64::ashr_i64>},
-    {"s_cselect_b64", sop2_64<S64::cselect_b64>}, {"s_bfe_u64", sop2_64<S64::bfe_u64>}, {"s_bfe_i64", sop2_64<S64::bfe_i64>},
-    {"s_bfm_b64", sop2_64<S64::bfm_b64>},
+    {"s_and_b32", sop2_bits<u32, Bits::and_>}, {"s_or_b32", sop2_bits<u32, Bits::or_>},
+    {"s_xor_b32", sop2_bits<u32, Bits::xor_>}, {"s_nand_b32", sop2_bits<u32, Bits::nand>},
+    {"s_nor_b32", sop2_bits<u32, Bits::nor>}, {"s_xnor_b32", sop2_bits<u32, Bits::xnor>},
+    {"s_and_not1_b32", sop2_bits<u32, Bits::and_not1>}, {"s_or_not1_b32", sop2_bits<u32, Bits::or_not1>},
+    {"s_cselect_b32", sop2_bits<u32, Bits::cselect>}, {"s_bfm_b32", sop2_bits<u32, Bits::bfm>},
+    {"s_lshl_b32", sop2_bits<u32, Bits::lshl>}, {"s_lshr_b32", sop2_bits<u32, Bits::lshr>},
+    {"s_ashr_i32", sop2_bits<u32, Bits::ashr>}, {"s_bfe_u32", sop2_bits<u32, Bits::bfe_u>},
+    {"s_bfe_i32", sop2_bits<u32, Bits::bfe_i>},
+    {"s_and_b64", sop2_bits<u64, Bits::and_>}, {"s_or_b64", sop2_bits<u64, Bits::or_>},
+    {"s_xor_b64", sop2_bits<u64, Bits::xor_>}, {"s_nand_b64", sop2_bits<u64, Bits::nand>},
+    {"s_nor_b64", sop2_bits<u64, Bits::nor>}, {"s_xnor_b64", sop2_bits<u64, Bits::xnor>},
+    {"s_and_not1_b64", sop2_bits<u64, Bits::and_not1>}, {"s_or_not1_b64", sop2_bits<u64, Bits::or_not1>},
+    {"s_cselect_b64", sop2_bits<u64, Bits::cselect>}, {"s_bfm_b64", sop2_bits<u64, Bits::bfm>},
+    {"s_lshl_b64", sop2_bits<u64, Bits::lshl>}, {"s_lshr_b64", sop2_bits<u64, Bits::lshr>},
+    {"s_ashr_i64", sop2_bits<u64, Bits::ashr>}, {"s_bfe_u64", sop2_bits<u64, Bits::bfe_u>},
+    {"s_bfe_i64", sop2_bits<u64, Bits::bfe_i>},
     {"s_mov_b32", sop1<S1::mov_b32>}, {"s_mov_b64", sop1<S1::mov_b64>}, {"s_cmov_b32", sop1<S1::cmov_b32>},
     {"s_cmov_b64", sop1<S1::cmov_b64>}, {"s_not_b32", sop1<S1::not_b32>}, {"s_not_b64", sop1<S1::not_b64>},
     {"s_brev_b32", sop1<S1::brev_b32>}, {"s_brev_b64", sop1<S1::brev_b64>}, {"s_bcnt0_i32_b32", sop1<S1::bcnt0_i32_b32>},

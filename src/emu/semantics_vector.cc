@@ -65,8 +65,6 @@ class Lanes32 {
 float fmin32(float a, float b) { return std::fmin(a, b); }
 float fmax32(float a, float b) { return std::fmax(a, b); }
 
-int exponent_f32(float f) { return static_cast<int>((f32_bits(f) >> 23) & 0xff); }
-int exponent_f64(double f) { return static_cast<int>((f64_bits(f) >> 52) & 0x7ff); }
 
 // ---- f32 unary and binary, table driven -------------------------------------------------------
 enum class F1 : std::uint8_t { mov, rcp, rcp_iflag, rsq, sqrt, exp, log, sin, cos, fract, trunc, ceil, floor, rndne, frexp_mant };
@@ -205,111 +203,101 @@ bool vop_f64(Wave& w, const Step& s, Context&) {
       case D2::frexp_mant: { if (std::isinf(a) || std::isnan(a)) r = a; else { int e; r = std::frexp(a, &e); } break; }
       case D2::mov: r = a; break;
     }
-    const u64 bits = f64_bits(apply_output_modifiers(r, s.mods));
-    w.vgpr(d.reg, lane) = static_cast<u32>(bits);
-    w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
+    write_lane64(w, d.reg, lane, f64_bits(apply_output_modifiers(r, s.mods)));
   });
   return true;
 }
 
 // ---- division helpers (the sequence clang emits for IEEE-correct fdiv) ----------------------------
-// v_div_scale_f32 d, vcc, s0, s1 (denominator), s2 (numerator): scales the operand s0 (one of
-// the two) so that the reciprocal iteration cannot overflow or flush; VCC marks lanes whose
-// quotient comes out scaled, for v_div_fmas to undo.
-template <bool F64>
+// One definition for f32 and f64: the type's scale (2^64 / 2^128), the exponent difference at
+// which the quotient may overflow the iteration, and the exponent below which the numerator is
+// scaled up.
+template <typename T>
+struct DivisionTraits;
+template <>
+struct DivisionTraits<float> {
+  static constexpr int scale = 64, overflow_difference = 96, small_numerator = 23, bias = 127;
+  static int exponent(float f) { return static_cast<int>((f32_bits(f) >> 23) & 0xff); }
+};
+template <>
+struct DivisionTraits<double> {
+  static constexpr int scale = 128, overflow_difference = 768, small_numerator = 53, bias = 1023;
+  static int exponent(double f) { return static_cast<int>((f64_bits(f) >> 52) & 0x7ff); }
+};
+
+template <typename T>
+T read_float(const Wave& w, const Operand& o, u32 lane) {
+  if constexpr (sizeof(T) == 8) return read_f64(w, o, lane);
+  else return read_f32(w, o, lane);
+}
+
+template <typename T>
+void write_float(Wave& w, u32 reg, u32 lane, T value) {
+  if constexpr (sizeof(T) == 8) write_lane64(w, reg, lane, f64_bits(value));
+  else w.vgpr(reg, lane) = f32_bits(value);
+}
+
+// v_div_scale d, vcc, s0, s1 (denominator), s2 (numerator): scales the operand s0 (one of the
+// two) so that the reciprocal iteration cannot overflow or flush; VCC marks lanes whose quotient
+// comes out scaled, for v_div_fmas to undo.
+template <typename T>
 bool div_scale(Wave& w, const Step& s, Context&) {
+  using D = DivisionTraits<T>;
   const Operand& d = op(s, 0);
-  const Operand& vcc = op(s, 1);
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
-    if (F64) {
-      const double s0 = read_f64(w, op(s, 2), lane), den = read_f64(w, op(s, 3), lane), num = read_f64(w, op(s, 4), lane);
-      double r = s0;
-      if (num == 0 || den == 0) r = std::numeric_limits<double>::quiet_NaN();
-      else if (exponent_f64(num) - exponent_f64(den) >= 768) {
-        mask |= 1ull << lane;
-        if (s0 == den) r = std::ldexp(s0, 128);
-      } else if (std::fpclassify(den) == FP_SUBNORMAL) r = std::ldexp(s0, 128);
-      else if (std::fpclassify(1.0 / den) == FP_SUBNORMAL && std::fpclassify(num / den) == FP_SUBNORMAL) {
-        mask |= 1ull << lane;
-        if (s0 == den) r = std::ldexp(s0, 128);
-      } else if (std::fpclassify(1.0 / den) == FP_SUBNORMAL) r = std::ldexp(s0, -128);
-      else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
-        mask |= 1ull << lane;
-        if (s0 == num) r = std::ldexp(s0, 128);
-      } else if (exponent_f64(num) <= 53) r = std::ldexp(s0, 128);
-      const u64 bits = f64_bits(r);
-      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
-      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
-    } else {
-      const float s0 = read_f32(w, op(s, 2), lane), den = read_f32(w, op(s, 3), lane), num = read_f32(w, op(s, 4), lane);
-      float r = s0;
-      if (num == 0 || den == 0) r = std::numeric_limits<float>::quiet_NaN();
-      else if (exponent_f32(num) - exponent_f32(den) >= 96) {
-        mask |= 1ull << lane;
-        if (s0 == den) r = std::ldexp(s0, 64);
-      } else if (std::fpclassify(den) == FP_SUBNORMAL) r = std::ldexp(s0, 64);
-      else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL && std::fpclassify(num / den) == FP_SUBNORMAL) {
-        mask |= 1ull << lane;
-        if (s0 == den) r = std::ldexp(s0, 64);
-      } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL) r = std::ldexp(s0, -64);
-      else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
-        mask |= 1ull << lane;
-        if (s0 == num) r = std::ldexp(s0, 64);
-      } else if (exponent_f32(num) <= 23) r = std::ldexp(s0, 64);
-      w.vgpr(d.reg, lane) = f32_bits(r);
+    const T s0 = read_float<T>(w, op(s, 2), lane), den = read_float<T>(w, op(s, 3), lane), num = read_float<T>(w, op(s, 4), lane);
+    const bool denormal_reciprocal = std::fpclassify(T(1) / den) == FP_SUBNORMAL;
+    const bool denormal_quotient = std::fpclassify(num / den) == FP_SUBNORMAL;
+    T r = s0;
+    if (num == 0 || den == 0) {
+      r = std::numeric_limits<T>::quiet_NaN();
+    } else if (D::exponent(num) - D::exponent(den) >= D::overflow_difference || (denormal_reciprocal && denormal_quotient)) {
+      mask |= 1ull << lane;
+      if (s0 == den) r = std::ldexp(s0, D::scale);
+    } else if (std::fpclassify(den) == FP_SUBNORMAL) {
+      r = std::ldexp(s0, D::scale);
+    } else if (denormal_reciprocal) {
+      r = std::ldexp(s0, -D::scale);
+    } else if (denormal_quotient) {
+      mask |= 1ull << lane;
+      if (s0 == num) r = std::ldexp(s0, D::scale);
+    } else if (D::exponent(num) <= D::small_numerator) {
+      r = std::ldexp(s0, D::scale);
     }
+    write_float<T>(w, d.reg, lane, r);
   });
-  write_mask(w, vcc, mask);
+  write_mask(w, op(s, 1), mask);
   return true;
 }
 
-template <bool F64>
+template <typename T>
 bool div_fmas(Wave& w, const Step& s, Context&) {
-  const Operand& d = op(s, 0);
+  using D = DivisionTraits<T>;
   const u64 vcc = w.vcc();
   for_active(w, [&](u32 lane) {
-    if (F64) {
-      const double a = read_f64(w, op(s, 1), lane), b = read_f64(w, op(s, 2), lane), c = read_f64(w, op(s, 3), lane);
-      double r = std::fma(a, b, c);
-      if ((vcc >> lane) & 1) r = std::ldexp(r, exponent_f64(c) > 1023 ? 128 : -128);
-      const u64 bits = f64_bits(r);
-      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
-      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
-    } else {
-      const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane), c = read_f32(w, op(s, 3), lane);
-      float r = std::fma(a, b, c);
-      if ((vcc >> lane) & 1) r = std::ldexp(r, exponent_f32(c) > 127 ? 64 : -64);
-      w.vgpr(d.reg, lane) = f32_bits(r);
-    }
+    const T c = read_float<T>(w, op(s, 3), lane);
+    T r = std::fma(read_float<T>(w, op(s, 1), lane), read_float<T>(w, op(s, 2), lane), c);
+    if ((vcc >> lane) & 1) r = std::ldexp(r, D::exponent(c) > D::bias ? D::scale : -D::scale);
+    write_float<T>(w, op(s, 0).reg, lane, r);
   });
   return true;
 }
 
 // v_div_fixup d, quotient, denominator, numerator: the special values of IEEE division.
-template <bool F64>
+template <typename T>
 bool div_fixup(Wave& w, const Step& s, Context&) {
-  const Operand& d = op(s, 0);
   for_active(w, [&](u32 lane) {
-    auto fix = [](auto q, auto den, auto num) {
-      using T = decltype(q);
-      const bool negative = std::signbit(den) != std::signbit(num);
-      const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
-      if (std::isnan(den) || std::isnan(num)) return nan;
-      if (den == 0 && num == 0) return nan;
-      if (std::isinf(den) && std::isinf(num)) return nan;
-      if (den == 0 || std::isinf(num)) return negative ? -inf : inf;
-      if (std::isinf(den) || num == 0) return negative ? T(-0.0) : T(0.0);
-      if (std::isnan(q)) return negative ? -inf : inf;  // the scaled sequence overflowed
-      return negative ? -std::fabs(q) : std::fabs(q);
-    };
-    if (F64) {
-      const u64 bits = f64_bits(fix(read_f64(w, op(s, 1), lane), read_f64(w, op(s, 2), lane), read_f64(w, op(s, 3), lane)));
-      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
-      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
-    } else {
-      w.vgpr(d.reg, lane) = f32_bits(fix(read_f32(w, op(s, 1), lane), read_f32(w, op(s, 2), lane), read_f32(w, op(s, 3), lane)));
-    }
+    const T q = read_float<T>(w, op(s, 1), lane), den = read_float<T>(w, op(s, 2), lane), num = read_float<T>(w, op(s, 3), lane);
+    const bool negative = std::signbit(den) != std::signbit(num);
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    T r;
+    if (std::isnan(den) || std::isnan(num) || (den == 0 && num == 0) || (std::isinf(den) && std::isinf(num))) r = nan;
+    else if (den == 0 || std::isinf(num)) r = negative ? -inf : inf;
+    else if (std::isinf(den) || num == 0) r = negative ? T(-0.0) : T(0.0);
+    else if (std::isnan(q)) r = negative ? -inf : inf;  // the scaled sequence overflowed
+    else r = negative ? -std::fabs(q) : std::fabs(q);
+    write_float<T>(w, op(s, 0).reg, lane, r);
   });
   return true;
 }
@@ -334,11 +322,7 @@ bool convert(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
   for_active(w, [&](u32 lane) {
-    auto put64 = [&](double r) {
-      const u64 bits = f64_bits(r);
-      w.vgpr(d.reg, lane) = static_cast<u32>(bits);
-      w.vgpr(d.reg + 1, lane) = static_cast<u32>(bits >> 32);
-    };
+    auto put64 = [&](double r) { write_lane64(w, d.reg, lane, f64_bits(r)); };
     u32& out = w.vgpr(d.reg, lane);
     switch (Op) {
       case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods)); break;
@@ -549,8 +533,7 @@ bool mad64(Wave& w, const Step& s, Context&) {
       r = static_cast<u64>(t);
       carry = (t >> 64) != 0;
     }
-    w.vgpr(d.reg, lane) = static_cast<u32>(r);
-    w.vgpr(d.reg + 1, lane) = static_cast<u32>(r >> 32);
+    write_lane64(w, d.reg, lane, r);
     if (carry) mask |= 1ull << lane;
   });
   write_mask(w, carry_out, mask);
@@ -565,8 +548,7 @@ bool shift64(Wave& w, const Step& s, Context&) {
     const u32 n = read_lane(w, op(s, 1), lane) & 63;
     const u64 x = read_lane64(w, op(s, 2), lane);
     const u64 r = Op == 0 ? x << n : Op == 1 ? x >> n : u64(i64(x) >> n);
-    w.vgpr(d.reg, lane) = static_cast<u32>(r);
-    w.vgpr(d.reg + 1, lane) = static_cast<u32>(r >> 32);
+    write_lane64(w, d.reg, lane, r);
   });
   return true;
 }
@@ -776,8 +758,8 @@ const Entry kVector[] = {
     {"v_rsq_f64", vop_f64<D2::rsq>}, {"v_sqrt_f64", vop_f64<D2::sqrt>}, {"v_fract_f64", vop_f64<D2::fract>},
     {"v_trunc_f64", vop_f64<D2::trunc>}, {"v_ceil_f64", vop_f64<D2::ceil>}, {"v_floor_f64", vop_f64<D2::floor>},
     {"v_rndne_f64", vop_f64<D2::rndne>}, {"v_frexp_mant_f64", vop_f64<D2::frexp_mant>},
-    {"v_div_scale_f32", div_scale<false>}, {"v_div_scale_f64", div_scale<true>}, {"v_div_fmas_f32", div_fmas<false>},
-    {"v_div_fmas_f64", div_fmas<true>}, {"v_div_fixup_f32", div_fixup<false>}, {"v_div_fixup_f64", div_fixup<true>},
+    {"v_div_scale_f32", div_scale<float>}, {"v_div_scale_f64", div_scale<double>}, {"v_div_fmas_f32", div_fmas<float>},
+    {"v_div_fmas_f64", div_fmas<double>}, {"v_div_fixup_f32", div_fixup<float>}, {"v_div_fixup_f64", div_fixup<double>},
     {"v_cvt_f32_i32", convert<Cv::f32_i32>}, {"v_cvt_f32_u32", convert<Cv::f32_u32>}, {"v_cvt_i32_f32", convert<Cv::i32_f32>},
     {"v_cvt_u32_f32", convert<Cv::u32_f32>}, {"v_cvt_f64_f32", convert<Cv::f64_f32>}, {"v_cvt_f32_f64", convert<Cv::f32_f64>},
     {"v_cvt_f64_i32", convert<Cv::f64_i32>}, {"v_cvt_f64_u32", convert<Cv::f64_u32>}, {"v_cvt_i32_f64", convert<Cv::i32_f64>},

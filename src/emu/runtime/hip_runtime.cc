@@ -96,8 +96,6 @@ struct Runtime {
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
     if (const char* s = std::getenv("GPUPORT_RUN_STATS")) stats_path = s;
   }
-  ~Runtime() { write_stats(); }
-
   void write_stats() {
     if (stats_path.empty() || stats.empty()) return;
     std::string text = "# gpuport run: per-kernel statistics (gfx1100, emulated)\n# kernel\tlaunches\tinstructions\tlane_instructions\tseconds\tlane_instructions_per_second\n";
@@ -260,6 +258,15 @@ void* device_address_of(const void* symbol, size_t* size) {
   return it->second.module->code_object->memory.data() + g->address;
 }
 
+// The kernel a host stub stands for, or null (not registered, or no gfx1100 code object).
+// Called with the runtime's lock held.
+const gpuport::amdgpu::Kernel* kernel_of(const void* function) {
+  auto& rt = runtime();
+  auto it = rt.functions.find(function);
+  if (it == rt.functions.end() || !it->second.module->code_object) return nullptr;
+  return it->second.module->code_object->find_kernel(it->second.name);
+}
+
 hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared) {
   auto& rt = runtime();
   std::shared_ptr<gpuport::emu::PreparedKernel> prepared;
@@ -390,9 +397,7 @@ hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* function) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
-  auto it = rt.functions.find(function);
-  if (it == rt.functions.end() || !it->second.module->code_object) return ret(hipErrorInvalidDeviceFunction);
-  const auto* k = it->second.module->code_object->find_kernel(it->second.name);
+  const auto* k = kernel_of(function);
   if (!k) return ret(hipErrorInvalidDeviceFunction);
   std::memset(attr, 0, sizeof(*attr));
   attr->sharedSizeBytes = k->group_segment_fixed_size;
@@ -427,9 +432,7 @@ static int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* f, int block_size, size_t dynamic) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
-  auto it = rt.functions.find(f);
-  if (it == rt.functions.end() || !it->second.module->code_object) return ret(hipErrorInvalidDeviceFunction);
-  const auto* k = it->second.module->code_object->find_kernel(it->second.name);
+  const auto* k = kernel_of(f);
   if (!k) return ret(hipErrorInvalidDeviceFunction);
   *blocks = blocks_per_cu(*k, block_size, dynamic);
   return hipSuccess;
@@ -442,9 +445,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, co
 hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, const void* f, size_t dynamic, int limit) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
-  auto it = rt.functions.find(f);
-  if (it == rt.functions.end() || !it->second.module->code_object) return ret(hipErrorInvalidDeviceFunction);
-  const auto* k = it->second.module->code_object->find_kernel(it->second.name);
+  const auto* k = kernel_of(f);
   if (!k) return ret(hipErrorInvalidDeviceFunction);
   int best = 0, best_threads = 0;
   const int max_block = std::min<int>(limit > 0 ? limit : 1024, k->max_flat_workgroup_size ? static_cast<int>(k->max_flat_workgroup_size) : 1024);
