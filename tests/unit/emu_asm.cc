@@ -1,0 +1,140 @@
+#include "emu_asm.h"
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "common/process.h"
+
+namespace gpuport::emu::testing {
+namespace fs = std::filesystem;
+
+std::string asm_source(const AsmKernel& k) {
+  const unsigned wave = k.wave64 ? 64 : 32;
+  std::string s;
+  s += ".amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n.text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+  if (k.prologue)
+    s += "  s_load_b128 s[4:7], s[0:1], 0x0\n"
+         "  s_load_b64 s[8:9], s[0:1], 0x10\n"
+         "  s_load_b32 s10, s[0:1], 0x18\n"
+         "  v_lshlrev_b32 v1, 2, v0\n"
+         "  s_waitcnt lgkmcnt(0)\n";
+  s += k.body;
+  if (!k.body.empty() && k.body.back() != '\n') s += '\n';
+  s += "  s_endpgm\n.Lk_end:\n.size k, .Lk_end-k\n\n.rodata\n.p2align 6\n.amdhsa_kernel k\n";
+  s += "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
+  s += fmt::format("  .amdhsa_next_free_vgpr {}\n  .amdhsa_next_free_sgpr 100\n", k.vgprs);
+  s += fmt::format("  .amdhsa_wavefront_size32 {}\n", k.wave64 ? 0 : 1);
+  s += "  .amdhsa_kernarg_size 32\n";
+  s += fmt::format("  .amdhsa_group_segment_fixed_size {}\n", k.lds_bytes);
+  s += fmt::format("  .amdhsa_private_segment_fixed_size {}\n", k.scratch_bytes);
+  if (k.scratch_bytes) s += "  .amdhsa_enable_private_segment 1\n";
+  s += fmt::format("  .amdhsa_float_denorm_mode_32 {}\n  .amdhsa_float_denorm_mode_16_64 {}\n", k.float_denorm_32, k.float_denorm_16_64);
+  s += fmt::format("  .amdhsa_ieee_mode {}\n  .amdhsa_dx10_clamp {}\n", k.ieee_mode ? 1 : 0, k.dx10_clamp ? 1 : 0);
+  s += ".end_amdhsa_kernel\n\n.amdgpu_metadata\n---\namdhsa.version: [1, 2]\namdhsa.target: amdgcn-amd-amdhsa--gfx1100\namdhsa.kernels:\n";
+  s += "  - .name: k\n    .symbol: k.kd\n    .kernarg_segment_size: 32\n    .kernarg_segment_align: 8\n";
+  s += fmt::format("    .group_segment_fixed_size: {}\n    .private_segment_fixed_size: {}\n", k.lds_bytes, k.scratch_bytes);
+  s += fmt::format("    .wavefront_size: {}\n    .sgpr_count: 100\n    .vgpr_count: {}\n    .max_flat_workgroup_size: 1024\n", wave,
+                   k.vgprs);
+  s += "    .args:\n"
+       "      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }\n"
+       "      - { .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }\n"
+       "      - { .offset: 16, .size: 8, .value_kind: global_buffer, .address_space: global }\n"
+       "      - { .offset: 24, .size: 4, .value_kind: by_value }\n";
+  s += "...\n.end_amdgpu_metadata\n";
+  return s;
+}
+
+AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
+  AsmRun run;
+  const fs::path mc = find_program("llvm-mc-19"), lld = find_program("ld.lld-19");
+  if (mc.empty() || lld.empty()) {
+    run.skip_reason = "needs llvm-mc-19 (llvm-19) and ld.lld-19 (lld-19)";
+    return run;
+  }
+  static std::atomic<int> counter{0};
+  const fs::path base = fs::temp_directory_path() / fmt::format("gpuport-emu-asm-{}-{}", ::getpid(), counter++);
+  const fs::path source = base.string() + ".s", object = base.string() + ".o", code = base.string() + ".hsaco";
+  struct Cleanup {
+    std::vector<fs::path> paths;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& p : paths) fs::remove(p, ec);
+    }
+  } cleanup{{source, object, code}};
+  {
+    FILE* f = std::fopen(source.c_str(), "w");
+    if (!f) {
+      run.error = "cannot write " + source.string();
+      return run;
+    }
+    const std::string text = asm_source(kernel);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  auto a = run_process({mc.string(), "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", kernel.wave64 ? "-mattr=+wavefrontsize64" : "-mattr=+wavefrontsize32",
+                        "-filetype=obj", source.string(), "-o", object.string()});
+  if (!a.succeeded()) {
+    run.error = "llvm-mc-19: " + a.err;
+    return run;
+  }
+  auto l = run_process({lld.string(), "-shared", object.string(), "-o", code.string()});
+  if (!l.succeeded()) {
+    run.error = "ld.lld-19: " + l.err;
+    return run;
+  }
+  auto co = amdgpu::load_code_object(code.string());
+  if (!co) {
+    run.error = co.diagnostics()[0].message;
+    return run;
+  }
+  auto d = amdgpu::Disassembler::create(kernel.wave64);
+  if (!d) {
+    run.error = d.diagnostics()[0].message;
+    return run;
+  }
+  const amdgpu::Kernel* k = co->find_kernel("k");
+  if (!k) {
+    run.error = "the code object has no kernel k";
+    return run;
+  }
+  auto prepared = prepare_kernel(*co, *k, **d);
+  if (!prepared) {
+    for (const auto& e : prepared.diagnostics()) run.error += e.message + "\n";
+    return run;
+  }
+  AddressSpace memory;
+  memory.add(reinterpret_cast<std::uint64_t>(co->memory.data()), co->memory.size(), AddressSpace::Kind::code_object, "code object");
+  std::vector<std::uint32_t> in = launch.in, aux = launch.aux;
+  if (in.empty()) in.push_back(0);
+  if (aux.empty()) aux.push_back(0);
+  std::vector<std::uint32_t> out = launch.out_init;
+  out.resize(std::max<std::size_t>(launch.out_words, std::max<std::size_t>(out.size(), 1)), 0);
+  memory.add(reinterpret_cast<std::uint64_t>(in.data()), in.size() * 4, AddressSpace::Kind::device, "in");
+  memory.add(reinterpret_cast<std::uint64_t>(out.data()), out.size() * 4, AddressSpace::Kind::device, "out");
+  memory.add(reinterpret_cast<std::uint64_t>(aux.data()), aux.size() * 4, AddressSpace::Kind::device, "aux");
+  Launch L;
+  L.grid = {launch.groups, 1, 1};
+  L.block = {launch.threads, 1, 1};
+  L.jobs = launch.jobs;
+  L.timeout_seconds = 20;
+  L.kernarg.assign(32, 0);
+  const std::uint64_t pointers[3] = {reinterpret_cast<std::uint64_t>(in.data()), reinterpret_cast<std::uint64_t>(out.data()),
+                                     reinterpret_cast<std::uint64_t>(aux.data())};
+  std::memcpy(L.kernarg.data(), pointers, sizeof(pointers));
+  std::memcpy(L.kernarg.data() + 24, &launch.n, 4);
+  auto r = run_kernel(**prepared, std::move(L), memory, reinterpret_cast<std::uint64_t>(co->memory.data()));
+  if (!r) {
+    for (const auto& e : r.diagnostics()) run.error += e.message + "\n";
+  } else {
+    run.stats = *r;
+  }
+  run.out = std::move(out);
+  run.aux = std::move(aux);
+  return run;
+}
+
+}  // namespace gpuport::emu::testing
