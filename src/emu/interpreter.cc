@@ -31,16 +31,17 @@ Handler resolve(const ParsedInstruction& p, Step& step) {
 
 bool is_branch(std::string_view m) { return m == "s_branch" || m.starts_with("s_cbranch_"); }
 
-// What the emulator cannot honour yet: input/output modifiers it does not implement for this
-// instruction. Refusing is better than computing without them.
-std::string unsupported_modifiers(const ParsedInstruction& p) {
+// What the emulator cannot honour for this instruction: a modifier its handler does not
+// implement (Step::accepts says which it does). Refusing is better than computing without it.
+std::string unsupported_modifiers(const ParsedInstruction& p, const Step& s) {
   const Modifiers& m = p.modifiers;
-  if (m.dpp || m.dpp8) return "DPP";
-  if (m.op_sel != 0 && p.mnemonic != "v_pack_b32_f16") return "op_sel";
-  if (m.neg_lo || m.neg_hi) return "neg_lo/neg_hi";
+  if ((m.dpp || m.dpp8) && !(s.accepts & Accepts::dpp)) return "DPP";
+  if (m.op_sel != 0 && !(s.accepts & Accepts::op_sel)) return "op_sel";
+  if (m.op_sel_hi_given && !(s.accepts & Accepts::op_sel)) return "op_sel_hi";
+  if ((m.neg_lo || m.neg_hi) && !(s.accepts & Accepts::neg_lo_hi)) return "neg_lo/neg_hi";
   for (const auto& o : p.operands) {
-    if (o.sext) return "sext";
-    if (o.high16) return "16-bit register halves";
+    if (o.sext && !(s.accepts & Accepts::sext)) return "sext";
+    if (o.high16 && !(s.accepts & Accepts::high16)) return "16-bit register halves";
   }
   const bool control = p.mnemonic.starts_with("s_waitcnt") || p.mnemonic == "s_delay_alu" || p.mnemonic == "s_sendmsg" ||
                        p.mnemonic.starts_with("s_set") || p.mnemonic.starts_with("s_get");
@@ -97,7 +98,7 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
         unsupported(p.mnemonic == parsed.mnemonic ? std::string() : p.mnemonic);
         return false;
       }
-      if (auto m = unsupported_modifiers(p); !m.empty()) {
+      if (auto m = unsupported_modifiers(p, s); !m.empty()) {
         unsupported("modifier " + m);
         s.handler = nullptr;
         return false;

@@ -70,8 +70,15 @@ struct Step {
   Modifiers mods;
   std::uint32_t param = 0, param2 = 0;  // family-specific (compare condition, data type, width)
   std::int64_t target = -1;             // branch target index
+  // Modifiers the resolved handler honours (Accepts bits), set by the family that resolves the
+  // instruction; any other modifier present refuses the instruction at preparation.
+  std::uint32_t accepts = 0;
   std::unique_ptr<Step> vopd_x, vopd_y; // the halves of a VOPD pair (X first)
 };
+
+namespace Accepts {
+constexpr std::uint32_t op_sel = 1, neg_lo_hi = 2, sext = 4, high16 = 8, dpp = 16;
+}
 
 struct Workgroup {
   std::array<std::uint32_t, 3> id{};

@@ -822,7 +822,10 @@ Handler resolve_vector(const ParsedInstruction& p, Step& step) {
   std::string m = p.mnemonic;
   if (m.starts_with("v_dual_")) m = "v_" + m.substr(7);  // each VOPD half is its VOP2/VOP1 twin
   for (const auto& e : kVector)
-    if (e.mnemonic == m) return e.handler;
+    if (e.mnemonic == m) {
+      if (m == "v_pack_b32_f16") step.accepts |= Accepts::op_sel;  // op_sel picks each source's half
+      return e.handler;
+    }
   return resolve_compare(m, step);
 }
 
