@@ -193,6 +193,9 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   w.size = sh.wave_size;
   w.s.fill(0);
   w.scc = false;
+  w.mode = d.float_round_mode_32 << mode::round32_shift | d.float_round_mode_16_64 << mode::round16_64_shift |
+           d.float_denorm_mode_32 << mode::denorm32_shift | d.float_denorm_mode_16_64 << mode::denorm16_64_shift |
+           (d.dx10_clamp ? mode::dx10_clamp : 0) | (d.ieee_mode ? mode::ieee : 0);
   w.vgprs = std::max<std::uint32_t>(k.vgpr_count, 1) + 8;
   w.v.assign(static_cast<std::size_t>(w.vgprs) * w.size, 0);
   w.pc = 0;

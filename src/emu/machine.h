@@ -85,10 +85,22 @@ struct Workgroup {
   std::vector<std::uint8_t> lds;
 };
 
+// The MODE register's float fields (RDNA3 ISA, hardware register MODE): FP_ROUND [3:0] (round
+// mode of f32 in [1:0], of f16/f64 in [3:2]: 0 nearest even, 1 +inf, 2 -inf, 3 zero), FP_DENORM
+// [7:4] (f32 in [5:4], f16/f64 in [7:6]: 3 keep denormals, 0 flush inputs and outputs), DX10_CLAMP
+// [8], IEEE [9]. A wave starts with what its kernel descriptor asks for.
+namespace mode {
+constexpr std::uint32_t round32_shift = 0, round16_64_shift = 2, denorm32_shift = 4, denorm16_64_shift = 6;
+constexpr std::uint32_t dx10_clamp = 1u << 8, ieee = 1u << 9;
+inline bool keeps_denormals32(std::uint32_t m) { return ((m >> denorm32_shift) & 3) == 3; }
+inline bool keeps_denormals16_64(std::uint32_t m) { return ((m >> denorm16_64_shift) & 3) == 3; }
+}  // namespace mode
+
 struct Wave {
   std::uint32_t size = 32;  // lanes
   std::array<std::uint32_t, 128> s{};
   bool scc = false;
+  std::uint32_t mode = 0;  // the MODE register (namespace mode above)
   std::vector<std::uint32_t> v;  // [register * size + lane]
   std::uint32_t vgprs = 0;
   std::size_t pc = 0;            // index into the prepared steps
