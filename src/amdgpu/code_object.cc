@@ -330,6 +330,13 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     co.kernels.push_back(std::move(k));
   }
   std::sort(co.kernels.begin(), co.kernels.end(), [](const Kernel& a, const Kernel& b) { return a.code_address < b.code_address; });
+  for (const auto& f : symbols) {
+    if (!f.function || f.size == 0 || f.address + f.size > co.memory.size()) continue;
+    const bool kernel = std::any_of(co.kernels.begin(), co.kernels.end(), [&](const Kernel& k) { return k.code_address == f.address; });
+    const bool seen = std::any_of(co.functions.begin(), co.functions.end(), [&](const CodeObject::Symbol& g) { return g.address == f.address; });
+    if (!kernel && !seen) co.functions.push_back({f.name, f.address, f.size});
+  }
+  std::sort(co.functions.begin(), co.functions.end(), [](const CodeObject::Symbol& a, const CodeObject::Symbol& b) { return a.address < b.address; });
   // Dynamic relocations (.rela.dyn): the GOT entries and data pointers a loader fills in with
   // absolute addresses. The image is run where it lies, at co.memory.data().
   const std::uint64_t base = reinterpret_cast<std::uint64_t>(co.memory.data());

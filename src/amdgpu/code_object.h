@@ -81,6 +81,9 @@ struct CodeObject {
     std::uint64_t address = 0, size = 0;
   };
   std::vector<Symbol> globals;
+  // Device functions that are not kernels (callees: __noinline__ functions, virtual functions,
+  // the device library's printf and malloc), by address: the .symtab's FUNC symbols.
+  std::vector<Symbol> functions;
 
   const Kernel* find_kernel(std::string_view name) const;
 };

@@ -130,37 +130,46 @@ std::vector<OpcodeInfo> Disassembler::gfx11_opcodes() const {
 }
 
 Result<KernelCode> Disassembler::decode(const CodeObject& co, const Kernel& kernel) const {
-  const auto& s = *state_;
+  auto instructions = decode_range(co, kernel.code_address, kernel.code_size, "kernel " + kernel.name);
+  if (!instructions) return Result<KernelCode>::failure(instructions.diagnostics());
   KernelCode out;
   out.kernel = &kernel;
-  if (kernel.code_address > co.memory.size() || kernel.code_size > co.memory.size() - kernel.code_address) {
+  out.instructions = std::move(*instructions);
+  return out;
+}
+
+Result<std::vector<Instruction>> Disassembler::decode_range(const CodeObject& co, std::uint64_t address, std::uint64_t length,
+                                                            std::string_view name) const {
+  const auto& s = *state_;
+  std::vector<Instruction> out;
+  if (address > co.memory.size() || length > co.memory.size() - address) {
     Diagnostic e;
     e.code = "bad-code-object";
-    e.message = fmt::format("kernel {}: code [{:#x}, +{:#x}) lies outside the image", kernel.name, kernel.code_address, kernel.code_size);
+    e.message = fmt::format("{}: code [{:#x}, +{:#x}) lies outside the image", name, address, length);
     e.location.file = co.origin;
     return e;
   }
-  const llvm::ArrayRef<std::uint8_t> code(co.memory.data() + kernel.code_address, kernel.code_size);
+  const llvm::ArrayRef<std::uint8_t> code(co.memory.data() + address, length);
   std::uint64_t at = 0;
   while (at < code.size()) {
     llvm::MCInst inst;
     std::uint64_t size = 0;
-    const auto status = s.disassembler->getInstruction(inst, size, code.slice(at), kernel.code_address + at, llvm::nulls());
+    const auto status = s.disassembler->getInstruction(inst, size, code.slice(at), address + at, llvm::nulls());
     if (status != llvm::MCDisassembler::Success || size == 0) {
-      // Bytes after the last s_endpgm that do not decode are padding, not code.
+      // Bytes after the last s_endpgm (or a function's return) that do not decode are padding.
       bool ended = false;
-      for (const auto& i : out.instructions) ended |= i.form == "S_ENDPGM";
+      for (const auto& i : out) ended |= i.form == "S_ENDPGM" || i.form == "S_SETPC_B64_return" || i.form == "S_SETPC_B64";
       if (ended) break;
       std::uint32_t word = 0;
       for (std::size_t b = 0; b < 4 && at + b < code.size(); ++b) word |= static_cast<std::uint32_t>(code[at + b]) << (8 * b);
       Diagnostic e;
       e.code = "bad-instruction";
-      e.message = fmt::format("kernel {}: the word {:08x} at byte offset {:#x} is no gfx1100 instruction", kernel.name, word, at);
+      e.message = fmt::format("{}: the word {:08x} at byte offset {:#x} is no gfx1100 instruction", name, word, at);
       e.location.file = co.origin;
       return e;
     }
     Instruction i;
-    i.address = kernel.code_address + at;
+    i.address = address + at;
     i.size = static_cast<std::uint32_t>(size);
     i.opcode = inst.getOpcode();
     const auto& names = s.names_of(i.opcode);
@@ -195,10 +204,10 @@ Result<KernelCode> Disassembler::decode(const CodeObject& co, const Kernel& kern
     const auto& desc = s.instructions->get(i.opcode);
     for (auto r : desc.implicit_uses()) i.implicit_uses.push_back(s.registers->getEncodingValue(r));
     for (auto r : desc.implicit_defs()) i.implicit_defs.push_back(s.registers->getEncodingValue(r));
-    out.instructions.push_back(std::move(i));
+    out.push_back(std::move(i));
     at += size;
   }
-  while (!out.instructions.empty() && out.instructions.back().form == "S_CODE_END") out.instructions.pop_back();
+  while (!out.empty() && out.back().form == "S_CODE_END") out.pop_back();
   return out;
 }
 

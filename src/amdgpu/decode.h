@@ -57,6 +57,9 @@ class Disassembler {
   // Decodes [kernel.code_address, + code_size). Trailing s_code_end padding is dropped; a word
   // that is no gfx1100 instruction is an error naming the kernel and byte offset.
   Result<KernelCode> decode(const CodeObject& code_object, const Kernel& kernel) const;
+  // Decodes [address, + size) of the image, the code of the function `name` (for messages).
+  Result<std::vector<Instruction>> decode_range(const CodeObject& code_object, std::uint64_t address, std::uint64_t size,
+                                                std::string_view name) const;
 
   std::vector<OpcodeInfo> gfx11_opcodes() const;
   std::string_view form_name(std::uint32_t opcode) const;

@@ -78,9 +78,14 @@ Result<std::vector<KernelCoverage>> coverage(const amdgpu::CodeObject& co) {
       }
     }
     kc.approximate.assign(approximate.begin(), approximate.end());
+    bool calls = false;
+    for (const auto& i : code->instructions)
+      calls |= i.mnemonic == "s_swappc_b64" || i.mnemonic == "s_setpc_b64" || i.mnemonic == "s_call_b64";
     auto prepared = prepare_kernel(co, k, *d);
     if (!prepared)
       for (const auto& e : prepared.diagnostics()) kc.unsupported.push_back(e.message);
+    else if (calls)
+      kc.unsupported_in_callees = (*prepared)->unimplemented_in_functions;
     out.push_back(std::move(kc));
   }
   return out;
@@ -88,16 +93,23 @@ Result<std::vector<KernelCoverage>> coverage(const amdgpu::CodeObject& co) {
 
 std::string format_coverage(const amdgpu::CodeObject& co, const std::vector<KernelCoverage>& kernels) {
   std::string out = fmt::format("{}: {} kernel(s) for gfx1100 (emulated)\n", co.origin, kernels.size());
-  std::size_t unsupported = 0;
+  std::size_t unsupported = 0, may_stop = 0;
   for (const auto& k : kernels) {
-    const char* verdict = !k.unsupported.empty() ? "UNSUPPORTED" : !k.approximate.empty() ? "approximate" : "exact";
+    const char* verdict = !k.unsupported.empty()             ? "UNSUPPORTED"
+                          : !k.unsupported_in_callees.empty() ? "MAY-STOP"
+                          : !k.approximate.empty()            ? "approximate"
+                                                              : "exact";
     out += fmt::format("  {:<12} {} ({} instructions)", verdict, k.kernel, k.instructions);
     if (!k.approximate.empty()) out += fmt::format("; approximate: {}", fmt::join(k.approximate, ", "));
     out += "\n";
     for (const auto& u : k.unsupported) out += "    " + u + "\n";
+    for (const auto& u : k.unsupported_in_callees) out += "    (if called) " + u + "\n";
     unsupported += k.unsupported.size();
+    may_stop += k.unsupported_in_callees.size();
   }
   out += unsupported ? fmt::format("{} instruction(s) the emulator does not implement: the program cannot run\n", unsupported)
+         : may_stop  ? fmt::format("{} instruction(s) the emulator does not implement in device functions the kernels may call: "
+                                   "a kernel stops if it reaches one\n", may_stop)
                      : "every instruction is implemented\n";
   return out;
 }

@@ -28,6 +28,9 @@ struct KernelCoverage {
   std::size_t instructions = 0;
   std::vector<std::string> approximate;    // mnemonics, each once
   std::vector<std::string> unsupported;    // "offset: text (why)", each instruction
+  // In device functions the kernel may call (it makes calls; callees are not traced statically):
+  // each stops the kernel only if it is reached.
+  std::vector<std::string> unsupported_in_callees;
 };
 
 // Decodes and prepares every kernel of the code object, recording what is not exact.

@@ -24,12 +24,14 @@ Diagnostic error(const amdgpu::CodeObject& co, std::string code, std::string mes
 }
 
 Handler resolve(const ParsedInstruction& p, Step& step) {
+  if (Handler h = resolve_control(p, step)) return h;
   if (Handler h = resolve_scalar(p, step)) return h;
   if (Handler h = resolve_vector(p, step)) return h;
   return resolve_memory(p, step);
 }
 
-bool is_branch(std::string_view m) { return m == "s_branch" || m.starts_with("s_cbranch_"); }
+// Instructions whose immediate is a target relative to the next instruction.
+bool is_branch(std::string_view m) { return m == "s_branch" || m.starts_with("s_cbranch_") || m == "s_call_b64"; }
 
 // What the emulator cannot honour for this instruction: a modifier its handler does not
 // implement (Step::accepts says which it does). Refusing is better than computing without it.
@@ -43,8 +45,9 @@ std::string unsupported_modifiers(const ParsedInstruction& p, const Step& s) {
     if (o.sext && !(s.accepts & Accepts::sext)) return "sext";
     if (o.high16 && !(s.accepts & Accepts::high16)) return "16-bit register halves";
   }
-  const bool control = p.mnemonic.starts_with("s_waitcnt") || p.mnemonic == "s_delay_alu" || p.mnemonic == "s_sendmsg" ||
-                       p.mnemonic.starts_with("s_set") || p.mnemonic.starts_with("s_get");
+  // Operands in function syntax (vmcnt(0), sendmsg(...), hwreg(...)), which the resolver read.
+  const bool control = p.mnemonic.starts_with("s_waitcnt") || p.mnemonic == "s_delay_alu" || p.mnemonic.starts_with("s_sendmsg") ||
+                       p.mnemonic.starts_with("s_set") || p.mnemonic.starts_with("s_get") || p.mnemonic == "s_version";
   if (!m.unknown.empty() && !control) return m.unknown.front();
   return {};
 }
@@ -61,6 +64,27 @@ bool implements(std::string_view mnemonic) {
   return resolve(p, step) != nullptr;
 }
 
+namespace {
+
+// A callee's instruction that the emulator does not implement: reached, it stops the kernel.
+bool unimplemented(Wave&, const Step&, Context& c) {
+  Fault f;
+  f.message = "an instruction the emulator does not implement was reached";
+  c.fault = f;
+  return false;
+}
+
+}  // namespace
+
+std::string PreparedKernel::where(const amdgpu::Instruction& instruction) const {
+  const std::uint64_t a = instruction.address;
+  if (a >= kernel->code_address && a < kernel->code_address + kernel->code_size)
+    return fmt::format("byte offset {:#x}", a - kernel->code_address);
+  for (const auto& f : code_object->functions)
+    if (a >= f.address && a < f.address + f.size) return fmt::format("byte offset {:#x} of function {}", a - f.address, f.name);
+  return fmt::format("address {:#x}", a);
+}
+
 Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject& co, const amdgpu::Kernel& kernel,
                                                        const amdgpu::Disassembler& disassembler) {
   auto code = disassembler.decode(co, kernel);
@@ -69,20 +93,44 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
   k->code_object = &co;
   k->kernel = &kernel;
   k->code = std::move(*code);
+  k->kernel_instructions = k->code.instructions.size();
   k->wave64 = !kernel.descriptor.wave32;
-  std::unordered_map<std::uint64_t, std::size_t> index_of;
-  for (std::size_t i = 0; i < k->code.instructions.size(); ++i) index_of[k->code.instructions[i].address] = i;
+  for (const auto& f : co.functions) {
+    auto callee = disassembler.decode_range(co, f.address, f.size, "function " + f.name);
+    if (!callee) return Result<std::shared_ptr<PreparedKernel>>::failure(callee.diagnostics());
+    for (auto& i : *callee) k->code.instructions.push_back(std::move(i));
+  }
+  auto& instructions = k->code.instructions;
+  for (std::size_t i = 0; i < instructions.size(); ++i) k->step_at[instructions[i].address] = static_cast<std::uint32_t>(i);
   std::vector<Diagnostic> errors;
-  k->steps.resize(k->code.instructions.size());
-  for (std::size_t i = 0; i < k->code.instructions.size(); ++i) {
-    const amdgpu::Instruction& inst = k->code.instructions[i];
+  k->steps.resize(instructions.size());
+  for (std::size_t i = 0; i < instructions.size(); ++i) {
+    const amdgpu::Instruction& inst = instructions[i];
     Step& step = k->steps[i];
     step.instruction = &inst;
-    const std::uint64_t offset = inst.address - kernel.code_address;
+    const bool own = i < k->kernel_instructions;
+    // A callee's unimplemented instruction becomes a step that stops the kernel when reached,
+    // once the checks below are done with the step.
+    struct Deferred {
+      Step& step;
+      bool active = false;
+      ~Deferred() {
+        if (!active) return;
+        const amdgpu::Instruction* at = step.instruction;
+        step = Step();
+        step.instruction = at;
+        step.handler = unimplemented;
+      }
+    } deferred{step};
     auto unsupported = [&](const std::string& why) {
-      errors.push_back(error(co, "emu-unsupported",
-                             fmt::format("kernel {}: the instruction at byte offset {:#x} ({}) is not implemented by the emulator{}",
-                                         kernel.name, offset, inst.text, why.empty() ? "" : ": " + why)));
+      const std::string message = fmt::format("kernel {}: the instruction at {} ({}) is not implemented by the emulator{}", kernel.name,
+                                              k->where(inst), inst.text, why.empty() ? "" : ": " + why);
+      if (own) {
+        errors.push_back(error(co, "emu-unsupported", message));
+      } else {
+        k->unimplemented_in_functions.push_back(message);
+        deferred.active = true;
+      }
     };
     ParsedInstruction parsed;
     if (auto e = parse_instruction(inst.text, parsed)) {
@@ -122,11 +170,11 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
           break;
         }
       const std::uint64_t target = inst.address + 4 + static_cast<std::uint64_t>(words * 4);
-      auto it = index_of.find(target);
-      if (it == index_of.end()) {
+      auto it = k->step_at.find(target);
+      if (it == k->step_at.end()) {
         errors.push_back(error(co, "emu-bad-branch",
-                               fmt::format("kernel {}: the branch at byte offset {:#x} ({}) goes to {:#x}, which is no instruction of the kernel",
-                                           kernel.name, offset, inst.text, target - kernel.code_address)));
+                               fmt::format("kernel {}: the branch at {} ({}) goes to address {:#x}, which is no instruction of the code object",
+                                           kernel.name, k->where(inst), inst.text, target)));
         continue;
       }
       step.target = static_cast<std::int64_t>(it->second);
@@ -155,7 +203,9 @@ void fill_hidden_arguments(const amdgpu::Kernel& kernel, const Launch& launch, s
     else if (k == "hidden_group_size_z") put(a, launch.block[2]);
     else if (k == "hidden_grid_dims") put(a, static_cast<std::uint64_t>(dims));
     else if (k == "hidden_dynamic_lds_size") put(a, launch.dynamic_lds);
-    else put(a, 0);  // remainders and global offsets are 0 for whole workgroups; no hostcall, heap or queue yet
+    else if (k == "hidden_hostcall_buffer") put(a, launch.hostcall_buffer);
+    else if (k == "hidden_heap_v1") put(a, launch.heap);
+    else put(a, 0);  // remainders and global offsets are 0 for whole workgroups; no device-side queue
   }
 }
 
@@ -184,6 +234,7 @@ struct Shared {
   std::chrono::steady_clock::time_point deadline;
   bool has_deadline = false;
   int trace_lane = -1;  // GPUPORT_EMU_TRACE=<lane>: print every instruction of wave 0 of workgroup 0
+  std::uint32_t waves_per_group = 1;
 };
 
 void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std::uint32_t threads) {
@@ -238,7 +289,7 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   const auto& steps = k.steps;
   std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
   std::uint64_t count = 0;
-  while (!w.done && !w.at_barrier) {
+  while (!w.done && !w.at_barrier && !w.yielded) {
     if (w.pc >= steps.size()) {
       Fault f;
       f.message = "execution ran past the last instruction of the kernel";
@@ -249,8 +300,13 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
     c.lane_instructions += static_cast<std::uint64_t>(std::popcount(w.exec()));
     if (!st.handler(w, st, c)) return false;
     if (sh.trace_lane >= 0 && w.group->id == std::array<std::uint32_t, 3>{0, 0, 0} && w.index_in_group == 0) {
-      std::string line = fmt::format("{:6x}: {:<60} exec={:016x} scc={}", st.instruction->address - k.kernel->code_address,
-                                     st.instruction->text, w.exec(), w.scc ? 1 : 0);
+      // Kernel instructions by byte offset, a callee's as function+offset.
+      std::string at = fmt::format("{:6x}", st.instruction->address - k.kernel->code_address);
+      if (w.pc >= k.kernel_instructions)
+        for (const auto& f : k.code_object->functions)
+          if (st.instruction->address >= f.address && st.instruction->address < f.address + f.size)
+            at = fmt::format("{}+{:#x}", f.name, st.instruction->address - f.address);
+      std::string line = fmt::format("{}: {:<60} exec={:016x} scc={}", at, st.instruction->text, w.exec(), w.scc ? 1 : 0);
       if (!st.ops.empty()) {
         const Operand& d = st.ops[0];
         if (d.kind == Operand::Kind::vgpr)
@@ -276,6 +332,10 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
       return false;
     }
     if ((count & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
+    // A time slice: the other waves of the workgroup get a turn, so that a wave spinning on
+    // another wave's flag without s_sleep still lets that wave run. Fixed in instructions, so
+    // runs stay deterministic.
+    if ((count & 0xffff) == 0 && sh.waves_per_group > 1) break;
   }
   c.instructions += count;
   return true;
@@ -290,6 +350,9 @@ void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& 
   Context c;
   c.memory = &memory;
   c.image_base = sh.image_base;
+  c.step_at = &k.step_at;
+  c.interrupt = L.interrupt;
+  c.interrupt_user = L.interrupt_user;
   std::vector<Wave> wave(waves);
   Workgroup g;
   std::uint64_t done_groups = 0;
@@ -306,6 +369,7 @@ void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& 
       bool all_done = true;
       for (auto& w : wave) {
         if (w.done) continue;
+        w.yielded = false;
         if (!w.at_barrier && !run_wave(w, k, c, sh)) {
           failed = true;
           const amdgpu::Instruction* inst = w.pc < k.steps.size() ? k.steps[w.pc].instruction : nullptr;
@@ -313,7 +377,7 @@ void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& 
           d.code = "emu-fault";
           d.location.file = k.code_object->origin;
           d.message = fmt::format("kernel {}: {}{} in workgroup ({}, {}, {}), wave {}{}", k.kernel->name, c.fault->message,
-                                  inst ? fmt::format(" at byte offset {:#x} ({})", inst->address - k.kernel->code_address, inst->text)
+                                  inst ? fmt::format(" at {} ({})", k.where(*inst), inst->text)
                                        : std::string(),
                                   g.id[0], g.id[1], g.id[2], w.index_in_group,
                                   c.fault->lane >= 0 ? fmt::format(", lane {}", c.fault->lane) : std::string());
@@ -396,6 +460,7 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   sh.lds_bytes = static_cast<std::uint32_t>(lds);
   sh.scratch_per_lane = kernel.descriptor.private_segment_fixed_size + (kernel.uses_dynamic_stack ? 16384u : 0u);
   sh.wave_size = kernel.descriptor.wave32 ? 32 : 64;
+  sh.waves_per_group = static_cast<std::uint32_t>((threads + sh.wave_size - 1) / sh.wave_size);
   if (launch.timeout_seconds > 0) {
     sh.has_deadline = true;
     sh.deadline = std::chrono::steady_clock::now() +

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "amdgpu/code_object.h"
@@ -17,12 +18,23 @@
 
 namespace gpuport::emu {
 
+// A kernel ready to run: its own instructions first (step 0 is the entry), then those of every
+// device function of the code object that is not a kernel (the callees that s_swappc_b64 and
+// s_setpc_b64 reach by address).
 struct PreparedKernel {
   const amdgpu::CodeObject* code_object = nullptr;
   const amdgpu::Kernel* kernel = nullptr;
-  amdgpu::KernelCode code;
+  amdgpu::KernelCode code;  // the kernel's instructions, then the functions'
+  std::size_t kernel_instructions = 0;
   std::vector<Step> steps;
+  std::unordered_map<std::uint64_t, std::uint32_t> step_at;  // image address -> step index
+  // Instructions of callee functions that the emulator does not implement: each stops the
+  // kernel if it is reached (a kernel's own unimplemented instructions refuse it at preparation).
+  std::vector<std::string> unimplemented_in_functions;
   bool wave64 = false;
+
+  // "byte offset 0x1c of kernel K" or "byte offset 0x40 of function F" for an instruction.
+  std::string where(const amdgpu::Instruction& instruction) const;
 };
 
 // Resolves every instruction; on failure the diagnostics name each unimplemented instruction.
@@ -40,6 +52,12 @@ struct Launch {
   unsigned jobs = 1;                   // host threads for workgroups
   std::uint64_t max_instructions = 0;  // per wave; 0: no limit
   double timeout_seconds = 0;          // 0: none
+  // Services of the runtime: the hostcall buffer (hidden_hostcall_buffer), the device heap
+  // (hidden_heap_v1) and the handler of MSG_INTERRUPT, by which device code asks the host to
+  // serve a hostcall packet now. 0/null when absent.
+  std::uint64_t hostcall_buffer = 0, heap = 0;
+  void (*interrupt)(void* user, std::uint32_t m0) = nullptr;
+  void* interrupt_user = nullptr;
 };
 
 struct RunStats {

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "amdgpu/decode.h"
@@ -105,6 +106,7 @@ struct Wave {
   std::uint32_t vgprs = 0;
   std::size_t pc = 0;            // index into the prepared steps
   bool done = false, at_barrier = false;
+  bool yielded = false;  // gave the other waves of its workgroup a turn (s_sleep)
   std::uint32_t index_in_group = 0;
   Workgroup* group = nullptr;
   std::vector<std::uint8_t> scratch;  // [lane * scratch_per_lane + offset]
@@ -129,7 +131,12 @@ struct Wave {
 struct Context {
   AddressSpace* memory = nullptr;
   std::uint64_t image_base = 0;  // host address of the code object's loaded image
+  // Image address -> step index, for jumps by address (s_setpc_b64, s_swappc_b64).
+  const std::unordered_map<std::uint64_t, std::uint32_t>* step_at = nullptr;
   std::optional<Fault> fault;
+  // MSG_INTERRUPT (s_sendmsg): the host side of hostcalls (device printf, malloc), with M0.
+  void (*interrupt)(void* user, std::uint32_t m0) = nullptr;
+  void* interrupt_user = nullptr;
   // The last live region a global access hit: regions do not change while a kernel runs, so
   // most accesses are checked without the address space's lock.
   std::uint64_t region_begin = 0, region_end = 0;
@@ -195,6 +202,7 @@ inline double bits_f64(std::uint64_t u) {
 
 // Semantic families: each resolves a mnemonic (and its parsed operands) to a handler, filling
 // the step's parameters; null when the family does not know the mnemonic.
+Handler resolve_control(const ParsedInstruction& p, Step& step);
 Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);

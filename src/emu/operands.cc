@@ -278,7 +278,7 @@ std::optional<std::string> parse_instruction(std::string_view text, ParsedInstru
   if (out.mnemonic == "s_waitcnt" || out.mnemonic == "s_delay_alu" || out.mnemonic == "s_sendmsg" ||
       out.mnemonic == "s_sendmsg_rtn_b32" || out.mnemonic == "s_sendmsg_rtn_b64" || out.mnemonic == "s_waitcnt_depctr" ||
       out.mnemonic == "s_setreg_imm32_b32" || out.mnemonic == "s_getreg_b32" || out.mnemonic == "s_setreg_b32" ||
-      out.mnemonic == "s_round_mode" || out.mnemonic == "s_denorm_mode") {
+      out.mnemonic == "s_round_mode" || out.mnemonic == "s_denorm_mode" || out.mnemonic == "s_version") {
     auto parts = split_commas(rest);
     for (auto p : parts) {
       Operand op;

@@ -41,11 +41,6 @@ bool branch(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-bool getpc(Wave& w, const Step& s, Context& c) {
-  write_scalar64(w, op(s, 0), c.image_base + s.instruction->address + s.instruction->size);
-  return true;
-}
-
 // SOP2 32-bit, with SCC as each op defines it.
 enum class S2 : std::uint8_t {
   add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32,
@@ -291,13 +286,11 @@ struct Entry {
 const Entry kScalar[] = {
     {"s_nop", nop}, {"s_waitcnt", nop}, {"s_waitcnt_vscnt", nop}, {"s_waitcnt_vmcnt", nop}, {"s_waitcnt_expcnt", nop},
     {"s_waitcnt_lgkmcnt", nop}, {"s_waitcnt_depctr", nop}, {"s_delay_alu", nop}, {"s_clause", nop},
-    {"s_set_inst_prefetch_distance", nop}, {"s_sleep", nop}, {"s_setprio", nop}, {"s_code_end", nop},
+    {"s_set_inst_prefetch_distance", nop}, {"s_setprio", nop}, {"s_code_end", nop},
     {"s_icache_inv", nop}, {"s_dcache_inv", nop}, {"s_inst_prefetch", nop},
-    {"s_sendmsg", nop},  // MSG_DEALLOC_VGPRS before s_endpgm; other messages go to the hostcall handler later
     {"s_endpgm", endpgm}, {"s_barrier", barrier},
     {"s_branch", branch<0>}, {"s_cbranch_scc1", branch<1>}, {"s_cbranch_scc0", branch<2>}, {"s_cbranch_vccz", branch<3>},
     {"s_cbranch_vccnz", branch<4>}, {"s_cbranch_execz", branch<5>}, {"s_cbranch_execnz", branch<6>},
-    {"s_getpc_b64", getpc},
     {"s_add_u32", sop2<S2::add_u32>}, {"s_sub_u32", sop2<S2::sub_u32>}, {"s_add_i32", sop2<S2::add_i32>},
     {"s_sub_i32", sop2<S2::sub_i32>}, {"s_addc_u32", sop2<S2::addc_u32>}, {"s_subb_u32", sop2<S2::subb_u32>},
     {"s_min_i32", sop2<S2::min_i32>}, {"s_min_u32", sop2<S2::min_u32>}, {"s_max_i32", sop2<S2::max_i32>},

@@ -75,5 +75,102 @@ TEST(EmuAsm, SixtyFourBitAddCarriesThroughVcc) {
   }
 }
 
+TEST(EmuAsm, CallAndReturnByAddress) {
+  AsmKernel k;
+  // A subroutine after s_endpgm: s_call_b64 saves the return address, s_setpc_b64 returns; a
+  // second call goes through s_getpc_b64 + offset + s_swappc_b64, as clang calls functions.
+  k.body = R"(
+  v_mov_b32 v2, 5
+  s_call_b64 s[30:31], .Ltwice
+  s_getpc_b64 s[12:13]
+.Lhere:
+  s_add_u32 s12, s12, .Ltwice-.Lhere
+  s_addc_u32 s13, s13, 0
+  s_swappc_b64 s[30:31], s[12:13]
+  global_store_b32 v1, v2, s[6:7]
+  s_endpgm
+.Ltwice:
+  v_add_nc_u32 v2, v2, v2
+  s_setpc_b64 s[30:31]
+)";
+  AsmLaunch l;
+  RUN_ASM(r, k, l);
+  for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(r.out[lane], 20u) << lane;
+}
+
+TEST(EmuAsm, ModeRegisterReadsAndWrites) {
+  AsmKernel k;
+  k.float_denorm_32 = 3;
+  k.float_denorm_16_64 = 3;
+  // MODE as the descriptor set it (denormals kept, IEEE, DX10 clamp); then FP_DENORM cleared by
+  // s_denorm_mode, FP_ROUND set by s_round_mode, two bits by s_setreg_imm32_b32; STATUS.SCC.
+  k.body = R"(
+  s_getreg_b32 s12, hwreg(HW_REG_MODE)
+  s_denorm_mode 0
+  s_round_mode 0x3
+  s_getreg_b32 s13, hwreg(HW_REG_MODE, 0, 8)
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3
+  s_getreg_b32 s14, hwreg(HW_REG_MODE, 0, 8)
+  s_cmp_eq_u32 0, 0
+  s_getreg_b32 s15, hwreg(HW_REG_STATUS, 0, 1)
+  v_mov_b32 v2, s12
+  v_mov_b32 v3, s13
+  v_mov_b32 v4, s14
+  v_mov_b32 v5, s15
+  v_mov_b32 v6, 0
+  global_store_b32 v6, v2, s[6:7]
+  global_store_b32 v6, v3, s[6:7] offset:4
+  global_store_b32 v6, v4, s[6:7] offset:8
+  global_store_b32 v6, v5, s[6:7] offset:12
+)";
+  AsmLaunch l;
+  l.threads = 1;
+  RUN_ASM(r, k, l);
+  EXPECT_EQ(r.out[0] & 0x3ffu, 0xf0u | 1u << 8 | 1u << 9);  // FP_DENORM 0xf, DX10_CLAMP, IEEE; round 0
+  EXPECT_EQ(r.out[1], 0x03u);                              // denorm 0, round 3
+  EXPECT_EQ(r.out[2], 0x33u);                              // f32 denormals back on
+  EXPECT_EQ(r.out[3], 1u);
+}
+
+TEST(EmuAsm, SleepingWavesLetTheOtherWavesOfTheGroupRun) {
+  for (bool sleeps : {true, false}) {
+    AsmKernel k;
+    k.lds_bytes = 16;
+    // Wave 0 waits for a flag that wave 1 sets in LDS. The emulator runs one wave at a time: the
+    // waiting wave must give way, at s_sleep or, without it, at the end of its time slice.
+    k.body = std::string(R"(
+  v_mov_b32 v6, 0
+  v_cmp_gt_u32 vcc_lo, 32, v0
+  s_cbranch_vccz .Lsetter
+.Lwait:
+  ds_load_b32 v2, v6
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc_lo, 0, v2
+)") + (sleeps ? "  s_sleep 1\n" : "") + R"(
+  s_cbranch_vccnz .Lwait
+  global_store_b32 v1, v2, s[6:7]
+  s_endpgm
+.Lsetter:
+  v_mov_b32 v2, 77
+  ds_store_b32 v6, v2
+)";
+    AsmLaunch l;
+    l.threads = 64;
+    RUN_ASM(r, k, l);
+    for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(r.out[lane], 77u) << "s_sleep " << sleeps << " lane " << lane;
+  }
+}
+
+TEST(EmuAsm, TrapStopsTheKernelNamingTheInstruction) {
+  AsmKernel k;
+  k.body = "  s_trap 2\n  global_store_b32 v1, v1, s[6:7]\n";
+  AsmLaunch l;
+  auto r = run_asm(k, l);
+  if (!r.skip_reason.empty()) GTEST_SKIP() << r.skip_reason;
+  EXPECT_NE(r.error.find("the kernel trapped (s_trap 2)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("(s_trap 2) in workgroup (0, 0, 0), wave 0"), std::string::npos) << r.error;
+  EXPECT_EQ(r.out[1], 0u);  // nothing after the trap ran
+}
+
 }  // namespace
 }  // namespace gpuport::emu::testing
