@@ -40,8 +40,11 @@ struct CallConfiguration {
 thread_local std::vector<CallConfiguration> call_stack;
 
 void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
-  const size_t rounded = std::max<size_t>(256, (size + 255) / 256 * 256);
-  void* p = std::aligned_alloc(256, rounded);
+  // Whole pages, as a GPU driver hands out device memory: code relies on it (the device
+  // library's free() tells a large block from a slab's by 4 KiB alignment).
+  constexpr size_t kPage = 4096;
+  const size_t rounded = std::max<size_t>(kPage, (size + kPage - 1) / kPage * kPage);
+  void* p = std::aligned_alloc(kPage, rounded);
   if (!p) return nullptr;
   std::memset(p, 0, rounded);
   auto& rt = runtime();
@@ -181,6 +184,7 @@ hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
   L.kernarg.assign(std::max<std::size_t>(kernel.kernarg_segment_size, 16), 0);
+  attach_services(kernel, L);
   std::size_t index = 0;
   for (const auto& a : kernel.arguments) {
     if (a.value_kind.starts_with("hidden_")) continue;

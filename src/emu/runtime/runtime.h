@@ -38,6 +38,9 @@ struct ihipEvent_t {
 
 namespace gpuport::emu::hip {
 
+using emu::AddressSpace;
+using emu::Launch;
+
 
 // A process exit status distinct from a program's own failures: the emulator stopped a kernel.
 constexpr int kKernelFaultExit = 70;
@@ -148,6 +151,10 @@ const amdgpu::CodeObject::Symbol* find_global(const Module& m, const std::string
 void* device_address_of(const void* symbol, size_t* size);
 // The kernel a host stub stands for, or null. Called with the runtime's lock held.
 const amdgpu::Kernel* kernel_of(const void* function);
+// Connects the services a kernel's hidden arguments ask for: the hostcall buffer and its
+// interrupt handler (device printf, assert messages, malloc's slabs) and the device heap.
+void attach_services(const amdgpu::Kernel& kernel, Launch& launch);
+std::uint64_t device_heap();
 // Runs `function` (a registered host stub) on the emulator; args as hipLaunchKernel takes them.
 hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared);
 
