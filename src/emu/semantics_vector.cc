@@ -208,6 +208,43 @@ bool vop_f64(Wave& w, const Step& s, Context&) {
   return true;
 }
 
+// v_trig_preop_f64 d, x, segment: 53 bits of 2/pi for the Payne-Hanek reduction of large
+// arguments (sin, cos, tan of doubles): the bits after the first 53 * segment (plus, for a large
+// x, the bits its exponent shifts past), as a double scaled to their place. The hardware holds 2/pi
+// to 1201 fractional bits; these are those bits, most significant first (computed with Machin's
+// formula in exact integer arithmetic; the last word's low 15 bits are beyond the hardware's table).
+constexpr u64 kTwoOverPi[19] = {
+    0xa2f9836e4e441529, 0xfc2757d1f534ddc0, 0xdb6295993c439041, 0xfe5163abdebbc561, 0xb7246e3a424dd2e0,
+    0x06492eea09d1921c, 0xfe1deb1cb129a73e, 0xe88235f52ebb4484, 0xe99c7026b45f7e41, 0x3991d639835339f4,
+    0x9c845f8bbdf9283b, 0x1ff897ffde05980f, 0xef2f118b5a0a6d1f, 0x6d367ecf27cb09b7, 0x4f463f669e5fea2d,
+    0x7527bac7ebe5f17b, 0x3d0739f78a5292ea, 0x6bfb5fb11f8d5d08, 0x56033046fc7b6bab};
+constexpr int kTwoOverPiBits = 1201;
+
+// Fractional bit i of 2/pi (0: the bit of weight 2^-1); 0 past the hardware's 1201 bits.
+u64 two_over_pi_bit(int i) { return i >= kTwoOverPiBits ? 0 : (kTwoOverPi[i / 64] >> (63 - i % 64)) & 1; }
+
+bool trig_preop(Wave& w, const Step& s, Context&) {
+  for_active(w, [&](u32 lane) {
+    const u64 bits = f64_bits(read_f64(w, op(s, 1), lane));
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff);
+    int shift = static_cast<int>(read_lane(w, op(s, 2), lane) & 31) * 53;
+    if (exponent > 1077) shift += exponent - 1077;
+    // Segments that start past bit 1119 read 0: what LLVM's constant folding of the intrinsic
+    // does (it calls this the hardware's out-of-bounds behaviour). ocml's reduction of any finite
+    // double asks for at most bit 1128, inside the table.
+    if (shift >= 1120) {
+      write_lane64(w, op(s, 0).reg, lane, 0);
+      return;
+    }
+    u64 segment = 0;
+    for (int i = 0; i < 53; ++i) segment = segment << 1 | two_over_pi_bit(shift + i);
+    int scale = -53 - shift;
+    if (exponent >= 1968) scale += 128;
+    write_lane64(w, op(s, 0).reg, lane, f64_bits(std::ldexp(static_cast<double>(segment), scale)));
+  });
+  return true;
+}
+
 // ---- division helpers (the sequence clang emits for IEEE-correct fdiv) ----------------------------
 // One definition for f32 and f64: the type's scale (2^64 / 2^128), the exponent difference at
 // which the quotient may overflow the iteration, and the exponent below which the numerator is
@@ -757,7 +794,7 @@ const Entry kVector[] = {
     {"v_fma_f64", vop_f64<D2::fma>}, {"v_ldexp_f64", vop_f64<D2::ldexp>}, {"v_rcp_f64", vop_f64<D2::rcp>},
     {"v_rsq_f64", vop_f64<D2::rsq>}, {"v_sqrt_f64", vop_f64<D2::sqrt>}, {"v_fract_f64", vop_f64<D2::fract>},
     {"v_trunc_f64", vop_f64<D2::trunc>}, {"v_ceil_f64", vop_f64<D2::ceil>}, {"v_floor_f64", vop_f64<D2::floor>},
-    {"v_rndne_f64", vop_f64<D2::rndne>}, {"v_frexp_mant_f64", vop_f64<D2::frexp_mant>},
+    {"v_rndne_f64", vop_f64<D2::rndne>}, {"v_frexp_mant_f64", vop_f64<D2::frexp_mant>}, {"v_trig_preop_f64", trig_preop},
     {"v_div_scale_f32", div_scale<float>}, {"v_div_scale_f64", div_scale<double>}, {"v_div_fmas_f32", div_fmas<float>},
     {"v_div_fmas_f64", div_fmas<double>}, {"v_div_fixup_f32", div_fixup<float>}, {"v_div_fixup_f64", div_fixup<double>},
     {"v_cvt_f32_i32", convert<Cv::f32_i32>}, {"v_cvt_f32_u32", convert<Cv::f32_u32>}, {"v_cvt_i32_f32", convert<Cv::i32_f32>},
@@ -766,6 +803,8 @@ const Entry kVector[] = {
     {"v_cvt_u32_f64", convert<Cv::u32_f64>}, {"v_cvt_f32_ubyte0", convert<Cv::f32_ubyte0>}, {"v_cvt_f32_ubyte1", convert<Cv::f32_ubyte1>},
     {"v_cvt_f32_ubyte2", convert<Cv::f32_ubyte2>}, {"v_cvt_f32_ubyte3", convert<Cv::f32_ubyte3>}, {"v_cvt_f16_f32", convert<Cv::f16_f32>},
     {"v_cvt_f32_f16", convert<Cv::f32_f16>}, {"v_cvt_rpi_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_flr_i32_f32", convert<Cv::flr_i32_f32>},
+    // LLVM 19 prints v_cvt_flr/rpi as v_cvt_floor/nearest on gfx11.
+    {"v_cvt_nearest_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_floor_i32_f32", convert<Cv::flr_i32_f32>},
     {"v_frexp_exp_i32_f32", convert<Cv::frexp_exp_i32_f32>}, {"v_frexp_exp_i32_f64", convert<Cv::frexp_exp_i32_f64>},
     {"v_cvt_f16_u16", convert<Cv::f16_u16>}, {"v_cvt_f16_i16", convert<Cv::f16_i16>}, {"v_cvt_u16_f16", convert<Cv::u16_f16>},
     {"v_cvt_i16_f16", convert<Cv::i16_f16>},

@@ -2,8 +2,16 @@
 // the machine model itself — EXEC-masked writes, partial waves, carries — that clang-compiled
 // kernels exercise only incidentally. Expected values are computed here from the ISA's
 // definitions, lane by lane.
-#include <gtest/gtest.h>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "common/process.h"
 #include "emu_asm.h"
 
 namespace gpuport::emu::testing {
@@ -170,6 +178,74 @@ TEST(EmuAsm, TrapStopsTheKernelNamingTheInstruction) {
   EXPECT_NE(r.error.find("the kernel trapped (s_trap 2)"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("(s_trap 2) in workgroup (0, 0, 0), wave 0"), std::string::npos) << r.error;
   EXPECT_EQ(r.out[1], 0u);  // nothing after the trap ran
+}
+
+// v_trig_preop_f64 against LLVM's own constant folding of llvm.amdgcn.trig.preop (opt-19
+// instcombine), over exponents small, large (the shift grows past 1077), huge (the 128 rescale at
+// 1968), denormal, infinite and NaN, and every segment.
+TEST(EmuAsm, TrigPreopMatchesLlvmConstantFolding) {
+  const auto opt = find_program("opt-19");
+  if (opt.empty()) GTEST_SKIP() << "needs opt-19 (llvm-19)";
+  std::vector<double> xs = {1.0, -3.5, 1e22, 6.5e45, 1e300, -1.7e308, std::ldexp(1.0, 945), std::ldexp(1.0, 946),
+                            std::ldexp(1.5, -1040), 0.0, INFINITY, NAN};
+  std::vector<std::pair<double, unsigned>> cases;
+  for (double x : xs)
+    for (unsigned seg : {0u, 1u, 2u, 5u, 17u, 22u, 31u}) cases.emplace_back(x, seg);
+  cases.resize(std::min<std::size_t>(cases.size(), 64));
+  const auto ir_path = std::filesystem::temp_directory_path() / fmt::format("gpuport-trig-{}.ll", ::getpid());
+  {
+    std::ofstream ir(ir_path);
+    ir << "declare double @llvm.amdgcn.trig.preop.f64(double, i32)\n";
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &cases[i].first, 8);
+      ir << fmt::format("define double @f{}() {{\n  %r = call double @llvm.amdgcn.trig.preop.f64(double 0x{:016X}, i32 {})\n  ret double %r\n}}\n", i,
+                        bits, cases[i].second);
+    }
+  }
+  auto folded = run_process({opt.string(), "-S", "-passes=instcombine", "-mtriple=amdgcn-amd-amdhsa", ir_path.string()});
+  std::filesystem::remove(ir_path);
+  ASSERT_TRUE(folded.succeeded()) << folded.err;
+  std::vector<std::uint64_t> expected;
+  // LLVM prints a folded double in hex (0x<bits>) unless a short decimal is exact.
+  const std::regex ret("ret double (\\S+)");
+  for (std::sregex_iterator it(folded.out.begin(), folded.out.end(), ret), end; it != end; ++it) {
+    const std::string v = (*it)[1].str();
+    std::uint64_t bits = 0;
+    if (v.starts_with("0x")) {
+      bits = std::stoull(v.substr(2), nullptr, 16);
+    } else {
+      const double d = std::strtod(v.c_str(), nullptr);
+      std::memcpy(&bits, &d, 8);
+    }
+    expected.push_back(bits);
+  }
+  ASSERT_EQ(expected.size(), cases.size()) << "opt-19 did not fold every call:\n" << folded.out;
+
+  AsmKernel k;
+  k.wave64 = true;
+  // in: per lane the double x (2 words), then the segment numbers after 128 words.
+  k.body = R"(
+  v_lshlrev_b32 v2, 3, v0
+  global_load_b64 v[4:5], v2, s[4:5]
+  global_load_b32 v6, v1, s[4:5] offset:512
+  s_waitcnt vmcnt(0)
+  v_trig_preop_f64 v[8:9], v[4:5], v6
+  global_store_b64 v2, v[8:9], s[6:7]
+)";
+  AsmLaunch l;
+  l.threads = static_cast<std::uint32_t>(cases.size());
+  l.in.assign(128 + 64, 0);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::memcpy(&l.in[2 * i], &cases[i].first, 8);
+    l.in[128 + i] = cases[i].second;
+  }
+  l.out_words = 128;
+  RUN_ASM(r, k, l);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::uint64_t got = r.out[2 * i] | static_cast<std::uint64_t>(r.out[2 * i + 1]) << 32;
+    EXPECT_EQ(got, expected[i]) << "x = " << cases[i].first << " segment " << cases[i].second;
+  }
 }
 
 }  // namespace

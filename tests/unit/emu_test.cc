@@ -239,6 +239,29 @@ TEST_P(Emu, LibraryMathWithinFewUlp) {
   }
 }
 
+TEST_P(Emu, DoubleTrigonometryOfLargeArgumentsWithinTwoUlp) {
+  std::vector<double> a;
+  for (double m : {1.0, -3.7, 0.61803398875, 2.5e-3})
+    for (int e : {-30, -1, 0, 3, 10, 22, 45, 80, 150, 300, 700, 1000}) a.push_back(std::ldexp(m, e));
+  for (double x : {1e22, 5.3e22, 1e300, -1.7e308, 3.141592653589793, 6.283185307179586 * 1e15}) a.push_back(x);
+  const int n = static_cast<int>(a.size());
+  std::vector<double> out(3 * a.size());
+  RUN_OK(launch("double_trig", {1, 1, 1}, {128, 1, 1}, device(a), device(out), n));
+  auto ulps = [](double x, double y) {
+    std::int64_t a_, b_;
+    std::memcpy(&a_, &x, 8);
+    std::memcpy(&b_, &y, 8);
+    if ((a_ < 0) != (b_ < 0)) return x == y ? 0.0 : 1e18;
+    return std::fabs(static_cast<double>(a_ - b_));
+  };
+  for (int i = 0; i < n; ++i) {
+    const double x = a[i];
+    const double expect[3] = {std::sin(x), std::cos(x), std::tan(x)};
+    for (int k = 0; k < 3; ++k)
+      EXPECT_LE(ulps(out[3 * i + k], expect[k]), 2) << "x = " << x << " function " << k << ": " << out[3 * i + k] << " vs " << expect[k];
+  }
+}
+
 TEST_P(Emu, ShufflesAndBallotsFollowTheWaveSize) {
   const unsigned wave = GetParam() ? 64 : 32;
   const int threads = 128, blocks = 2, n = threads * blocks;

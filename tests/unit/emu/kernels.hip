@@ -123,3 +123,14 @@ extern "C" __global__ void table_lookup(const unsigned* in, unsigned* out, int n
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = kTable[in[i] % 8] * 10 + kTable[(in[i] / 8) % 8];
 }
+
+// Double-precision sin, cos and tan: large arguments take the Payne-Hanek reduction, which reads
+// 2/pi through v_trig_preop_f64.
+extern "C" __global__ void double_trig(const double* a, double* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double x = a[i];
+  out[3 * i + 0] = sin(x);
+  out[3 * i + 1] = cos(x);
+  out[3 * i + 2] = tan(x);
+}
