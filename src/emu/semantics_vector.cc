@@ -5,6 +5,7 @@
 // correctly rounded in double precision and listed as approximate in the status table.
 #include <algorithm>
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -65,6 +66,72 @@ class Lanes32 {
 float fmin32(float a, float b) { return std::fmin(a, b); }
 float fmax32(float a, float b) { return std::fmax(a, b); }
 
+// ---- the float environment: MODE's rounding and denormal fields ------------------------------------
+// Kernels run with round-to-nearest-even and denormals kept (what clang sets for HIP) unless built
+// with -fgpu-flush-denormals-to-zero or changing MODE (s_denorm_mode, s_round_mode, s_setreg).
+// Handlers run their lane loop through with_float_mode: the common case takes a path with no
+// checks at all; otherwise the host's rounding mode is set to the wave's for the instruction and
+// in()/out() flush denormal inputs and outputs as FP_DENORM says (bit 0: inputs kept, bit 1:
+// outputs kept) for the instruction's precision (f32: the 32-bit fields; f64: the 16/64 ones).
+struct FloatEnv {
+  bool flush_in = false, flush_out = false;
+};
+
+template <bool Wide>
+u32 float_fields(const Wave& w) {  // [1:0] round mode, [3:2] denormal mode
+  return Wide ? ((w.mode >> mode::round16_64_shift) & 3) | ((w.mode >> mode::denorm16_64_shift) & 3) << 2
+              : ((w.mode >> mode::round32_shift) & 3) | ((w.mode >> mode::denorm32_shift) & 3) << 2;
+}
+
+class HostRounding {
+ public:
+  explicit HostRounding(u32 round) {
+    if (round == 0) return;
+    saved_ = std::fegetround();
+    static constexpr int modes[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    std::fesetround(modes[round]);
+  }
+  ~HostRounding() {
+    if (saved_ >= 0) std::fesetround(saved_);
+  }
+  HostRounding(const HostRounding&) = delete;
+  HostRounding& operator=(const HostRounding&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+// body(env, special): special is std::true_type on the path that must honour env.
+template <bool Wide, typename Body>
+[[gnu::always_inline]] inline void with_float_mode(const Wave& w, Body&& body) {
+  const u32 fields = float_fields<Wide>(w);
+  if (fields == 0b1100) {
+    body(FloatEnv{}, std::false_type{});
+    return;
+  }
+  const HostRounding rounding(fields & 3);
+  body(FloatEnv{!((fields >> 2) & 1), !((fields >> 3) & 1)}, std::true_type{});
+}
+
+inline float flush(float x) {
+  const u32 b = f32_bits(x);
+  return (b & 0x7f800000u) == 0 ? bits_f32(b & 0x80000000u) : x;
+}
+inline double flush(double x) {
+  const u64 b = f64_bits(x);
+  return (b & 0x7ff0000000000000ull) == 0 ? bits_f64(b & 0x8000000000000000ull) : x;
+}
+template <typename T, typename Special>
+[[gnu::always_inline]] inline T in(T x, const FloatEnv& e, Special) {
+  if constexpr (Special::value) return e.flush_in ? flush(x) : x;
+  else return x;
+}
+template <typename T, typename Special>
+[[gnu::always_inline]] inline T out(T x, const FloatEnv& e, Special) {
+  if constexpr (Special::value) return e.flush_out ? flush(x) : x;
+  else return x;
+}
+
 
 // ---- f32 unary and binary, table driven -------------------------------------------------------
 enum class F1 : std::uint8_t { mov, rcp, rcp_iflag, rsq, sqrt, exp, log, sin, cos, fract, trunc, ceil, floor, rndne, frexp_mant };
@@ -73,31 +140,33 @@ template <F1 Op>
 bool vop1_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
-  for_active(w, [&](u32 lane) {
-    const float x = read_f32(w, a, lane);
-    float r = 0;
-    switch (Op) {
-      case F1::mov: r = x; break;
-      case F1::rcp:
-      case F1::rcp_iflag: r = static_cast<float>(1.0 / static_cast<double>(x)); break;
-      case F1::rsq: r = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); break;
-      case F1::sqrt: r = std::sqrt(x); break;
-      case F1::exp: r = static_cast<float>(std::exp2(static_cast<double>(x))); break;
-      case F1::log: r = static_cast<float>(std::log2(static_cast<double>(x))); break;
-      case F1::sin: r = static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); break;
-      case F1::cos: r = static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); break;
-      case F1::fract: r = std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f); break;
-      case F1::trunc: r = std::trunc(x); break;
-      case F1::ceil: r = std::ceil(x); break;
-      case F1::floor: r = std::floor(x); break;
-      case F1::rndne: r = std::nearbyint(x); break;
-      case F1::frexp_mant: {
-        if (std::isinf(x) || std::isnan(x)) r = x;
-        else { int e; r = std::frexp(x, &e); }
-        break;
+  with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
+    for_active(w, [&](u32 lane) {
+      const float x = in(read_f32(w, a, lane), env, special);
+      float r = 0;
+      switch (Op) {
+        case F1::mov: r = x; break;
+        case F1::rcp:
+        case F1::rcp_iflag: r = static_cast<float>(1.0 / static_cast<double>(x)); break;
+        case F1::rsq: r = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); break;
+        case F1::sqrt: r = std::sqrt(x); break;
+        case F1::exp: r = static_cast<float>(std::exp2(static_cast<double>(x))); break;
+        case F1::log: r = static_cast<float>(std::log2(static_cast<double>(x))); break;
+        case F1::sin: r = static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); break;
+        case F1::cos: r = static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); break;
+        case F1::fract: r = std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f); break;
+        case F1::trunc: r = std::trunc(x); break;
+        case F1::ceil: r = std::ceil(x); break;
+        case F1::floor: r = std::floor(x); break;
+        case F1::rndne: r = std::nearbyint(x); break;
+        case F1::frexp_mant: {
+          if (std::isinf(x) || std::isnan(x)) r = x;
+          else { int e; r = std::frexp(x, &e); }
+          break;
+        }
       }
-    }
-    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+    });
   });
   return true;
 }
@@ -108,26 +177,28 @@ template <F2 Op>
 bool vop2_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Lanes32 a(w, op(s, 1)), b(w, op(s, 2));
-  u32* out = &w.v[d.reg * w.size];
-  for_active(w, [&](u32 lane) {
-    const float x = a.f(lane);
-    float r = 0;
-    if (Op == F2::ldexp) {
-      r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(b[lane]), -1000, 1000)));
-    } else {
-      const float y = b.f(lane);
-      switch (Op) {
-        case F2::add: r = x + y; break;
-        case F2::sub: r = x - y; break;
-        case F2::subrev: r = y - x; break;
-        case F2::mul: r = x * y; break;
-        case F2::mul_legacy: r = (x == 0.0f || y == 0.0f) ? 0.0f : x * y; break;
-        case F2::min: r = fmin32(x, y); break;
-        case F2::max: r = fmax32(x, y); break;
-        default: break;
+  u32* result = &w.v[d.reg * w.size];
+  with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
+    for_active(w, [&](u32 lane) {
+      const float x = in(a.f(lane), env, special);
+      float r = 0;
+      if (Op == F2::ldexp) {
+        r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(b[lane]), -1000, 1000)));
+      } else {
+        const float y = in(b.f(lane), env, special);
+        switch (Op) {
+          case F2::add: r = x + y; break;
+          case F2::sub: r = x - y; break;
+          case F2::subrev: r = y - x; break;
+          case F2::mul: r = x * y; break;
+          case F2::mul_legacy: r = (x == 0.0f || y == 0.0f) ? 0.0f : x * y; break;
+          case F2::min: r = fmin32(x, y); break;
+          case F2::max: r = fmax32(x, y); break;
+          default: break;
+        }
       }
-    }
-    out[lane] = f32_bits(apply_output_modifiers(r, s.mods));
+      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+    });
   });
   return true;
 }
@@ -138,18 +209,20 @@ template <int Form>
 bool fma_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Lanes32 sa(w, op(s, 1)), sb(w, op(s, 2)), sc(w, Form == 1 ? d : op(s, 3));
-  u32* out = &w.v[d.reg * w.size];
-  for_active(w, [&](u32 lane) {
-    float r = 0;
-    const float a = sa.f(lane), b = sb.f(lane), c = sc.f(lane);
-    switch (Form) {
-      case 0: r = std::fma(a, b, c); break;
-      case 1: r = std::fma(a, b, c); break;  // fmac: the destination is the addend
-      case 2: r = std::fma(a, b, c); break;  // fmamk: a, K, b as printed
-      case 3: r = std::fma(a, b, c); break;  // fmaak: a, b, K
-      case 4: r = a * b + c; break;          // v_mad_f32 style (unfused)
-    }
-    out[lane] = f32_bits(apply_output_modifiers(r, s.mods));
+  u32* result = &w.v[d.reg * w.size];
+  with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
+    for_active(w, [&](u32 lane) {
+      float r = 0;
+      const float a = in(sa.f(lane), env, special), b = in(sb.f(lane), env, special), c = in(sc.f(lane), env, special);
+      switch (Form) {
+        case 0: r = std::fma(a, b, c); break;
+        case 1: r = std::fma(a, b, c); break;  // fmac: the destination is the addend
+        case 2: r = std::fma(a, b, c); break;  // fmamk: a, K, b as printed
+        case 3: r = std::fma(a, b, c); break;  // fmaak: a, b, K
+        case 4: r = a * b + c; break;          // v_mad_f32 style (unfused)
+      }
+      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+    });
   });
   return true;
 }
@@ -157,21 +230,24 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
 template <int Form>
 bool minmax3_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
-  for_active(w, [&](u32 lane) {
-    const float a = read_f32(w, op(s, 1), lane), b = read_f32(w, op(s, 2), lane), c = read_f32(w, op(s, 3), lane);
-    float r = 0;
-    switch (Form) {
-      case 0: r = fmin32(fmin32(a, b), c); break;
-      case 1: r = fmax32(fmax32(a, b), c); break;
-      case 2: {  // med3
-        if (std::isnan(a) || std::isnan(b) || std::isnan(c)) r = fmin32(fmin32(a, b), c);
-        else r = std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c));
-        break;
+  with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
+    for_active(w, [&](u32 lane) {
+      const float a = in(read_f32(w, op(s, 1), lane), env, special), b = in(read_f32(w, op(s, 2), lane), env, special),
+                  c = in(read_f32(w, op(s, 3), lane), env, special);
+      float r = 0;
+      switch (Form) {
+        case 0: r = fmin32(fmin32(a, b), c); break;
+        case 1: r = fmax32(fmax32(a, b), c); break;
+        case 2: {  // med3
+          if (std::isnan(a) || std::isnan(b) || std::isnan(c)) r = fmin32(fmin32(a, b), c);
+          else r = std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c));
+          break;
+        }
+        case 3: r = fmax32(fmin32(a, b), c); break;  // minmax
+        case 4: r = fmin32(fmax32(a, b), c); break;  // maxmin
       }
-      case 3: r = fmax32(fmin32(a, b), c); break;  // minmax
-      case 4: r = fmin32(fmax32(a, b), c); break;  // maxmin
-    }
-    w.vgpr(d.reg, lane) = f32_bits(apply_output_modifiers(r, s.mods));
+      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+    });
   });
   return true;
 }
@@ -182,28 +258,31 @@ enum class D2 : std::uint8_t { add, mul, min, max, fma, ldexp, rcp, rsq, sqrt, f
 template <D2 Op>
 bool vop_f64(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
-  for_active(w, [&](u32 lane) {
-    const double a = read_f64(w, op(s, 1), lane);
-    double r = 0;
-    switch (Op) {
-      case D2::add: r = a + read_f64(w, op(s, 2), lane); break;
-      case D2::mul: r = a * read_f64(w, op(s, 2), lane); break;
-      case D2::min: r = std::fmin(a, read_f64(w, op(s, 2), lane)); break;
-      case D2::max: r = std::fmax(a, read_f64(w, op(s, 2), lane)); break;
-      case D2::fma: r = std::fma(a, read_f64(w, op(s, 2), lane), read_f64(w, op(s, 3), lane)); break;
-      case D2::ldexp: r = std::ldexp(a, static_cast<int>(std::clamp<i64>(i32(read_lane(w, op(s, 2), lane)), -3000, 3000))); break;
-      case D2::rcp: r = 1.0 / a; break;
-      case D2::rsq: r = 1.0 / std::sqrt(a); break;
-      case D2::sqrt: r = std::sqrt(a); break;
-      case D2::fract: r = std::isinf(a) ? std::numeric_limits<double>::quiet_NaN() : std::fmin(a - std::floor(a), 0x1.fffffffffffffp-1); break;
-      case D2::trunc: r = std::trunc(a); break;
-      case D2::ceil: r = std::ceil(a); break;
-      case D2::floor: r = std::floor(a); break;
-      case D2::rndne: r = std::nearbyint(a); break;
-      case D2::frexp_mant: { if (std::isinf(a) || std::isnan(a)) r = a; else { int e; r = std::frexp(a, &e); } break; }
-      case D2::mov: r = a; break;
-    }
-    write_lane64(w, d.reg, lane, f64_bits(apply_output_modifiers(r, s.mods)));
+  with_float_mode<true>(w, [&](const FloatEnv& env, auto special) {
+    auto src = [&](std::size_t i, u32 lane) { return in(read_f64(w, op(s, i), lane), env, special); };
+    for_active(w, [&](u32 lane) {
+      const double a = src(1, lane);
+      double r = 0;
+      switch (Op) {
+        case D2::add: r = a + src(2, lane); break;
+        case D2::mul: r = a * src(2, lane); break;
+        case D2::min: r = std::fmin(a, src(2, lane)); break;
+        case D2::max: r = std::fmax(a, src(2, lane)); break;
+        case D2::fma: r = std::fma(a, src(2, lane), src(3, lane)); break;
+        case D2::ldexp: r = std::ldexp(a, static_cast<int>(std::clamp<i64>(i32(read_lane(w, op(s, 2), lane)), -3000, 3000))); break;
+        case D2::rcp: r = 1.0 / a; break;
+        case D2::rsq: r = 1.0 / std::sqrt(a); break;
+        case D2::sqrt: r = std::sqrt(a); break;
+        case D2::fract: r = std::isinf(a) ? std::numeric_limits<double>::quiet_NaN() : std::fmin(a - std::floor(a), 0x1.fffffffffffffp-1); break;
+        case D2::trunc: r = std::trunc(a); break;
+        case D2::ceil: r = std::ceil(a); break;
+        case D2::floor: r = std::floor(a); break;
+        case D2::rndne: r = std::nearbyint(a); break;
+        case D2::frexp_mant: { if (std::isinf(a) || std::isnan(a)) r = a; else { int e; r = std::frexp(a, &e); } break; }
+        case D2::mov: r = a; break;
+      }
+      write_lane64(w, d.reg, lane, f64_bits(out(apply_output_modifiers(r, s.mods), env, special)));
+    });
   });
   return true;
 }
@@ -358,8 +437,23 @@ template <Cv Op>
 bool convert(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
+  // MODE: denormal sources and results flushed as the source's and the result's precision say;
+  // the result rounded in the rounding mode of its precision.
+  constexpr bool wide_result = Op == Cv::f64_f32 || Op == Cv::f64_i32 || Op == Cv::f64_u32;
+  const HostRounding rounding(float_fields<wide_result>(w) & 3);
+  const bool flush_in32 = !((w.mode >> mode::denorm32_shift) & 1), flush_in64 = !((w.mode >> mode::denorm16_64_shift) & 1);
+  const bool flush_out32 = !((w.mode >> mode::denorm32_shift) & 2), flush_out64 = !((w.mode >> mode::denorm16_64_shift) & 2);
+  auto read_f32 = [&](const Wave& wv, const Operand& o, u32 lane) {
+    const float x = emu::read_f32(wv, o, lane);
+    return flush_in32 ? flush(x) : x;
+  };
+  auto read_f64 = [&](const Wave& wv, const Operand& o, u32 lane) {
+    const double x = emu::read_f64(wv, o, lane);
+    return flush_in64 ? flush(x) : x;
+  };
+  auto f32_bits = [&](float r) { return emu::f32_bits(flush_out32 ? flush(r) : r); };
   for_active(w, [&](u32 lane) {
-    auto put64 = [&](double r) { write_lane64(w, d.reg, lane, f64_bits(r)); };
+    auto put64 = [&](double r) { write_lane64(w, d.reg, lane, f64_bits(flush_out64 ? flush(r) : r)); };
     u32& out = w.vgpr(d.reg, lane);
     switch (Op) {
       case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods)); break;
@@ -682,6 +776,7 @@ bool vcmp(Wave& w, const Step& s, Context&) {
   const Operand& a = op(s, first_src);
   const Operand& b = op(s, first_src + 1);
   const Ty type = static_cast<Ty>(s.param2);
+  const bool flush_in32 = !((w.mode >> mode::denorm32_shift) & 1), flush_in64 = !((w.mode >> mode::denorm16_64_shift) & 1);
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
     bool r = false;
@@ -708,8 +803,18 @@ bool vcmp(Wave& w, const Step& s, Context&) {
     } else {
       switch (type) {
         case Ty::f16: r = compare_float(half_to_float(read_f16_bits(w, a, lane)), half_to_float(read_f16_bits(w, b, lane)), s.param); break;
-        case Ty::f32: r = compare_float(read_f32(w, a, lane), read_f32(w, b, lane), s.param); break;
-        case Ty::f64: r = compare_float(read_f64(w, a, lane), read_f64(w, b, lane), s.param); break;
+        case Ty::f32: {  // denormal inputs compare as zero where MODE flushes them
+          float x = read_f32(w, a, lane), y = read_f32(w, b, lane);
+          if (flush_in32) x = flush(x), y = flush(y);
+          r = compare_float(x, y, s.param);
+          break;
+        }
+        case Ty::f64: {
+          double x = read_f64(w, a, lane), y = read_f64(w, b, lane);
+          if (flush_in64) x = flush(x), y = flush(y);
+          r = compare_float(x, y, s.param);
+          break;
+        }
         case Ty::i16: r = compare_int<std::int16_t>(std::int16_t(read_lane(w, a, lane)), std::int16_t(read_lane(w, b, lane)), s.param); break;
         case Ty::u16: r = compare_int<u16>(u16(read_lane(w, a, lane)), u16(read_lane(w, b, lane)), s.param); break;
         case Ty::i32: r = compare_int<i32>(i32(read_lane(w, a, lane)), i32(read_lane(w, b, lane)), s.param); break;

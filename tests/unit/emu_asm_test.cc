@@ -180,6 +180,64 @@ TEST(EmuAsm, TrapStopsTheKernelNamingTheInstruction) {
   EXPECT_EQ(r.out[1], 0u);  // nothing after the trap ran
 }
 
+// MODE's float fields as the hardware applies them: FP_DENORM flushes denormal inputs and results
+// of f32 (and, by the 16/64 field, f64) arithmetic and compares, FP_ROUND selects the rounding of
+// the result; s_denorm_mode and s_round_mode change them while the kernel runs.
+TEST(EmuAsm, FloatModesFlushDenormalsAndRound) {
+  const float tiny = 0x1p-130f;             // an f32 denormal
+  const float small = 0x1p-70f;             // its square is below the normal range
+  const float one_plus = 1.0f, eps = 0x1p-30f;
+  AsmKernel k;
+  k.float_denorm_32 = 0;  // as -fgpu-flush-denormals-to-zero builds
+  k.float_denorm_16_64 = 3;
+  // in: tiny, small, 1.0, 2^-30, then the double 2^-1070 (a denormal).
+  k.body = R"(
+  v_mov_b32 v9, 0
+  global_load_b128 v[2:5], v9, s[4:5]
+  global_load_b64 v[10:11], v9, s[4:5] offset:16
+  s_waitcnt vmcnt(0)
+  v_add_f32 v20, 0, v2
+  v_mul_f32 v21, v3, v3
+  v_cmp_eq_f32 vcc_lo, 0, v2
+  v_cndmask_b32 v22, 0, 1, vcc_lo
+  v_add_f64 v[24:25], 0, v[10:11]
+  s_denorm_mode 15
+  v_add_f32 v23, 0, v2
+  v_mul_f32 v26, v3, v3
+  s_round_mode 0x3
+  v_add_f32 v27, v4, v5
+  s_round_mode 0x1
+  v_add_f32 v28, v4, v5
+  s_round_mode 0x0
+  v_add_f32 v29, v4, v5
+  global_store_b128 v9, v[20:23], s[6:7]
+  global_store_b64 v9, v[24:25], s[6:7] offset:16
+  global_store_b128 v9, v[26:29], s[6:7] offset:32
+)";
+  AsmLaunch l;
+  l.threads = 1;
+  auto word = [](float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  };
+  const double dtiny = 0x1p-1070;
+  std::uint32_t d[2];
+  std::memcpy(d, &dtiny, 8);
+  l.in = {word(tiny), word(small), word(one_plus), word(eps), d[0], d[1]};
+  RUN_ASM(r, k, l);
+  EXPECT_EQ(r.out[0], 0u) << "a denormal input is flushed to +0";
+  EXPECT_EQ(r.out[1], 0u) << "a denormal product is flushed to +0";
+  EXPECT_EQ(r.out[2], 1u) << "a flushed denormal compares equal to zero";
+  EXPECT_EQ(r.out[3], word(tiny)) << "s_denorm_mode 15 keeps f32 denormals";
+  EXPECT_EQ(r.out[4], d[0]);
+  EXPECT_EQ(r.out[5], d[1]) << "f64 denormals follow the 16/64 field, which keeps them";
+  EXPECT_EQ(r.out[8], word(small * small)) << "with denormals kept, the product is the denormal";
+  EXPECT_EQ(r.out[9], word(1.0f)) << "round toward zero drops 2^-30";
+  EXPECT_EQ(r.out[10], word(std::nextafter(1.0f, 2.0f))) << "round toward +inf goes up one ulp";
+  EXPECT_EQ(r.out[11], word(1.0f)) << "round to nearest even";
+}
+
 // v_trig_preop_f64 against LLVM's own constant folding of llvm.amdgcn.trig.preop (opt-19
 // instcombine), over exponents small, large (the shift grows past 1077), huge (the 128 rescale at
 // 1968), denormal, infinite and NaN, and every segment.
