@@ -10,6 +10,9 @@
 #include <fmt/format.h>
 #include <mutex>
 #include <thread>
+#include <condition_variable>
+#include <deque>
+#include <map>
 #include <unordered_map>
 
 namespace gpuport::emu {
@@ -41,6 +44,7 @@ std::string unsupported_modifiers(const ParsedInstruction& p, const Step& s) {
   if (m.op_sel != 0 && !(s.accepts & Accepts::op_sel)) return "op_sel";
   if (m.op_sel_hi_given && !(s.accepts & Accepts::op_sel)) return "op_sel_hi";
   if ((m.neg_lo || m.neg_hi) && !(s.accepts & Accepts::neg_lo_hi)) return "neg_lo/neg_hi";
+  if (m.gds && !(s.accepts & Accepts::gds)) return "gds";
   for (const auto& o : p.operands) {
     if (o.sext && !(s.accepts & Accepts::sext)) return "sext";
     if (o.high16 && !(s.accepts & Accepts::high16)) return "16-bit register halves";
@@ -101,7 +105,10 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
     for (auto& i : *callee) k->code.instructions.push_back(std::move(i));
   }
   auto& instructions = k->code.instructions;
-  for (std::size_t i = 0; i < instructions.size(); ++i) k->step_at[instructions[i].address] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < instructions.size(); ++i) {
+    k->step_at[instructions[i].address] = static_cast<std::uint32_t>(i);
+    if (instructions[i].mnemonic.starts_with("ds_gws_")) k->uses_global_wave_sync = true;
+  }
   std::vector<Diagnostic> errors;
   k->steps.resize(instructions.size());
   for (std::size_t i = 0; i < instructions.size(); ++i) {
@@ -341,76 +348,257 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   return true;
 }
 
-void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& memory) {
-  const PreparedKernel& k = *sh.kernel;
+// One workgroup's waves and LDS.
+struct GroupState {
+  Workgroup g;
+  std::vector<Wave> waves;
+  std::uint64_t index = 0;  // linear workgroup id
+  bool parked = false;      // all its waves wait (a global wave sync holds one of them)
+};
+
+void start_group(GroupState& gs, std::uint64_t n, Shared& sh, std::uint32_t threads) {
   const Launch& L = *sh.launch;
-  const std::uint64_t groups = std::uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
-  const std::uint32_t threads = L.block[0] * L.block[1] * L.block[2];
-  const std::uint32_t waves = (threads + sh.wave_size - 1) / sh.wave_size;
+  gs.index = n;
+  gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
+             static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
+  gs.g.lds.assign(sh.lds_bytes, 0);
+  for (std::uint32_t i = 0; i < gs.waves.size(); ++i) init_wave(gs.waves[i], sh, gs.g, i, threads);
+}
+
+enum class GroupOutcome { done, parked, failed };
+
+// Runs the waves of a workgroup, switching at s_barrier, s_sleep and time slices, until they all
+// end, or all wait with at least one of them on a global wave sync (`park` decides, under the sync's
+// lock, whether the group is parked), or one faults (the fault is recorded in `sh`).
+template <typename Park>
+GroupOutcome run_group(GroupState& gs, const PreparedKernel& k, Context& c, Shared& sh, Park&& park) {
+  for (;;) {
+    bool all_done = true;
+    for (auto& w : gs.waves) {
+      if (w.done) continue;
+      w.yielded = false;
+      if (!w.at_barrier && !w.at_gws && !run_wave(w, k, c, sh)) {
+        const amdgpu::Instruction* inst = w.pc < k.steps.size() ? k.steps[w.pc].instruction : nullptr;
+        Diagnostic d;
+        d.code = "emu-fault";
+        d.location.file = k.code_object->origin;
+        d.message = fmt::format("kernel {}: {}{} in workgroup ({}, {}, {}), wave {}{}", k.kernel->name, c.fault->message,
+                                inst ? fmt::format(" at {} ({})", k.where(*inst), inst->text) : std::string(), gs.g.id[0], gs.g.id[1],
+                                gs.g.id[2], w.index_in_group, c.fault->lane >= 0 ? fmt::format(", lane {}", c.fault->lane) : std::string());
+        std::lock_guard lock(sh.mutex);
+        if (gs.index < sh.failure_group) {
+          sh.failure_group = gs.index;
+          sh.failure = std::move(d);
+        }
+        sh.stop = true;
+        return GroupOutcome::failed;
+      }
+      if (!w.done) all_done = false;
+    }
+    if (all_done) return GroupOutcome::done;
+    if (sh.stop.load()) return GroupOutcome::failed;  // another workgroup faulted: its report counts
+    bool all_waiting = true, global = false;
+    for (auto& w : gs.waves) {
+      if (w.done) continue;
+      if (w.at_gws) global = true;
+      else if (!w.at_barrier) all_waiting = false;
+    }
+    if (!all_waiting) continue;
+    if (global) {
+      if (park(gs)) return GroupOutcome::parked;
+      continue;  // released while we looked
+    }
+    for (auto& w : gs.waves) w.at_barrier = false;  // every wave still running is at s_barrier
+  }
+}
+
+Context make_context(const Shared& sh, AddressSpace& memory) {
   Context c;
   c.memory = &memory;
   c.image_base = sh.image_base;
-  c.step_at = &k.step_at;
-  c.interrupt = L.interrupt;
-  c.interrupt_user = L.interrupt_user;
-  std::vector<Wave> wave(waves);
-  Workgroup g;
+  c.step_at = &sh.kernel->step_at;
+  c.interrupt = sh.launch->interrupt;
+  c.interrupt_user = sh.launch->interrupt_user;
+  return c;
+}
+
+void add_stats(const Context& c, std::uint64_t groups, std::uint64_t waves, RunStats& stats, std::mutex& stats_mutex) {
+  std::lock_guard lock(stats_mutex);
+  stats.instructions += c.instructions;
+  stats.lane_instructions += c.lane_instructions;
+  stats.workgroups += groups;
+  stats.waves += waves;
+}
+
+// The streaming dispatch: each host thread takes the next workgroup and runs it to its end.
+void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& memory) {
+  const Launch& L = *sh.launch;
+  const std::uint64_t groups = std::uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
+  const std::uint32_t threads = L.block[0] * L.block[1] * L.block[2];
+  Context c = make_context(sh, memory);
+  GroupState gs;
+  gs.waves.resize(sh.waves_per_group);
   std::uint64_t done_groups = 0;
+  auto never_park = [](GroupState&) { return false; };
   for (;;) {
     if (sh.stop.load()) break;
     const std::uint64_t n = sh.next.fetch_add(1);
     if (n >= groups) break;
-    g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
-            static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
-    g.lds.assign(sh.lds_bytes, 0);
-    for (std::uint32_t i = 0; i < waves; ++i) init_wave(wave[i], sh, g, i, threads);
-    bool failed = false;
-    for (;;) {
-      bool all_done = true;
-      for (auto& w : wave) {
-        if (w.done) continue;
-        w.yielded = false;
-        if (!w.at_barrier && !run_wave(w, k, c, sh)) {
-          failed = true;
-          const amdgpu::Instruction* inst = w.pc < k.steps.size() ? k.steps[w.pc].instruction : nullptr;
-          Diagnostic d;
-          d.code = "emu-fault";
-          d.location.file = k.code_object->origin;
-          d.message = fmt::format("kernel {}: {}{} in workgroup ({}, {}, {}), wave {}{}", k.kernel->name, c.fault->message,
-                                  inst ? fmt::format(" at {} ({})", k.where(*inst), inst->text)
-                                       : std::string(),
-                                  g.id[0], g.id[1], g.id[2], w.index_in_group,
-                                  c.fault->lane >= 0 ? fmt::format(", lane {}", c.fault->lane) : std::string());
-          std::lock_guard lock(sh.mutex);
-          if (n < sh.failure_group) {
-            sh.failure_group = n;
-            sh.failure = std::move(d);
-          }
-          sh.stop = true;
-          break;
-        }
-        if (!w.done) all_done = false;
+    start_group(gs, n, sh, threads);
+    if (run_group(gs, *sh.kernel, c, sh, never_park) != GroupOutcome::done) {
+      if (!sh.stop.load()) {  // waves wait on a global wave sync that this dispatch cannot provide
+        std::lock_guard lock(sh.mutex);
+        sh.stop = true;
       }
-      if (failed || all_done) break;
-      if (sh.stop.load()) {  // another workgroup faulted: its report is the one that counts
-        failed = true;
-        break;
-      }
-      // Every wave still running waits at the barrier: release them together.
-      bool all_waiting = true;
-      for (auto& w : wave)
-        if (!w.done && !w.at_barrier) all_waiting = false;
-      if (all_waiting)
-        for (auto& w : wave) w.at_barrier = false;
+      break;
     }
-    if (failed) break;
     ++done_groups;
   }
-  std::lock_guard lock(stats_mutex);
-  stats.instructions += c.instructions;
-  stats.lane_instructions += c.lane_instructions;
-  stats.workgroups += done_groups;
-  stats.waves += done_groups * waves;
+  add_stats(c, done_groups, done_groups * sh.waves_per_group, stats, stats_mutex);
+}
+
+// Every workgroup of the grid resident at once, for kernels that use global wave sync (the
+// hardware barrier behind cooperative groups' grid.sync()): host threads take runnable workgroups;
+// a workgroup whose waves all wait with one of them at a global barrier is parked until the
+// barrier's last wave arrives. Barriers and semaphores are per resource (M0[21:16] + offset).
+class ResidentGrid final : public GlobalWaveSync {
+ public:
+  ResidentGrid(std::vector<GroupState>& groups, Shared& sh) : sh_(sh), total_(groups.size()) {
+    for (auto& g : groups) {
+      runnable_.push_back(&g);
+      group_of_[&g.g] = &g;
+    }
+  }
+
+  bool perform(Wave& w, Op op, std::uint32_t resource, std::uint32_t value) override {
+    std::lock_guard lock(mutex_);
+    Resource& r = resources_[resource];
+    switch (op) {
+      case Op::init: r.value = value; return false;
+      case Op::barrier:
+        if (r.barrier_waiting.empty()) r.barrier_target = value + 1;
+        r.barrier_waiting.push_back(&w);
+        if (r.barrier_waiting.size() < r.barrier_target) {
+          w.at_gws = true;
+          return true;
+        }
+        for (Wave* x : r.barrier_waiting) release(*x);
+        r.barrier_waiting.clear();
+        return false;
+      case Op::sema_v: ++r.value; break;
+      case Op::sema_br: r.value += value; break;
+      case Op::sema_p:
+        if (r.value > 0) {
+          --r.value;
+          return false;
+        }
+        r.sema_waiting.push_back(&w);
+        w.at_gws = true;
+        return true;
+      case Op::sema_release_all:
+        for (Wave* x : r.sema_waiting) release(*x);
+        r.sema_waiting.clear();
+        return false;
+    }
+    while (r.value > 0 && !r.sema_waiting.empty()) {  // sema_v / sema_br wake waiters in arrival order
+      --r.value;
+      release(*r.sema_waiting.front());
+      r.sema_waiting.erase(r.sema_waiting.begin());
+    }
+    return false;
+  }
+
+  // A runnable workgroup, or null when the grid is done, stopped, or deadlocked.
+  GroupState* next() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (sh_.stop.load() || finished_ == total_) return nullptr;
+      if (!runnable_.empty()) {
+        GroupState* g = runnable_.front();
+        runnable_.pop_front();
+        ++running_;
+        return g;
+      }
+      if (running_ == 0) {  // every unfinished workgroup waits on a sync nobody else can complete
+        deadlock_ = describe_waits();
+        sh_.stop = true;
+        cv_.notify_all();
+        return nullptr;
+      }
+      cv_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+  }
+
+  // After run_group: the group is done, parked (by park() below) or failed.
+  void returned(GroupOutcome outcome) {
+    std::lock_guard lock(mutex_);
+    --running_;
+    if (outcome == GroupOutcome::done) ++finished_;
+    cv_.notify_all();
+  }
+
+  // Parks the group unless a release came in meanwhile (under the lock releases take).
+  bool park(GroupState& g) {
+    std::lock_guard lock(mutex_);
+    for (const auto& w : g.waves)
+      if (!w.done && w.at_gws) {
+        g.parked = true;
+        return true;
+      }
+    return false;
+  }
+
+  const std::string& deadlock() const { return deadlock_; }
+
+ private:
+  struct Resource {
+    std::uint32_t value = 0, barrier_target = 0;
+    std::vector<Wave*> barrier_waiting, sema_waiting;
+  };
+
+  void release(Wave& w) {  // with the lock held
+    w.at_gws = false;
+    GroupState* g = group_of_.at(w.group);
+    if (g->parked) {
+      g->parked = false;
+      runnable_.push_back(g);
+      cv_.notify_one();
+    }
+  }
+
+  std::string describe_waits() const {
+    for (const auto& [id, r] : resources_) {
+      if (!r.barrier_waiting.empty())
+        return fmt::format("{} wave(s) wait at global wave sync barrier {} for {} (of {} workgroups in the grid, {} finished)",
+                           r.barrier_waiting.size(), id, r.barrier_target, total_, finished_);
+      if (!r.sema_waiting.empty())
+        return fmt::format("{} wave(s) wait on global wave sync semaphore {}, which is 0", r.sema_waiting.size(), id);
+    }
+    return "every unfinished workgroup waits";
+  }
+
+  Shared& sh_;
+  std::size_t total_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<GroupState*> runnable_;
+  std::unordered_map<const Workgroup*, GroupState*> group_of_;
+  std::map<std::uint32_t, Resource> resources_;
+  std::size_t running_ = 0, finished_ = 0;
+  std::string deadlock_;
+};
+
+void resident_worker(ResidentGrid& grid, Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& memory) {
+  Context c = make_context(sh, memory);
+  c.gws = &grid;
+  std::uint64_t done_groups = 0;
+  auto park = [&](GroupState& g) { return grid.park(g); };
+  while (GroupState* g = grid.next()) {
+    const GroupOutcome outcome = run_group(*g, *sh.kernel, c, sh, park);
+    if (outcome == GroupOutcome::done) ++done_groups;
+    grid.returned(outcome);
+  }
+  add_stats(c, done_groups, done_groups * sh.waves_per_group, stats, stats_mutex);
 }
 
 }  // namespace
@@ -472,13 +660,34 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t groups = std::uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   const unsigned jobs = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(launch.jobs ? launch.jobs : 1, groups)));
+  std::vector<GroupState> resident;
+  std::unique_ptr<ResidentGrid> grid;
+  if (k.uses_global_wave_sync) {
+    if (groups > kMaxResidentWorkgroups)
+      return error(co, "emu-bad-launch",
+                   fmt::format("kernel {}: it uses global wave sync (a grid-wide barrier), which needs all {} workgroups of the grid resident "
+                               "at once; the emulator keeps at most {}",
+                               kernel.name, groups, kMaxResidentWorkgroups));
+    resident.resize(groups);
+    for (std::uint64_t n = 0; n < groups; ++n) {
+      resident[n].waves.resize(sh.waves_per_group);
+      start_group(resident[n], n, sh, static_cast<std::uint32_t>(threads));
+    }
+    grid = std::make_unique<ResidentGrid>(resident, sh);
+  }
+  auto work = [&] {
+    if (grid) resident_worker(*grid, sh, stats, stats_mutex, memory);
+    else worker(sh, stats, stats_mutex, memory);
+  };
   if (jobs == 1) {
-    worker(sh, stats, stats_mutex, memory);
+    work();
   } else {
     std::vector<std::thread> threads_pool;
-    for (unsigned i = 0; i < jobs; ++i) threads_pool.emplace_back([&] { worker(sh, stats, stats_mutex, memory); });
+    for (unsigned i = 0; i < jobs; ++i) threads_pool.emplace_back(work);
     for (auto& t : threads_pool) t.join();
   }
+  if (grid && !grid->deadlock().empty() && !sh.failure)
+    return error(co, "emu-fault", fmt::format("kernel {}: the grid cannot finish: {}", kernel.name, grid->deadlock()));
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   memory.forget(kernarg_address);
   memory.forget(packet_address);

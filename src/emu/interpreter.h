@@ -32,6 +32,8 @@ struct PreparedKernel {
   // kernel if it is reached (a kernel's own unimplemented instructions refuse it at preparation).
   std::vector<std::string> unimplemented_in_functions;
   bool wave64 = false;
+  // It uses global wave sync (ds_gws_*): every workgroup of its grid must be resident at once.
+  bool uses_global_wave_sync = false;
 
   // "byte offset 0x1c of kernel K" or "byte offset 0x40 of function F" for an instruction.
   std::string where(const amdgpu::Instruction& instruction) const;
@@ -43,6 +45,9 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
 
 // Whether the emulator implements a mnemonic (for the status table and --coverage).
 bool implements(std::string_view mnemonic);
+
+// Kernels with global wave sync keep every workgroup resident: at most this many.
+constexpr std::uint64_t kMaxResidentWorkgroups = 1u << 16;
 
 struct Launch {
   std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -78,7 +79,7 @@ struct Step {
 };
 
 namespace Accepts {
-constexpr std::uint32_t op_sel = 1, neg_lo_hi = 2, sext = 4, high16 = 8, dpp = 16;
+constexpr std::uint32_t op_sel = 1, neg_lo_hi = 2, sext = 4, high16 = 8, dpp = 16, gds = 32;
 }
 
 struct Workgroup {
@@ -107,6 +108,22 @@ struct Wave {
   std::size_t pc = 0;            // index into the prepared steps
   bool done = false, at_barrier = false;
   bool yielded = false;  // gave the other waves of its workgroup a turn (s_sleep)
+  // Waiting at a global wave sync barrier or semaphore (ds_gws_*); cleared by the thread that
+  // releases it, which may not be the one running the wave's workgroup.
+  struct Flag {
+    std::atomic<bool> value{false};
+    Flag() = default;
+    Flag(const Flag& o) : value(o.value.load()) {}
+    Flag& operator=(const Flag& o) {
+      value = o.value.load();
+      return *this;
+    }
+    operator bool() const { return value.load(std::memory_order_acquire); }
+    Flag& operator=(bool v) {
+      value.store(v, std::memory_order_release);
+      return *this;
+    }
+  } at_gws;
   std::uint32_t index_in_group = 0;
   Workgroup* group = nullptr;
   std::vector<std::uint8_t> scratch;  // [lane * scratch_per_lane + offset]
@@ -128,6 +145,18 @@ struct Wave {
   std::uint32_t vgpr(std::uint32_t reg, std::uint32_t lane) const { return v[reg * size + lane]; }
 };
 
+// Global wave sync (ds_gws_*): the hardware's barriers and semaphores across the workgroups of a
+// dispatch, which cooperative groups' grid sync uses. The interpreter provides it (with every
+// workgroup of the grid resident) to kernels that use it.
+class GlobalWaveSync {
+ public:
+  virtual ~GlobalWaveSync() = default;
+  enum class Op : std::uint8_t { init, barrier, sema_v, sema_p, sema_br, sema_release_all };
+  // The wave performs `op` on resource `resource` with `value` (the first active lane's data);
+  // returns whether the wave must wait (it sets the wave's at_gws then, cleared on release).
+  virtual bool perform(Wave& w, Op op, std::uint32_t resource, std::uint32_t value) = 0;
+};
+
 struct Context {
   AddressSpace* memory = nullptr;
   std::uint64_t image_base = 0;  // host address of the code object's loaded image
@@ -137,6 +166,7 @@ struct Context {
   // MSG_INTERRUPT (s_sendmsg): the host side of hostcalls (device printf, malloc), with M0.
   void (*interrupt)(void* user, std::uint32_t m0) = nullptr;
   void* interrupt_user = nullptr;
+  GlobalWaveSync* gws = nullptr;
   // The last live region a global access hit: regions do not change while a kernel runs, so
   // most accesses are checked without the address space's lock.
   std::uint64_t region_begin = 0, region_end = 0;

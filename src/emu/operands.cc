@@ -214,6 +214,7 @@ bool apply_modifier(std::string_view m, Modifiers& mods) {
   if (m == "glc") return mods.glc = true;
   if (m == "slc") return mods.slc = true;
   if (m == "dlc") return mods.dlc = true;
+  if (m == "gds") return mods.gds = true;
   if (m == "clamp") return mods.clamp = true;
   if (m == "mul:2") return mods.omod = 1, true;
   if (m == "mul:4") return mods.omod = 2, true;

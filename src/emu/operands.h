@@ -47,7 +47,7 @@ struct Operand {
 // implement one can refuse the instruction instead of ignoring it.
 struct Modifiers {
   std::int64_t offset = 0, offset0 = 0, offset1 = 0;
-  bool glc = false, slc = false, dlc = false, clamp = false;
+  bool glc = false, slc = false, dlc = false, clamp = false, gds = false;
   int omod = 0;  // 0 none, 1 mul:2, 2 mul:4, 3 div:2
   std::uint32_t op_sel = 0, op_sel_hi = 0, neg_lo = 0, neg_hi = 0;
   bool op_sel_hi_given = false;

@@ -302,6 +302,26 @@ bool vmem_atomic(Wave& w, const Step& s, Context& c) {
   });
 }
 
+// ---- global wave sync (ds_gws_*) -----------------------------------------------------------------
+// ds_gws_<op> [vdata] [offset:N] gds: resource M0[21:16] + offset; the value is the first active
+// lane's vdata (init: the count, barrier: waves to wait for minus one, sema_br: the release count).
+bool ds_gws(Wave& w, const Step& s, Context& c) {
+  if (!c.gws) {
+    Fault f;
+    f.message = "global wave sync (ds_gws_*) without a dispatch that provides it";
+    c.fault = f;
+    return false;
+  }
+  const u64 exec = w.exec();
+  if (exec == 0) return true;
+  const u32 first = static_cast<u32>(std::countr_zero(exec));
+  const Operand& data = op(s, 0);
+  const u32 value = data.kind == Operand::Kind::vgpr ? w.vgpr(data.reg, first) : 0;
+  const u32 resource = ((w.s[encoding::m0] >> 16) & 0x3f) + static_cast<u32>(s.mods.offset);
+  c.gws->perform(w, static_cast<GlobalWaveSync::Op>(s.param), resource, value);
+  return true;
+}
+
 // ---- LDS (DS) -----------------------------------------------------------------------------------
 std::uint8_t* lds_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
   return resolve_address(c, w, lane, address, bytes, write, 1);
@@ -495,6 +515,19 @@ Handler resolve_memory(const ParsedInstruction& p, Step& step) {
     return nullptr;
   }
   // DS
+  if (m.starts_with("ds_gws_")) {
+    static constexpr std::pair<std::string_view, GlobalWaveSync::Op> gws[] = {
+        {"init", GlobalWaveSync::Op::init},     {"barrier", GlobalWaveSync::Op::barrier}, {"sema_v", GlobalWaveSync::Op::sema_v},
+        {"sema_p", GlobalWaveSync::Op::sema_p}, {"sema_br", GlobalWaveSync::Op::sema_br},
+        {"sema_release_all", GlobalWaveSync::Op::sema_release_all}};
+    for (const auto& [name, kind] : gws)
+      if (m.substr(7) == name) {
+        step.param = static_cast<std::uint32_t>(kind);
+        step.accepts |= Accepts::gds;
+        return ds_gws;
+      }
+    return nullptr;
+  }
   if (m.starts_with("ds_")) {
     const std::string_view rest = m.substr(3);
     if (rest == "bpermute_b32") return ds_permute<true>;
