@@ -25,6 +25,8 @@ using namespace semantics;
 struct DppRoute {
   Step inner;                             // the instruction, its src0 moved to `scratch`
   std::array<std::int8_t, 64> source{};
+  std::array<std::uint8_t, 64> fetch{};   // source, or the lane itself where that is -1
+  u64 out_of_row = 0;                     // lanes whose source is -1
   u64 enabled = ~0ull;                    // lanes row_mask and bank_mask let write
   u32 src0 = 0, scratch = 0;
   bool zero_invalid = false, fetch_inactive = false;
@@ -62,12 +64,20 @@ bool dpp(Wave& w, const Step& s, Context& c) {
   const u32* from = &w.v[r.src0 * w.size];
   u32* routed = &w.v[r.scratch * w.size];
   u64 writes = exec & r.enabled;
-  for (u64 e = writes; e; e &= e - 1) {
-    const u32 lane = static_cast<u32>(std::countr_zero(e));
-    const int source = r.source[lane];
-    if (source >= 0 && (r.fetch_inactive || ((exec >> source) & 1))) routed[lane] = from[source];
-    else if (r.zero_invalid) routed[lane] = 0;
-    else writes &= ~(1ull << lane);
+  if (exec == (w.size == 64 ? ~0ull : 0xffffffffull)) {  // every source lane active: no per-lane test
+    for (u32 lane = 0; lane < w.size; ++lane) routed[lane] = from[r.fetch[lane]];
+    if (r.zero_invalid)
+      for (u64 e = writes & r.out_of_row; e; e &= e - 1) routed[std::countr_zero(e)] = 0;
+    else
+      writes &= ~r.out_of_row;
+  } else {
+    for (u64 e = writes; e; e &= e - 1) {
+      const u32 lane = static_cast<u32>(std::countr_zero(e));
+      const int source = r.source[lane];
+      if (source >= 0 && (r.fetch_inactive || ((exec >> source) & 1))) routed[lane] = from[source];
+      else if (r.zero_invalid) routed[lane] = 0;
+      else writes &= ~(1ull << lane);
+    }
   }
   w.set_exec(writes);
   const bool ok = r.inner.handler(w, r.inner, c);
@@ -213,6 +223,8 @@ std::string wrap_dpp(const ParsedInstruction& p, Step& step, std::uint32_t scrat
     const int source = m.dpp8 ? static_cast<int>((lane & ~7u) | (m.dpp8_lanes[lane & 7] & 7)) : dpp16_source(m.dpp_ctrl_kind, m.dpp_value, lane);
     if (source == -2) return "unknown DPP control";
     route->source[lane] = static_cast<std::int8_t>(source);
+    route->fetch[lane] = static_cast<std::uint8_t>(source >= 0 ? source : static_cast<int>(lane));
+    if (source < 0) route->out_of_row |= 1ull << lane;
     const bool row_on = m.dpp8 || ((m.row_mask >> (lane / 16)) & 1);
     const bool bank_on = m.dpp8 || ((m.bank_mask >> ((lane / 4) & 3)) & 1);
     if (!row_on || !bank_on) route->enabled &= ~(1ull << lane);
