@@ -315,15 +315,32 @@ TEST_P(EmuDppKernels, AtomicOptimizerReturnsAnExclusiveScan) {
     }
 }
 
+// clang's v_movrels for a private array read at a uniform index (M0 = the index).
+TEST_P(EmuDppKernels, PrivateArrayAtAUniformIndexThroughMovrels) {
+  SKIP_OR_PREPARED("dpp_kernels.hip");
+  const int n = 256;
+  std::vector<int> in(8 * n), out(n);
+  for (int i = 0; i < 8 * n; ++i) in[i] = (i * 7919) % 97;
+  int* const device_in = device(in);
+  int* const device_out = device(out);
+  for (int k : {0, 5, 13}) {
+    ASSERT_EQ(launch("dpp_kernels.hip", "private_array_uniform_index", 2, 128, device_in, device_out, k), "");
+    for (int t = 0; t < n; ++t) EXPECT_EQ(out[t], in[t * 8 + (k & 7)] * 100 + in[t * 8 + ((k + 3) & 7)]) << "k " << k << " thread " << t;
+  }
+}
+
 // rocPRIM's warp reduce and scans (DPP, ds_swizzle, ds_bpermute on gfx11), logical warps of 32
 // and 16 lanes; in wave64 a 32-lane logical warp is one half of the wave.
 TEST_P(EmuDppKernels, RocprimWarpReduceAndScans) {
   SKIP_OR_PREPARED("rocprim_kernels.hip");
   const int n = 256;
+  std::vector<int> in(n), out(3 * n);
+  for (int t = 0; t < n; ++t) in[t] = (t * 13) % 41 - 20;
+  int* const device_in = device(in);
+  int* const device_out = device(out);
   for (unsigned lanes : {32u, 16u}) {
-    std::vector<int> in(n), out(3 * n, -5);
-    for (int t = 0; t < n; ++t) in[t] = (t * 13) % 41 - 20;
-    ASSERT_EQ(launch("rocprim_kernels.hip", fmt::format("rocprim_warp_{}", lanes), 2, 128, device(in), device(out), n), "");
+    std::fill(out.begin(), out.end(), -5);
+    ASSERT_EQ(launch("rocprim_kernels.hip", fmt::format("rocprim_warp_{}", lanes), 2, 128, device_in, device_out, n), "");
     for (int start = 0; start < n; start += static_cast<int>(lanes)) {
       int running = 0;
       for (unsigned l = 0; l < lanes; ++l) {

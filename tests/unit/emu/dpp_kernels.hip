@@ -100,3 +100,12 @@ extern "C" __global__ void atomic_fetch_add(const int* in, int* counter, int* ol
   old[t] = -1;
   if (t % 5 != 3) old[t] = atomicAdd(counter, in[t]);
 }
+
+// A private array indexed by a uniform value: clang keeps it in VGPRs and reads it with
+// s_mov_b32 m0, index + v_movrels_b32; a divergent index becomes a chain of v_cndmask.
+extern "C" __global__ void private_array_uniform_index(const int* in, int* out, int k) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int a[8];
+  for (int i = 0; i < 8; ++i) a[i] = in[t * 8 + i];
+  out[t] = a[k & 7] * 100 + a[(k + 3) & 7];
+}
