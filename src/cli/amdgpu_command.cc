@@ -33,7 +33,7 @@ int run_amdgpu(const AmdgpuArguments& a) {
     if (!disassembler) return print_errors(disassembler.diagnostics());
     std::string out =
         "# form\tmnemonic\temulator (every gfx11 encoding LLVM's AMDGPU MC layer knows; the emulator's status of its mnemonic:\n"
-        "# exact, approximate with the bound, or unsupported; encodings with DPP/op_sel modifiers are refused when used)\n";
+        "# exact, approximate with the bound, or unsupported; a modifier its handler does not honour is refused when used)\n";
     for (const auto& f : (*disassembler)->gfx11_opcodes()) {
       const auto st = emu::status_of(f.mnemonic);
       const char* status = st.status == emu::Status::exact ? "exact" : st.status == emu::Status::approximate ? "approximate" : "unsupported";

@@ -70,7 +70,7 @@ Result<std::vector<KernelCoverage>> coverage(const amdgpu::CodeObject& co) {
       std::string_view text = i.text;
       while (!text.empty()) {
         std::string mnemonic(text.substr(0, text.find(' ')));
-        for (std::string_view suffix : {"_e32", "_e64", "_dpp", "_sdwa"})
+        for (std::string_view suffix : {"_dpp", "_e32", "_e64", "_sdwa"})  // "_e64_dpp": both
           if (mnemonic.ends_with(suffix)) mnemonic.resize(mnemonic.size() - suffix.size());
         if (status_of(mnemonic).status == Status::approximate) approximate.insert(mnemonic);
         const auto dual = text.find(":: ");

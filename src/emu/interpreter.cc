@@ -30,7 +30,8 @@ Handler resolve(const ParsedInstruction& p, Step& step) {
   if (Handler h = resolve_control(p, step)) return h;
   if (Handler h = resolve_scalar(p, step)) return h;
   if (Handler h = resolve_vector(p, step)) return h;
-  return resolve_memory(p, step);
+  if (Handler h = resolve_memory(p, step)) return h;
+  return resolve_cross_lane(p, step);
 }
 
 // Instructions whose immediate is a target relative to the next instruction.
@@ -153,6 +154,14 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
         unsupported(p.mnemonic == parsed.mnemonic ? std::string() : p.mnemonic);
         return false;
       }
+      // DPP around the resolved handler (semantics_dpp.cc); the first VGPR past the kernel's
+      // count (init_wave allocates 8 spare) holds the permuted src0.
+      if (p.modifiers.dpp || p.modifiers.dpp8)
+        if (auto e = wrap_dpp(p, s, std::max<std::uint32_t>(kernel.vgpr_count, 1)); !e.empty()) {
+          unsupported("DPP: " + e);
+          s.handler = nullptr;
+          return false;
+        }
       if (auto m = unsupported_modifiers(p, s); !m.empty()) {
         unsupported("modifier " + m);
         s.handler = nullptr;

@@ -61,6 +61,7 @@ struct Fault {
 struct Step;
 struct Wave;
 struct Context;
+struct DppRoute;  // semantics_dpp.cc
 using Handler = bool (*)(Wave&, const Step&, Context&);
 
 // One instruction ready to run: its handler, operands and modifiers, and the index of its
@@ -76,6 +77,8 @@ struct Step {
   // instruction; any other modifier present refuses the instruction at preparation.
   std::uint32_t accepts = 0;
   std::unique_ptr<Step> vopd_x, vopd_y; // the halves of a VOPD pair (X first)
+  // DPP16/DPP8 (semantics_dpp.cc): how each lane's src0 is fetched, and the instruction itself.
+  std::shared_ptr<const DppRoute> dpp;
 };
 
 namespace Accepts {
@@ -237,6 +240,11 @@ Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
 Handler vopd_handler();
+// semantics_dpp.cc: the cross-lane instructions (v_permlane16/x16/64, ds_swizzle) and VGPR-indexed
+// moves (v_movrels/movreld/movrelsd); and DPP: wraps a resolved VALU step so that its src0 is
+// read across lanes (scratch_vgpr: a VGPR the kernel does not use). An error when it cannot.
+Handler resolve_cross_lane(const ParsedInstruction& p, Step& step);
+std::string wrap_dpp(const ParsedInstruction& p, Step& step, std::uint32_t scratch_vgpr);
 
 
 

@@ -202,6 +202,57 @@ std::uint32_t parse_bit_list(std::string_view s) {  // "[0,1,1]" -> bits
   return bits;
 }
 
+// ds_swizzle_b32's offset in the symbolic forms LLVM prints (its modifier syntax page,
+// "swizzle pattern"), back to the 16-bit pattern: swizzle(QUAD_PERM,a,b,c,d) is 0x8000 with the
+// four 2-bit selects; the others are bit-mask mode, offset = and_mask | or_mask << 5 | xor_mask
+// << 10 over a 5-bit lane id: BITMASK_PERM,"xxxxx" (most significant bit first: 0 clears, 1 sets,
+// p keeps, i inverts), SWAP,n (xor n), REVERSE,n (xor n-1 within groups of n), BROADCAST,n,l
+// (lane l of each group of n). `s` is what follows "swizzle(".
+bool parse_swizzle(std::string_view s, std::int64_t& offset) {
+  if (!s.ends_with(")")) return false;
+  std::vector<std::string_view> args;
+  for (std::string_view rest = s.substr(0, s.size() - 1);;) {
+    const auto comma = rest.find(',');
+    args.push_back(trim(rest.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  std::vector<std::int64_t> n;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::int64_t x = 0;
+    if (args[0] != "BITMASK_PERM" && !parse_int(args[i], x)) return false;
+    n.push_back(x);
+  }
+  auto bit_mode = [&](std::int64_t and_mask, std::int64_t or_mask, std::int64_t xor_mask) {
+    offset = (and_mask & 31) | (or_mask & 31) << 5 | (xor_mask & 31) << 10;
+    return true;
+  };
+  if (args[0] == "QUAD_PERM" && n.size() == 4) {
+    offset = 0x8000 | (n[0] & 3) | (n[1] & 3) << 2 | (n[2] & 3) << 4 | (n[3] & 3) << 6;
+    return true;
+  }
+  if (args[0] == "SWAP" && n.size() == 1) return bit_mode(31, 0, n[0]);
+  if (args[0] == "REVERSE" && n.size() == 1) return bit_mode(31, 0, n[0] - 1);
+  if (args[0] == "BROADCAST" && n.size() == 2) return bit_mode(31 & ~(n[0] - 1), n[1], 0);
+  if (args[0] == "BITMASK_PERM" && args.size() == 2) {
+    std::string_view mask = args[1];
+    if (mask.size() != 7 || mask.front() != '"' || mask.back() != '"') return false;
+    std::int64_t and_mask = 0, or_mask = 0, xor_mask = 0;
+    for (int i = 0; i < 5; ++i) {
+      const std::int64_t bit = std::int64_t{1} << (4 - i);
+      switch (mask[1 + i]) {
+        case '0': break;
+        case '1': or_mask |= bit; break;
+        case 'p': and_mask |= bit; break;
+        case 'i': and_mask |= bit, xor_mask |= bit; break;
+        default: return false;
+      }
+    }
+    return bit_mode(and_mask, or_mask, xor_mask);
+  }
+  return false;
+}
+
 bool apply_modifier(std::string_view m, Modifiers& mods) {
   auto value_of = [&](std::string_view prefix, std::int64_t& out) {
     if (!m.starts_with(prefix)) return false;
@@ -223,9 +274,10 @@ bool apply_modifier(std::string_view m, Modifiers& mods) {
   if (m.starts_with("op_sel_hi:")) return mods.op_sel_hi = parse_bit_list(m.substr(10)), mods.op_sel_hi_given = true;
   if (m.starts_with("neg_lo:")) return mods.neg_lo = parse_bit_list(m.substr(7)), true;
   if (m.starts_with("neg_hi:")) return mods.neg_hi = parse_bit_list(m.substr(7)), true;
+  if (m.starts_with("offset:swizzle(")) return parse_swizzle(m.substr(15), mods.offset);
   if (m.starts_with("quad_perm:")) {
     mods.dpp = true;
-    mods.dpp_ctrl_kind = 1;
+    mods.dpp_ctrl_kind = dpp_control::quad_perm;
     std::uint32_t sel = 0;
     int index = 0;
     for (char c : m.substr(10))
@@ -234,14 +286,20 @@ bool apply_modifier(std::string_view m, Modifiers& mods) {
     return true;
   }
   static constexpr std::pair<std::string_view, std::uint32_t> rows[] = {
-      {"row_shl:", 2}, {"row_shr:", 3}, {"row_ror:", 4}, {"row_share:", 7}, {"row_xmask:", 8}};
+      {"row_shl:", dpp_control::row_shl}, {"row_shr:", dpp_control::row_shr}, {"row_ror:", dpp_control::row_ror},
+      {"row_share:", dpp_control::row_share}, {"row_xmask:", dpp_control::row_xmask}};
   for (const auto& [prefix, kind] : rows)
-    if (value_of(prefix, v)) return mods.dpp = true, mods.dpp_ctrl_kind = kind, mods.dpp_value = static_cast<std::uint32_t>(v), true;
-  if (m == "row_mirror") return mods.dpp = true, mods.dpp_ctrl_kind = 5, true;
-  if (m == "row_half_mirror") return mods.dpp = true, mods.dpp_ctrl_kind = 6, true;
+    if (value_of(prefix, v) && v >= 0 && v <= 15)
+      return mods.dpp = true, mods.dpp_ctrl_kind = kind, mods.dpp_value = static_cast<std::uint32_t>(v), true;
+  if (m == "row_mirror") return mods.dpp = true, mods.dpp_ctrl_kind = dpp_control::row_mirror, true;
+  if (m == "row_half_mirror") return mods.dpp = true, mods.dpp_ctrl_kind = dpp_control::row_half_mirror, true;
   if (value_of("row_mask:", v)) return mods.row_mask = static_cast<std::uint32_t>(v), true;
   if (value_of("bank_mask:", v)) return mods.bank_mask = static_cast<std::uint32_t>(v), true;
-  if (m == "bound_ctrl:1" || m == "bound_ctrl:0") return mods.bound_ctrl = true;  // both spell BOUND_CTRL=1
+  // For gfx11 bound_ctrl:0 is the field's 0 (llvm-mc-19 encodes it so; LLVM's modifier syntax
+  // page: "bound_ctrl:0 (GFX11+) disables data sharing with invalid lanes"), unlike older
+  // targets where both spellings set it. LLVM 19 prints bound_ctrl:1 when set, nothing when not.
+  if (m == "bound_ctrl:1") return mods.bound_ctrl = true;
+  if (m == "bound_ctrl:0") return mods.bound_ctrl = false, true;
   if (m == "fi:1") return mods.fetch_inactive = true;
   if (m == "fi:0") return true;
   if (m.starts_with("dpp8:[")) {
@@ -266,10 +324,12 @@ std::optional<std::string> parse_instruction(std::string_view text, ParsedInstru
   const auto space = text.find(' ');
   std::string_view mnemonic = text.substr(0, space);
   std::string_view rest = space == std::string_view::npos ? std::string_view() : trim(text.substr(space + 1));
-  for (std::string_view suffix : {"_e32", "_e64", "_dpp", "_sdwa", "_e64_dpp"})
+  // The longest suffix first: "_e64_dpp" (a VOP3 with DPP) is one suffix, not "_dpp" then "_e64".
+  for (std::string_view suffix : {"_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa"})
     if (mnemonic.ends_with(suffix)) {
       out.suffix = std::string(suffix.substr(1));
       mnemonic.remove_suffix(suffix.size());
+      break;
     }
   out.mnemonic = std::string(mnemonic);
   if (rest.empty()) return std::nullopt;

@@ -51,17 +51,24 @@ struct Modifiers {
   int omod = 0;  // 0 none, 1 mul:2, 2 mul:4, 3 div:2
   std::uint32_t op_sel = 0, op_sel_hi = 0, neg_lo = 0, neg_hi = 0;
   bool op_sel_hi_given = false;
-  // DPP16
+  // DPP16: the control (dpp_control below) and its value (quad_perm: four 2-bit selects, lane 0's
+  // in bits 1:0; row_shl/shr/ror: the count; row_share/xmask: the lane), the masks, bound_ctrl:1
+  // and fi:1. DPP8: the eight 3-bit selects and fi:1 (fetch_inactive). semantics_dpp.cc runs them.
   bool dpp = false;
-  std::uint32_t dpp_ctrl_kind = 0;  // see dpp.h: quad_perm, row_shl, row_shr, row_ror, row_mirror, row_half_mirror, row_share, row_xmask
+  std::uint32_t dpp_ctrl_kind = 0;
   std::uint32_t dpp_value = 0;
   std::uint32_t row_mask = 0xf, bank_mask = 0xf;
   bool bound_ctrl = false, fetch_inactive = false;
-  // DPP8
   bool dpp8 = false;
   std::uint8_t dpp8_lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
   std::vector<std::string> unknown;
 };
+
+// Modifiers::dpp_ctrl_kind: the DPP16 controls LLVM prints for gfx11.
+namespace dpp_control {
+constexpr std::uint32_t quad_perm = 1, row_shl = 2, row_shr = 3, row_ror = 4, row_mirror = 5, row_half_mirror = 6,
+                        row_share = 7, row_xmask = 8;
+}
 
 struct ParsedInstruction {
   std::string mnemonic;  // without the encoding suffix (_e32, _e64, _dpp, _sdwa)

@@ -414,8 +414,13 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
   });
 }
 
-// ds_bpermute_b32 vdst, vaddr, vdata [offset]: each lane reads vdata of lane (addr / 4);
-// ds_permute_b32: each lane writes its vdata to lane (addr / 4).
+// ds_bpermute_b32 vdst, vaddr, vdata [offset]: each lane reads vdata of the lane that bits 6:2
+// of (vaddr + offset) name; ds_permute_b32: each lane writes its vdata to that lane (the highest
+// writer wins; a lane nobody writes gets 0). The RDNA3 guide's pseudocode takes the lane "MOD 32
+// regardless of wave size": in wave64 each half permutes within itself, which is how AMD's own
+// compilers use it (LLPC's wave64 shuffle on gfx11: a ds_bpermute for a lane in the same half,
+// v_permlane64 then ds_bpermute for the other half; LLVM's wave.shuffle lowering likewise).
+// A source lane outside EXEC gives 0 (bpermute) or writes nothing (permute).
 template <bool Backward>
 bool ds_permute(Wave& w, const Step& s, Context&) {
   const u32 d = op(s, 0).reg, a = op(s, 1).reg, data = op(s, 2).reg;
@@ -423,9 +428,9 @@ bool ds_permute(Wave& w, const Step& s, Context&) {
   const u64 exec = w.exec();
   for (u64 e = exec; e; e &= e - 1) {
     const u32 lane = static_cast<u32>(std::countr_zero(e));
-    const u32 target = ((w.vgpr(a, lane) + static_cast<u32>(s.mods.offset)) / 4) & (w.size - 1);
-    if (Backward) result[lane] = w.vgpr(data, target);
-    else result[target] = w.vgpr(data, lane);
+    const u32 other = (lane & 32) | (((w.vgpr(a, lane) + static_cast<u32>(s.mods.offset)) >> 2) & 31);
+    if (Backward) result[lane] = (exec >> other) & 1 ? w.vgpr(data, other) : 0;
+    else result[other] = w.vgpr(data, lane);
   }
   for (u64 e = exec; e; e &= e - 1) {
     const u32 lane = static_cast<u32>(std::countr_zero(e));

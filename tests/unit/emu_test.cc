@@ -262,6 +262,14 @@ TEST_P(Emu, DoubleTrigonometryOfLargeArgumentsWithinTwoUlp) {
   }
 }
 
+// HIP's __shfl and __shfl_down are ds_bpermute_b32 with a lane index; the hardware takes the
+// index modulo 32 within the reading lane's half of a wave64 (RDNA3 guide, DS_BPERMUTE_B32: "MOD
+// 32 regardless of wave size"; AMD's LLPC pairs it with v_permlane64 to reach the other half).
+// So in wave64 a shuffle across the halves reads the lane's own half: the reference models that.
+int bpermute_source(unsigned lane, int index, unsigned wave) {
+  return static_cast<int>((wave == 64 ? (lane & 32) : 0) | (static_cast<unsigned>(index) & 31));
+}
+
 TEST_P(Emu, ShufflesAndBallotsFollowTheWaveSize) {
   const unsigned wave = GetParam() ? 64 : 32;
   const int threads = 128, blocks = 2, n = threads * blocks;
@@ -270,15 +278,27 @@ TEST_P(Emu, ShufflesAndBallotsFollowTheWaveSize) {
   for (int i = 0; i < n; ++i) in[i] = (i * 37) % 101;
   RUN_OK(launch("warp_ops", {blocks, 1, 1}, {threads, 1, 1}, device(in), device(out), device(ballots)));
   for (int w = 0; w < n / static_cast<int>(wave); ++w) {
-    int total = 0;
     unsigned long long odd = 0;
-    for (unsigned l = 0; l < wave; ++l) {
-      total += in[w * wave + l];
+    std::vector<int> sum(in.begin() + w * wave, in.begin() + (w + 1) * wave);
+    for (unsigned l = 0; l < wave; ++l)
       if (in[w * wave + l] & 1) odd |= 1ull << l;
+    for (unsigned offset = wave / 2; offset > 0; offset /= 2) {  // __shfl_down(sum, offset), width = wave
+      std::vector<int> next(wave);
+      for (unsigned l = 0; l < wave; ++l) {
+        const int index = l + offset >= wave ? static_cast<int>(l) : static_cast<int>(l + offset);
+        next[l] = sum[l] + sum[bpermute_source(l, index, wave)];
+      }
+      sum = next;
     }
-    EXPECT_EQ(out[2 * (w * wave)], total) << "wave " << w;  // lane 0 holds the reduction
+    EXPECT_EQ(out[2 * (w * wave)], sum[0]) << "wave " << w;  // lane 0 holds the reduction
     EXPECT_EQ(ballots[w], odd) << "wave " << w;
-    for (unsigned l = 0; l < wave; ++l) EXPECT_EQ(out[2 * (w * wave + l) + 1], in[w * wave + (l + 1) % wave]) << w << " " << l;
+    for (unsigned l = 0; l < wave; ++l)
+      EXPECT_EQ(out[2 * (w * wave + l) + 1], in[w * wave + bpermute_source(l, static_cast<int>((l + 1) % wave), wave)]) << w << " " << l;
+  }
+  if (wave == 32) {  // there the reduction is the plain sum of the wave's lanes
+    int total = 0;
+    for (int l = 0; l < 32; ++l) total += in[l];
+    EXPECT_EQ(out[0], total);
   }
 }
 
