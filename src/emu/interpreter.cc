@@ -26,6 +26,7 @@ Diagnostic error(const amdgpu::CodeObject& co, std::string code, std::string mes
 Handler resolve(const ParsedInstruction& p, Step& step) {
   if (Handler h = resolve_scalar(p, step)) return h;
   if (Handler h = resolve_vector(p, step)) return h;
+  if (Handler h = resolve_image(p, step)) return h;
   return resolve_memory(p, step);
 }
 
@@ -45,7 +46,7 @@ std::string unsupported_modifiers(const ParsedInstruction& p, const Step& s) {
   }
   const bool control = p.mnemonic.starts_with("s_waitcnt") || p.mnemonic == "s_delay_alu" || p.mnemonic == "s_sendmsg" ||
                        p.mnemonic.starts_with("s_set") || p.mnemonic.starts_with("s_get");
-  if (!m.unknown.empty() && !control) return m.unknown.front();
+  if (!m.unknown.empty() && !control && !(s.accepts & Accepts::named_modifiers)) return m.unknown.front();
   return {};
 }
 

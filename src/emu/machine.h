@@ -78,6 +78,9 @@ struct Step {
 
 namespace Accepts {
 constexpr std::uint32_t op_sel = 1, neg_lo_hi = 2, sext = 4, high16 = 8, dpp = 16;
+// The family checked every modifier the parser kept by name (Modifiers::unknown): MUBUF/MIMG's
+// offen, idxen, format:, dmask:, dim:, unorm, d16, a16, tfe, lwe.
+constexpr std::uint32_t named_modifiers = 32;
 }
 
 struct Workgroup {
@@ -198,6 +201,7 @@ inline double bits_f64(std::uint64_t u) {
 Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
+Handler resolve_image(const ParsedInstruction& p, Step& step);  // MIMG, MUBUF, MTBUF
 Handler vopd_handler();
 
 
