@@ -299,14 +299,18 @@ Handler resolve_buffer(const ParsedInstruction& p, Step& step) {
   if (!typed && !m.starts_with("buffer_")) return nullptr;
   std::string_view rest = m.substr(typed ? 8 : 7);
   if (rest.starts_with("gl0_inv") || rest.starts_with("gl1_inv") || rest.starts_with("load_lds")) return nullptr;
+  // implements() asks with the mnemonic alone: no operands, no modifiers to check.
+  const bool by_name = p.operands.empty();
   const MemoryModifiers mm = memory_modifiers(p.modifiers);
-  if (!mm.error.empty() || mm.dmask || mm.has_dim || mm.unorm || mm.a16 || mm.lwe || mm.d16 || mm.has_format != typed) return nullptr;
-  if (p.operands.size() != 4 || p.operands[2].kind != Operand::Kind::sgpr || p.operands[2].width != 4) return nullptr;
-  const Operand& vaddr = p.operands[1];
-  const u32 address_regs = (mm.offen ? 1u : 0u) + (mm.idxen ? 1u : 0u);
-  if (address_regs == 0 ? vaddr.kind != Operand::Kind::off : vaddr.kind != Operand::Kind::vgpr || vaddr.width != address_regs) return nullptr;
+  if (!by_name) {
+    if (!mm.error.empty() || mm.dmask || mm.has_dim || mm.unorm || mm.a16 || mm.lwe || mm.d16 || mm.has_format != typed) return nullptr;
+    if (p.operands.size() != 4 || p.operands[2].kind != Operand::Kind::sgpr || p.operands[2].width != 4) return nullptr;
+    const Operand& vaddr = p.operands[1];
+    const u32 address_regs = (mm.offen ? 1u : 0u) + (mm.idxen ? 1u : 0u);
+    if (address_regs == 0 ? vaddr.kind != Operand::Kind::off : vaddr.kind != Operand::Kind::vgpr || vaddr.width != address_regs) return nullptr;
+  }
   step.param2 = (mm.offen ? f_offen : 0) | (mm.idxen ? f_idxen : 0) | (mm.tfe ? f_tfe : 0);
-  if (typed) {
+  if (typed && !by_name) {
     if (descriptors::data_format(mm.format).channels == 0) return nullptr;
     step.param2 |= f_tformat | mm.format << format_shift;
   }

@@ -476,8 +476,10 @@ Handler resolve_image(const ParsedInstruction& p, Step& step) {
   using namespace texels;
   const std::string_view m = p.mnemonic;
   if (!m.starts_with("image_")) return resolve_buffer(p, step);
+  // implements() asks with the mnemonic alone: no operands, no modifiers to check.
+  const bool by_name = p.operands.empty();
   const MemoryModifiers mm = memory_modifiers(p.modifiers);
-  if (!mm.error.empty() || !mm.has_dim || mm.offen || mm.idxen || mm.has_format) return nullptr;
+  if (!by_name && (!mm.error.empty() || !mm.has_dim || mm.offen || mm.idxen || mm.has_format)) return nullptr;
   const std::string_view name = m.substr(6);
   u32 kind;
   int atomic_index = 0;
@@ -506,6 +508,16 @@ Handler resolve_image(const ParsedInstruction& p, Step& step) {
     return nullptr;
   }
   const bool sampler_op = kind == sample || kind == gather;
+  auto handler = [](u32 k) -> Handler {
+    switch (k) {
+      case load: case load_mip: return load_op;
+      case store: case store_mip: return store_op;
+      case resinfo: return resinfo_op;
+      case atomic: return atomic_op;
+      default: return sample_op;
+    }
+  };
+  if (by_name) return handler(kind);
   const u32 dim = mm.dim;
   if (dim == descriptors::image::img_cube || dim >= descriptors::image::img_2d_msaa) return nullptr;
   if (kind == gather && (dim == descriptors::image::img_1d || dim == descriptors::image::img_1d_array || dim == descriptors::image::img_3d)) return nullptr;
@@ -542,13 +554,7 @@ Handler resolve_image(const ParsedInstruction& p, Step& step) {
                (mm.d16 ? p_d16 : 0) | (mm.a16 ? p_a16 : 0) | (mm.tfe || mm.lwe ? p_status : 0) | (p.modifiers.glc ? p_glc : 0);
   step.param2 = form.flags | derivs << s_derivs_shift | needed << s_address_shift;
   step.accepts = Accepts::named_modifiers;
-  switch (kind) {
-    case load: case load_mip: return load_op;
-    case store: case store_mip: return store_op;
-    case resinfo: return resinfo_op;
-    case atomic: return atomic_op;
-    default: return sample_op;
-  }
+  return handler(kind);
 }
 
 }  // namespace gpuport::emu

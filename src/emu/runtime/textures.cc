@@ -177,6 +177,7 @@ hipError_t make_object(void** out, const hipResourceDesc& res, const hipTextureD
         return ret(hipErrorInvalidValue);
       const std::uint32_t bytes = f.format->bytes();
       if (linear) {
+        if (f.format->numeric == d::Numeric::srgb) return ret(hipErrorInvalidValue);  // no sRGB buffer format (V# FORMAT < 64)
         const std::size_t elements = res.res.linear.sizeInBytes / bytes;
         if (elements == 0 || elements > (std::size_t{1} << 27)) return ret(hipErrorInvalidValue);
         write_buffer(words, reinterpret_cast<std::uint64_t>(ptr), f, static_cast<std::uint32_t>(elements), channels);
