@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 namespace gpuport::emu::descriptors {
@@ -83,12 +84,17 @@ inline constexpr DataFormat kDataFormats[] = {
     {71, "4_4_4_4_UNORM"},
 };
 
-// The format with this FORMAT value (INVALID, without a layout, for any value not listed).
+// The format with this FORMAT value (INVALID, without a layout, for any value not listed). The
+// table is indexed by its numbers (checked below), so instructions look formats up directly.
 constexpr const DataFormat& data_format(std::uint32_t number) {
-  for (const auto& f : kDataFormats)
-    if (f.number == number) return f;
-  return kDataFormats[0];
+  return number < std::size(kDataFormats) ? kDataFormats[number] : kDataFormats[0];
 }
+constexpr bool formats_indexed_by_number() {
+  for (std::uint32_t i = 0; i < std::size(kDataFormats); ++i)
+    if (kDataFormats[i].number != i) return false;
+  return true;
+}
+static_assert(formats_indexed_by_number());
 
 // The format with this channel layout, or INVALID.
 constexpr const DataFormat& data_format(std::uint32_t channels, std::uint32_t bits, Numeric numeric) {
