@@ -165,6 +165,28 @@ int main() {
     HIP_OK(hipGetTextureObjectResourceDesc(&res_back, t));
     expect_int("resource desc", 0, res_back.res.array.array == array, 1);
     HIP_OK(hipDestroyTextureObject(t));
+    // sRGB: the same bytes through the 8_8_8_8_SRGB format, point sampling at texel centers.
+    // Colour channels follow the sRGB curve (IEC 61966-2-1: c / 12.92 up to 0.04045, else
+    // ((c + 0.055) / 1.055)^2.4), alpha stays linear.
+    tex.filterMode = hipFilterModePoint;
+    tex.sRGB = 1;
+    HIP_OK(hipCreateTextureObject(&t, &res, &tex, nullptr));
+    std::vector<float2> centers;
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) centers.push_back(make_float2((x + 0.5f) / W, (y + 0.5f) / H));
+    HIP_OK(hipMemcpy(duv, centers.data(), centers.size() * sizeof(float2), hipMemcpyHostToDevice));
+    sample4<<<1, W * H>>>(t, duv, out, W * H);
+    HIP_OK(hipGetLastError());
+    HIP_OK(hipMemcpy(got.data(), out, W * H * sizeof(float4), hipMemcpyDeviceToHost));
+    for (int i = 0; i < W * H; ++i) {
+      const float g[4] = {got[i].x, got[i].y, got[i].z, got[i].w};
+      for (int c = 0; c < 4; ++c) {
+        const double v = bytes[i * 4 + c] / 255.0;
+        const double linear = c == 3 ? v : v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        expect_near("sRGB", i * 4 + c, g[c], static_cast<float>(linear), 1);
+      }
+    }
+    HIP_OK(hipDestroyTextureObject(t));
     HIP_OK(hipFreeArray(array));
   }
   return report("sample_2d");

@@ -24,6 +24,14 @@ __global__ void layered2(hipTextureObject_t t, const float4* c, float* out, int 
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex2DLayered<float>(t, c[i].x, c[i].y, static_cast<int>(c[i].w));
 }
+// With one mip level, an explicit LOD or gradients leave bilinear filtering as it is.
+__global__ void lod_grad(hipTextureObject_t t, const float4* c, float2* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i].x = tex2DLod<float4>(t, c[i].x, c[i].y, 0.75f).x;
+    out[i].y = tex2DGrad<float4>(t, c[i].x, c[i].y, make_float2(2.0f, 0.0f), make_float2(0.0f, 3.0f)).x;
+  }
+}
 __global__ void gather(hipTextureObject_t t, const float4* c, float4* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, static_cast<int>(c[i].w));
@@ -219,6 +227,17 @@ int main() {
       expect_bits("tex2Dgather", static_cast<int>(4 * i + 1), gathered[i].y, at(i0 + 1, j0 + 1));
       expect_bits("tex2Dgather", static_cast<int>(4 * i + 2), gathered[i].z, at(i0 + 1, j0));
       expect_bits("tex2Dgather", static_cast<int>(4 * i + 3), gathered[i].w, at(i0, j0));
+    }
+    const auto lg = launch(lod_grad, t, g);
+    for (size_t i = 0; i < g.size(); ++i) {
+      const double xb = static_cast<double>(g[i].x * W) - 0.5, yb = static_cast<double>(g[i].y * H) - 0.5;
+      const long long i0 = static_cast<long long>(std::floor(xb)), j0 = static_cast<long long>(std::floor(yb));
+      const double a = xb - i0, b = yb - j0;
+      auto at = [&](long long x, long long y) { return static_cast<double>(rgba[(clamp_to(y, H) * W + clamp_to(x, W)) * 4]); };
+      const float want = static_cast<float>((1 - a) * (1 - b) * at(i0, j0) + a * (1 - b) * at(i0 + 1, j0) + (1 - a) * b * at(i0, j0 + 1) +
+                                            a * b * at(i0 + 1, j0 + 1));
+      expect_bits("tex2DLod", static_cast<int>(i), lg[i].x, want);
+      expect_bits("tex2DGrad", static_cast<int>(i), lg[i].y, want);
     }
     HIP_OK(hipDestroyTextureObject(t));
     HIP_OK(hipFreeArray(image));
