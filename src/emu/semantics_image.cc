@@ -322,8 +322,14 @@ std::int64_t clamp_index(std::int64_t i, std::int64_t size, u32 mode) {
   }
 }
 
-// The texture unit's fixed-point texel coordinate: 8 fraction bits.
-double to_fixed(double x, bool trunc) { return (trunc ? std::floor(x * 256.0) : std::nearbyint(x * 256.0)) / 256.0; }
+// The texture unit's fixed-point texel coordinate: 8 fraction bits. A NaN coordinate is taken
+// as 0 and the magnitude is bounded (2^40 texels: far past any image, still exact in a double
+// and an int64), so that every address mode sees an integer index.
+double to_fixed(double x, bool trunc) {
+  if (std::isnan(x)) return 0;
+  x = std::fmin(std::fmax(x, -0x1p40), 0x1p40);
+  return (trunc ? std::floor(x * 256.0) : std::nearbyint(x * 256.0)) / 256.0;
+}
 
 struct Axis {
   std::int64_t i[2] = {0, 0};
