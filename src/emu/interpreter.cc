@@ -30,6 +30,7 @@ Handler resolve(const ParsedInstruction& p, Step& step) {
   if (Handler h = resolve_control(p, step)) return h;
   if (Handler h = resolve_scalar(p, step)) return h;
   if (Handler h = resolve_vector(p, step)) return h;
+  if (Handler h = resolve_image(p, step)) return h;
   if (Handler h = resolve_memory(p, step)) return h;
   return resolve_cross_lane(p, step);
 }
@@ -53,7 +54,7 @@ std::string unsupported_modifiers(const ParsedInstruction& p, const Step& s) {
   // Operands in function syntax (vmcnt(0), sendmsg(...), hwreg(...)), which the resolver read.
   const bool control = p.mnemonic.starts_with("s_waitcnt") || p.mnemonic == "s_delay_alu" || p.mnemonic.starts_with("s_sendmsg") ||
                        p.mnemonic.starts_with("s_set") || p.mnemonic.starts_with("s_get") || p.mnemonic == "s_version";
-  if (!m.unknown.empty() && !control) return m.unknown.front();
+  if (!m.unknown.empty() && !control && !(s.accepts & Accepts::named_modifiers)) return m.unknown.front();
   return {};
 }
 

@@ -83,6 +83,9 @@ struct Step {
 
 namespace Accepts {
 constexpr std::uint32_t op_sel = 1, neg_lo_hi = 2, sext = 4, high16 = 8, dpp = 16, gds = 32;
+// The family checked every modifier the parser kept by name (Modifiers::unknown): MUBUF/MIMG's
+// offen, idxen, format:, dmask:, dim:, unorm, d16, a16, tfe, lwe.
+constexpr std::uint32_t named_modifiers = 64;
 }
 
 struct Workgroup {
@@ -239,6 +242,7 @@ Handler resolve_control(const ParsedInstruction& p, Step& step);
 Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
+Handler resolve_image(const ParsedInstruction& p, Step& step);  // MIMG, MUBUF, MTBUF
 Handler vopd_handler();
 // semantics_dpp.cc: the cross-lane instructions (v_permlane16/x16/64, ds_swizzle) and VGPR-indexed
 // moves (v_movrels/movreld/movrelsd); and DPP: wraps a resolved VALU step so that its src0 is

@@ -101,6 +101,8 @@ bool parse_register(std::string_view s, Operand& op) {
          numbered("v", Operand::Kind::vgpr, 0);
 }
 
+std::vector<std::string_view> split_commas(std::string_view s);
+
 bool parse_operand(std::string_view s, Operand& op) {
   s = trim(s);
   // Input modifiers: -x, |x|, -|x|, neg(x), abs(x), sext(x).
@@ -131,6 +133,17 @@ bool parse_operand(std::string_view s, Operand& op) {
   }
   if (s == "off") {
     op.kind = Operand::Kind::off;
+    return true;
+  }
+  if (s.size() > 2 && s.front() == '[' && s.back() == ']') {  // an NSA address list
+    op.kind = Operand::Kind::vgpr_list;
+    op.width = 0;
+    op.value = 0;
+    for (auto part : split_commas(s.substr(1, s.size() - 2))) {
+      Operand v;
+      if (!parse_register(part, v) || v.kind != Operand::Kind::vgpr || v.width != 1 || op.width == 8) return false;
+      op.value |= static_cast<std::int64_t>(v.reg) << (8 * op.width++);
+    }
     return true;
   }
   if (parse_register(s, op)) return true;

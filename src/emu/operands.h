@@ -33,6 +33,7 @@ struct Operand {
     aperture,    // src_shared_base/limit, src_private_base/limit
     off,         // "off": no register (global saddr, scratch vaddr)
     label,       // branch target (s_cbranch_* / s_branch immediate, in words)
+    vgpr_list,   // MIMG non-sequential address [v4, v2, v9]: `width` VGPRs, the i-th in bits 8i..8i+7 of value
   };
   Kind kind = Kind::none;
   std::uint16_t reg = 0;   // sgpr: encoding; vgpr: index; aperture: encoding

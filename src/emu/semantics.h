@@ -5,6 +5,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "emu/machine.h"
 
@@ -41,5 +43,15 @@ template <typename F>
     if (!f(static_cast<u32>(std::countr_zero(e)))) return false;
   return true;
 }
+
+// Global memory for the families beyond semantics_memory.cc (defined there): the host pointer
+// of a checked access (null after recording a fault that names the nearest allocation), a fault
+// record, and host atomics by the memory family's atomic kind ("add_u32", "cmpswap_b64", ...;
+// -1 for a name it does not know; cmpswap takes `cmp`).
+void* checked_global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes, bool write);
+bool memory_fault(Context& c, const Wave& w, u32 lane, u64 address, std::string message);
+int atomic_kind(std::string_view name);
+u32 global_atomic32(std::uint8_t* p, int kind, u32 data, u32 cmp);
+u64 global_atomic64(std::uint8_t* p, int kind, u64 data, u64 cmp);
 
 }  // namespace gpuport::emu::semantics

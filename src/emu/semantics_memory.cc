@@ -569,4 +569,16 @@ Handler resolve_memory(const ParsedInstruction& p, Step& step) {
   return nullptr;
 }
 
+// For the image and buffer families (semantics.h): the same checked global access, fault
+// record and atomics.
+void* semantics::checked_global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+  return global_pointer(c, w, lane, address, bytes, write);
+}
+bool semantics::memory_fault(Context& c, const Wave& w, u32 lane, u64 address, std::string message) {
+  return fault(c, w, lane, address, std::move(message));
+}
+int semantics::atomic_kind(std::string_view name) { return atomic_code(name); }
+u32 semantics::global_atomic32(std::uint8_t* p, int kind, u32 data, u32 cmp) { return do_atomic<u32>(p, false, static_cast<At>(kind), data, cmp); }
+u64 semantics::global_atomic64(std::uint8_t* p, int kind, u64 data, u64 cmp) { return do_atomic<u64>(p, false, static_cast<At>(kind), data, cmp); }
+
 }  // namespace gpuport::emu

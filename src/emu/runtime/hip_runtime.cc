@@ -249,9 +249,6 @@ void __hipRegisterManagedVar(void* hip_module, void** pointer, void* init_value,
     std::memcpy(m->code_object->memory.data() + g->address, &storage, sizeof(void*));
 }
 
-void __hipRegisterSurface(void**, void*, char*, char*, int, int) { runtime().say_unsupported("surface references"); }
-void __hipRegisterTexture(void**, void*, char*, char*, int, int, int) { runtime().say_unsupported("texture references"); }
-
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared, hipStream_t stream) {
   call_stack.push_back({grid, block, shared, stream});
   return hipSuccess;
