@@ -198,6 +198,7 @@ inline double bits_f64(std::uint64_t u) {
 Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
+Handler resolve_packed(const ParsedInstruction& p, Step& step);  // 16-bit, packed, dot, WMMA
 Handler vopd_handler();
 
 
