@@ -411,9 +411,11 @@ u16 compute16(H op, u16 x, u16 y, u16 z, const Modifiers& m, const FloatEnv& e) 
         r = kInvalidNaN;
         break;
       }
-      const double turns = a - round_half_even(a);  // exact: sin(2 pi x) has period 1
+      // Reduced exactly to [-1/2, 1/2] turns first (period 1). sin(+-0) keeps the zero's sign; a
+      // nonzero integer gives +0 (the ISA's examples: sin(0x8000) = 0x8000, sin(0xfbff) = 0x0000).
+      const double turns = a - round_half_even(a);
       r = op == H::sin ? std::sin(turns * 6.283185307179586) : std::cos(turns * 6.283185307179586);
-      if (op == H::sin && turns == 0) r = std::copysign(0.0, a);
+      if (op == H::sin && a == 0) r = a;
       break;
     }
     case H::floor: r = std::floor(a); break;
