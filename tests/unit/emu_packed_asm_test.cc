@@ -567,5 +567,332 @@ TEST(EmuPackedAsm, MaskedLanesKeepTheirValuesAndWmmaIgnoresExec) {
   }
 }
 
+TEST(EmuPackedAsm, WmmaReadsNegAndOpSelAndWritesEveryLaneWhateverExec) {
+  // ISA 7.9 and 16.10: EXEC is treated as all ones; NEG/NEG_HI negate the low/high f16 halves of A
+  // (bit 0) and B (bit 1), {NEG_HI[2], NEG[2]} are {ABS, NEG} on C; OPSEL[2] picks the halves of C
+  // and D. A: lane m holds row m (K along the VGPRs, two per VGPR); B: lane n holds column n; C/D:
+  // element (m, n) in VGPR m / (wave/16), lane n + 16 * (m % (wave/16)).
+  for (bool wave64 : {false, true}) {
+    SCOPED_TRACE(wave64 ? "wave64" : "wave32");
+    const unsigned lanes = wave64 ? 64 : 32, rows_per_vgpr = lanes / 16, c_vgprs = 16 / rows_per_vgpr;
+    std::mt19937 rng(20);
+    long double a[16][16], b[16][16], c[16][16];
+    for (auto& row : a)
+      for (auto& v : row) v = int(rng() % 5) - 2;
+    for (auto& row : b)
+      for (auto& v : row) v = int(rng() % 5) - 2;
+    for (auto& row : c)
+      for (auto& v : row) v = int(rng() % 201) - 100;
+    AsmLaunch l;
+    l.threads = lanes;
+    l.in.assign(8 * lanes + 8 * lanes, 0);  // A registers, then C registers, 8 words per lane
+    l.aux.assign(8 * lanes, 0);
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      for (unsigned j = 0; j < 8; ++j) {
+        l.in[8 * lane + j] = pack(to_half(a[lane % 16][2 * j]), to_half(a[lane % 16][2 * j + 1]));
+        l.aux[8 * lane + j] = pack(to_half(b[2 * j][lane % 16]), to_half(b[2 * j + 1][lane % 16]));
+      }
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      for (unsigned v = 0; v < c_vgprs; ++v) l.in[8 * lanes + 8 * lane + v] = pack(0x1111, to_half(c[v * rows_per_vgpr + lane / 16][lane % 16]));
+    const std::string d = wave64 ? "v[24:27]" : "v[24:31]";
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.body = fmt::format(R"(
+  v_lshlrev_b32 v6, 5, v0
+  global_load_b128 v[8:11], v6, s[4:5]
+  global_load_b128 v[12:15], v6, s[4:5] offset:16
+  global_load_b128 v[16:19], v6, s[8:9]
+  global_load_b128 v[20:23], v6, s[8:9] offset:16
+  v_add_nc_u32 v7, {0}, v6
+  global_load_b128 v[24:27], v7, s[4:5]
+  global_load_b128 v[28:31], v7, s[4:5] offset:16
+  s_waitcnt vmcnt(0)
+  {1}
+  v_wmma_f16_16x16x16_f16 {2}, v[8:15], v[16:23], {2} op_sel:[0,0,1] neg_lo:[1,0,1] neg_hi:[0,1,1]
+  v_wmma_f32_16x16x16_f16 {4}, v[8:15], v[16:23], 1.0
+  {3}
+  global_store_b128 v6, v[24:27], s[6:7]
+  global_store_b128 v6, v[28:31], s[6:7] offset:16
+  v_add_nc_u32 v7, {0}, v6
+  global_store_b128 v7, v[32:35], s[6:7]
+  global_store_b128 v7, v[36:39], s[6:7] offset:16
+)",
+                         32 * lanes, wave64 ? "s_mov_b64 exec, 0xff" : "s_mov_b32 exec_lo, 0x8001", d, wave64 ? "s_mov_b64 exec, -1" : "s_mov_b32 exec_lo, -1",
+                         wave64 ? "v[32:35]" : "v[32:39]");
+    l.out_words = 16 * lanes;
+    RUN_ASM(r, k, l);
+    for (unsigned m = 0; m < 16; ++m)
+      for (unsigned n = 0; n < 16; ++n) {
+        long double sum = -std::fabs(c[m][n]), plain = 1;
+        for (unsigned kk = 0; kk < 16; ++kk) {
+          sum += (kk % 2 == 0 ? -a[m][kk] : a[m][kk]) * (kk % 2 == 1 ? -b[kk][n] : b[kk][n]);
+          plain += a[m][kk] * b[kk][n];
+        }
+        const unsigned v = m / rows_per_vgpr, lane = n + 16 * (m % rows_per_vgpr);
+        EXPECT_EQ(hi(r.out[8 * lane + v]), to_half(sum)) << m << "," << n;
+        const float want = static_cast<float>(plain);
+        u32 want_bits;
+        std::memcpy(&want_bits, &want, 4);
+        EXPECT_EQ(r.out[8 * lanes + 8 * lane + v], want_bits) << m << "," << n << " (C = 1.0)";
+      }
+  }
+}
+
+TEST(EmuPackedAsm, DotProductsWithSourceSelectionNegationAndDualIssue) {
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  s.add("  v_dot2_f32_f16 v4, v2, v3, v5 op_sel:[1,0,0] op_sel_hi:[0,1,1] neg_lo:[1,0,1] neg_hi:[0,1,0]"), s.store();
+  s.add("  v_mov_b32 v4, v5\n  v_dot2acc_f32_f16 v4, v2, v3"), s.store();
+  s.add("  v_mov_b32 v4, v5\n  v_dot2acc_f32_f16 v4, 2.0, v3"), s.store();  // the constant in both halves
+  s.add("  v_mov_b32 v4, v5\n  v_mov_b32 v7, 0\n  v_dual_dot2acc_f32_f16 v4, v2, v3 :: v_dual_mov_b32 v7, v4"), s.store(), s.store("v7");
+  s.add("  v_dot2_f32_bf16 v4, v2, v3, v5 neg_lo:[0,1,0]"), s.store();
+  s.add("  v_dot4_i32_iu8 v4, v2, v3, v5 neg_lo:[0,1,0] clamp"), s.store();
+  s.add("  v_dot8_i32_iu4 v4, v2, v3, v5 neg_lo:[1,0,0]"), s.store();
+  s.add("  v_dot4_u32_u8 v4, v2, v3, v5"), s.store();
+  AsmKernel k;
+  k.body = s.body;
+  AsmLaunch l;
+  std::mt19937 rng(21);
+  auto small = [&] { return to_half(static_cast<long double>(int(rng() % 129) - 64) / 8); };
+  for (unsigned i = 0; i < lanes; ++i) l.in.push_back(pack(small(), small())), l.aux.push_back(pack(small(), small()));
+  for (unsigned i = 0; i < lanes; ++i) l.in.push_back(i < 4 ? 0x7ffffff0u + i : lane_float(i));
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  auto f32 = [](u32 v) {
+    float f;
+    std::memcpy(&f, &v, 4);
+    return f;
+  };
+  auto bits32 = [](float f) {
+    u32 v;
+    std::memcpy(&v, &f, 4);
+    return v;
+  };
+  auto dot2 = [](long double a0, long double b0, long double a1, long double b1, float c) {
+    return static_cast<float>(static_cast<float>(c + a0 * b0) + a1 * b1);  // ISA: c + lo products, then + hi products
+  };
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const u32 a = l.in[lane], b = l.aux[lane], c = l.in[lanes + lane];
+    auto got = [&](int slot) { return r.out[slot * lanes + lane]; };
+    SCOPED_TRACE(fmt::format("lane {}: a {:#010x} b {:#010x} c {:#010x}", lane, a, b, c));
+    const float cf = f32(c);
+    if (lane >= 4) {
+      // low product: op_sel picks a.hi (negated) and b.lo; high product: op_sel_hi picks a.lo, b.hi (negated); c negated
+      EXPECT_EQ(got(0), bits32(dot2(-hv(hi(a)), hv(lo(b)), hv(lo(a)), -hv(hi(b)), -cf)));
+      EXPECT_EQ(got(1), bits32(dot2(hv(lo(a)), hv(lo(b)), hv(hi(a)), hv(hi(b)), cf)));
+      EXPECT_EQ(got(2), bits32(dot2(2, hv(lo(b)), 2, hv(hi(b)), cf)));
+      EXPECT_EQ(got(3), bits32(dot2(hv(lo(a)), hv(lo(b)), hv(hi(a)), hv(hi(b)), cf)));
+      EXPECT_EQ(got(4), c) << "the Y half reads v4 before the X half writes it";
+      EXPECT_EQ(got(5), bits32(dot2(bv(lo(a)), -bv(lo(b)), bv(hi(a)), bv(hi(b)), cf)));  // neg_lo: the low halves only
+    }
+    auto idot = [&](int bits, bool sa, bool sb, bool is_signed, bool clamp) {
+      long long sum = is_signed ? (long long)i32(c) : (long long)c;
+      for (int kk = 0; kk < 32 / bits; ++kk) {
+        long long p = (a >> (bits * kk)) & ((1u << bits) - 1), q = (b >> (bits * kk)) & ((1u << bits) - 1);
+        if (sa && p >= (1 << (bits - 1))) p -= 1 << bits;
+        if (sb && q >= (1 << (bits - 1))) q -= 1 << bits;
+        sum += p * q;
+      }
+      if (clamp) sum = std::clamp<long long>(sum, INT32_MIN, INT32_MAX);
+      return u32(sum);
+    };
+    EXPECT_EQ(got(6), idot(8, false, true, true, true));
+    EXPECT_EQ(got(7), idot(4, true, false, true, false));
+    EXPECT_EQ(got(8), idot(8, false, false, false, false));
+  }
+}
+
+TEST(EmuPackedAsm, MixedFmaEverySourceKind) {
+  // {op_sel_hi[i], op_sel[i]} = 0x: source i as f32, 10: its low f16, 11: its high f16 (ISA 7.5).
+  // Registers hold two moderate halves whose bits also read as a moderate f32; the f16 results use
+  // small values so that the fused result is exact in long double.
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  std::vector<int> kinds;  // per slot: three source kinds (0 f32, 1 low, 2 high)
+  for (int combo = 0; combo < 27; ++combo) {
+    const int k0 = combo % 3, k1 = combo / 3 % 3, k2 = combo / 9;
+    s.add(fmt::format("  v_fma_mix_f32 v4, -v2, |v3|, v5 op_sel:{} op_sel_hi:{}", list({k0 == 2, k1 == 2, k2 == 2}), list({k0 > 0, k1 > 0, k2 > 0}))),
+        s.store();
+    kinds.push_back(combo);
+  }
+  s.add("  v_mov_b32 v4, 0x12345678\n  v_fma_mixlo_f16 v4, v2, v3, v5 op_sel:[1,0,0] op_sel_hi:[1,1,1] clamp"), s.store();
+  s.add("  v_mov_b32 v4, 0x12345678\n  v_fma_mixhi_f16 v4, -v2, v3, v5 op_sel:[0,1,1] op_sel_hi:[1,1,1]"), s.store();
+  AsmKernel k;
+  k.body = s.body;
+  AsmLaunch l;
+  std::mt19937 rng(22);
+  // A half whose exponent field is 11..19 ([1/16, 16)): the register's bits as f32 are finite too.
+  auto moderate = [&] { return u16((rng() % 2) << 15 | (11 + rng() % 8) << 10 | (rng() & 0x3ff)); };
+  for (unsigned i = 0; i < 2 * lanes; ++i) l.in.push_back(pack(moderate(), moderate()));
+  for (unsigned i = 0; i < lanes; ++i) l.aux.push_back(pack(moderate(), moderate()));
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  auto f32 = [](u32 v) {
+    float f;
+    std::memcpy(&f, &v, 4);
+    return f;
+  };
+  auto bits32 = [](float f) {
+    u32 v;
+    std::memcpy(&v, &f, 4);
+    return v;
+  };
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const u32 src[3] = {l.in[lane], l.aux[lane], l.in[lanes + lane]};
+    SCOPED_TRACE(fmt::format("lane {}: {:#010x} {:#010x} {:#010x}", lane, src[0], src[1], src[2]));
+    for (int combo = 0; combo < 27; ++combo) {
+      const int kind[3] = {combo % 3, combo / 3 % 3, combo / 9};
+      float in[3];
+      for (int i = 0; i < 3; ++i) in[i] = kind[i] == 0 ? f32(src[i]) : static_cast<float>(hv(kind[i] == 1 ? lo(src[i]) : hi(src[i])));
+      // -v2, |v3|: the host's fma is the correctly rounded fused f32 operation
+      EXPECT_EQ(r.out[combo * lanes + lane], bits32(std::fma(-in[0], std::fabs(in[1]), in[2]))) << "combo " << combo;
+    }
+    const long double lo_fma = hv(hi(src[0])) * hv(lo(src[1])) + hv(lo(src[2]));
+    const u16 clamped = std::isnan(lo_fma) ? 0 : lo_fma <= 0 ? 0 : lo_fma >= 1 ? 0x3c00 : to_half(lo_fma);
+    EXPECT_EQ(r.out[27 * lanes + lane], pack(clamped, 0x1234));
+    EXPECT_EQ(r.out[28 * lanes + lane], pack(0x5678, to_half(-hv(lo(src[0])) * hv(hi(src[1])) + hv(hi(src[2])))));
+  }
+}
+
+TEST(EmuPackedAsm, ConversionsAndBitForms) {
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  const char* init = "  v_mov_b32 v4, 0x12345678\n";
+  for (const char* op : {"v_cvt_u16_f16_e32", "v_cvt_i16_f16_e32", "v_cvt_norm_i16_f16_e32", "v_cvt_norm_u16_f16_e32",
+                         "v_frexp_exp_i16_f16_e32", "v_frexp_mant_f16_e32", "v_cvt_i32_i16_e32", "v_cvt_u32_u16_e32", "v_not_b16_e32",
+                         "v_sat_pk_u8_i16_e32", "v_floor_f16_e32", "v_ceil_f16_e32", "v_trunc_f16_e32", "v_rndne_f16_e32", "v_fract_f16_e32"})
+    s.add(std::string(init) + "  " + op + " v4, v2"), s.store();
+  s.add(std::string(init) + "  v_ldexp_f16_e32 v4, v2, v3"), s.store();
+  s.add("  v_cvt_pk_rtz_f16_f32_e32 v4, v5, v3"), s.store();
+  s.add("  v_cvt_pk_norm_i16_f16 v4, v2, v3 op_sel:[1,0,0]"), s.store();
+  s.add("  v_cvt_pk_i16_i32 v4, v2, v3"), s.store();
+  s.add("  v_cvt_pk_u16_u32 v4, v2, v3"), s.store();
+  s.add("  v_cvt_pk_i16_f32 v4, v5, v5"), s.store();
+  s.add("  v_cvt_pk_u16_f32 v4, v5, v5"), s.store();
+  AsmKernel k;
+  k.body = s.body;
+  AsmLaunch l;
+  const u16 halves[] = {0x3c00, 0xbc00, 0x3800, 0xb800, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x83ff, 0x4d00, 0xcd00, 0x3400,
+                        0x0000, 0x8000, 0x5a00, 0x7800, 0xf800, 0x3d00, 0xbd00, 0x4100, 0x4500, 0xc300, 0x3555, 0x2000, 0x4a00, 0xc240,
+                        0x3bff, 0x0400, 0x7a00, 0xfa00};
+  const float floats[] = {1.0f, -1.0f, 65504.0f, 65519.0f, 65520.0f, 1e6f, -1e6f, 1.0004883f, -1.0004883f, 1e-7f, -5.96e-8f, 0.33333334f,
+                          40000.5f, -40000.5f, 70000.0f, -3.75f, 2.5f, NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 3e-5f, 123.456f,
+                          32767.9f, -32768.9f, 65535.5f, 1.5f, -2.5f, 7.9f, 1e-40f, 255.5f};
+  std::mt19937 rng(23);
+  for (unsigned i = 0; i < lanes; ++i) {
+    l.in.push_back(pack(halves[i], halves[(i + 5) % lanes]));
+    l.aux.push_back(i < 8 ? u32(int(i) - 4) * 0x10003u : u32(rng()));
+  }
+  for (unsigned i = 0; i < lanes; ++i) {
+    u32 bitsf;
+    std::memcpy(&bitsf, &floats[i], 4);
+    l.in.push_back(bitsf);
+  }
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  auto truncated = [](long double v, long double lo_limit, long double hi_limit) -> long long {
+    if (std::isnan(v)) return 0;
+    return static_cast<long long>(std::clamp(std::trunc(v), lo_limit, hi_limit));
+  };
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const u32 a = l.in[lane], b = l.aux[lane], c = l.in[lanes + lane];
+    const u16 h = lo(a);
+    const long double x = hv(h);
+    float cf;
+    std::memcpy(&cf, &c, 4);
+    auto got = [&](int slot) { return r.out[slot * lanes + lane]; };
+    auto low = [&](int slot, u16 want) { EXPECT_EQ(got(slot), pack(want, 0x1234)) << "slot " << slot; };
+    SCOPED_TRACE(fmt::format("lane {}: a {:#010x} b {:#010x} c {}", lane, a, b, cf));
+    low(0, u16(truncated(x, 0, 65535)));
+    low(1, u16(truncated(x, -32768, 32767)));
+    // f16_to_snorm / f16_to_unorm: NaN 0, clamped, scaled by 32767 / 65535, nearest (no ties here)
+    low(2, u16(std::isnan(x) ? 0 : static_cast<int>(std::nearbyint(std::clamp(x, -1.0L, 1.0L) * 32767))));
+    low(3, u16(std::isnan(x) ? 0 : static_cast<int>(std::nearbyint(std::clamp(x, 0.0L, 1.0L) * 65535))));
+    int e = 0;
+    if (std::isfinite(x)) std::frexp(x, &e);
+    low(4, u16(e));
+    low(5, std::isfinite(x) ? to_half(std::frexp(x, &e)) : h);
+    EXPECT_EQ(got(6), u32(i32(std::int16_t(h))));
+    EXPECT_EQ(got(7), u32(h));
+    low(8, u16(~h));
+    auto sat8 = [](u16 v) { return u16(std::clamp<int>(std::int16_t(v), 0, 255)); };
+    low(9, u16(sat8(lo(a)) | sat8(hi(a)) << 8));
+    if (!std::isnan(x)) {
+      low(10, to_half(std::floor(x)));
+      low(11, to_half(std::ceil(x)));
+      low(12, to_half(std::trunc(x)));
+      low(13, to_half(std::nearbyint(x)));
+      if (std::isfinite(x)) low(14, to_half(x - std::floor(x)));
+      low(15, to_half(std::ldexp(x, std::clamp<int>(std::int16_t(lo(b)), -100, 100))));
+    }
+    // v_cvt_pk_rtz_f16_f32: each f32 rounded toward zero
+    auto rtz = [](long double v) -> u16 {
+      const u16 n = to_half(v);
+      if (std::isnan(v) || std::isinf(v)) return n;
+      return std::fabs(hv(n)) > std::fabs(v) ? u16(n - 1 == 0x7bff && (n & 0x7fff) == 0x7c00 ? n - 1 : n - 1) : n;
+    };
+    float bf;
+    std::memcpy(&bf, &b, 4);
+    EXPECT_TRUE(same16(lo(got(16)), rtz(cf)) && same16(hi(got(16)), rtz(bf))) << fmt::format("{:#010x}", got(16));
+    auto snorm = [](long double v) { return u16(std::isnan(v) ? 0 : static_cast<int>(std::nearbyint(std::clamp(v, -1.0L, 1.0L) * 32767))); };
+    EXPECT_EQ(got(17), pack(snorm(hv(hi(a))), snorm(hv(lo(b)))));
+    EXPECT_EQ(got(18), pack(u16(std::clamp<i32>(i32(a), -32768, 32767)), u16(std::clamp<i32>(i32(b), -32768, 32767))));
+    EXPECT_EQ(got(19), pack(u16(std::min<u32>(a, 0xffff)), u16(std::min<u32>(b, 0xffff))));
+    EXPECT_EQ(got(20), pack(u16(truncated(cf, -32768, 32767)), u16(truncated(cf, -32768, 32767))));
+    EXPECT_EQ(got(21), pack(u16(truncated(cf, 0, 65535)), u16(truncated(cf, 0, 65535))));
+  }
+}
+
+TEST(EmuPackedAsm, SumsOfAbsoluteDifferences) {
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  for (const char* op : {"v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_lerp_u8"}) s.add(fmt::format("  {} v16, v2, v3, v5", op)), s.store("v16");
+  s.add("  v_mov_b32 v6, v3\n  v_qsad_pk_u16_u8 v[8:9], v[2:3], v6, v[4:5]"), s.store("v8"), s.store("v9");
+  s.add("  v_mov_b32 v6, v3\n  v_mqsad_pk_u16_u8 v[8:9], v[2:3], v6, v[4:5]"), s.store("v8"), s.store("v9");
+  s.add("  v_mov_b32 v6, v3\n  v_mov_b32 v8, v4\n  v_mov_b32 v9, v5\n  v_mov_b32 v10, v2\n  v_mov_b32 v11, v5\n"
+        "  v_mqsad_u32_u8 v[12:15], v[2:3], v6, v[8:11]"),
+      s.store("v12"),
+      s.store("v13"), s.store("v14"), s.store("v15");
+  AsmKernel k;
+  k.body = s.body;
+  k.body.insert(k.body.find("s_waitcnt vmcnt(0)\n") + 19, "  v_mov_b32 v4, v5\n  v_mov_b32 v5, 0x00010002\n");
+  AsmLaunch l;
+  std::mt19937 rng(24);
+  for (unsigned i = 0; i < 2 * lanes; ++i) l.in.push_back(i % 5 == 0 ? rng() & 0x00ff00ffu : u32(rng()));
+  for (unsigned i = 0; i < lanes; ++i) l.aux.push_back(i % 3 == 0 ? rng() & 0xff00ff00u : u32(rng()));
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  auto byte = [](u32 v, int i) { return (v >> (8 * i)) & 0xff; };
+  auto sad = [&](u32 x, u32 y, u32 acc, bool masked) {
+    for (int i = 0; i < 4; ++i)
+      if (!masked || byte(y, i)) acc += byte(x, i) > byte(y, i) ? byte(x, i) - byte(y, i) : byte(y, i) - byte(x, i);
+    return acc;
+  };
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    // v2 = in[lane], v3 = aux[lane], v5 (overwritten) = 0x00010002, v4 = in[lanes + lane] (the accumulator)
+    const u32 x = l.in[lane], y = l.aux[lane], acc = 0x00010002, x_hi = y, acc_hi = l.in[lanes + lane];
+    auto got = [&](int slot) { return r.out[slot * lanes + lane]; };
+    SCOPED_TRACE(fmt::format("lane {}: {:#010x} {:#010x}", lane, x, y));
+    EXPECT_EQ(got(0), sad(x, y, acc, false));
+    EXPECT_EQ(got(1), (sad(x, y, 0, false) << 16) + acc);
+    auto d16 = [](u32 p, u32 q) { return p > q ? p - q : q - p; };
+    EXPECT_EQ(got(2), acc + d16(x & 0xffff, y & 0xffff) + d16(x >> 16, y >> 16));
+    EXPECT_EQ(got(3), sad(x, y, acc, true));
+    u32 lerp = 0;
+    for (int i = 0; i < 4; ++i) lerp |= ((byte(x, i) + byte(y, i) + (byte(acc, i) & 1)) >> 1) << (8 * i);
+    EXPECT_EQ(got(4), lerp);
+    // qsad/mqsad: S0 = {v3, v2} (64 bits), S1 = v3, S2 = {v5, v4} = {0x00010002, acc_hi}
+    const std::uint64_t s0 = x | std::uint64_t(x_hi) << 32, s2 = acc_hi | std::uint64_t(acc) << 32;
+    for (int masked = 0; masked < 2; ++masked) {
+      std::uint64_t want = 0;
+      for (int i = 0; i < 4; ++i) want |= std::uint64_t(sad(u32(s0 >> (8 * i)), y, u32(s2 >> (16 * i)) & 0xffff, masked) & 0xffff) << (16 * i);
+      EXPECT_EQ(got(5 + 2 * masked), u32(want)) << "masked " << masked;
+      EXPECT_EQ(got(6 + 2 * masked), u32(want >> 32)) << "masked " << masked;
+    }
+    const u32 acc4[4] = {acc_hi, acc, x, acc};  // v[8:11] = {v4, v5, v2 (v10), v5 (v11)}
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got(9 + i), sad(u32(s0 >> (8 * i)), y, acc4[i], true)) << "mqsad_u32 " << i;
+  }
+}
+
 }  // namespace
 }  // namespace gpuport::emu::testing
