@@ -843,9 +843,10 @@ bool dot2_f32(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-// v_dot2_f16_f16 / v_dot2_bf16_bf16 d, s0, s1, s2 (VOP3): a.lo * b.lo + a.hi * b.hi + c rounded
-// once, to nearest even; op_sel[2] picks the half of S2, op_sel[3] the half of D. BF16 flushes
-// denormals (ISA 7.2.4).
+// v_dot2_f16_f16 / v_dot2_bf16_bf16 d, s0, s1, s2 (VOP3), as the ISA's pseudocode reads: each
+// product and partial sum of 16-bit values rounded to the 16-bit format (nearest even), a.lo * b.lo
+// + a.hi * b.hi, then + c. op_sel[2] picks the half of S2, op_sel[3] the half of D. BF16 flushes
+// denormals (ISA 7.2.4); F16 keeps them.
 template <bool Bf16>
 bool dot2_16(Wave& w, const Step& s, Context&) {
   const Format f = Bf16 ? kBf16 : kHalf;
@@ -855,22 +856,21 @@ bool dot2_16(Wave& w, const Step& s, Context&) {
   const bool c_high = bit(s.mods.op_sel, 2), d_high = bit(s.mods.op_sel, 3);
   FloatEnv e;
   e.flush_in = e.flush_out = Bf16;
+  const Modifiers none;
   for_active(w, [&](u32 lane) {
     const u32 x = a[lane], y = b[lane];
     const u32 in[5] = {x & 0xffff, x >> 16, y & 0xffff, y >> 16, half_of(c[lane], c_high)};
-    u32 nan = 0;
-    double r;
-    if (first_nan({in[0], in[1], in[2], in[3], in[4]}, f, nan)) r = value_of(nan, f);
-    else {
+    u32 nan = 0, r;
+    if (first_nan({in[0], in[1], in[2], in[3], in[4]}, f, nan)) {
+      r = nan;
+    } else {
       auto v = [&](u32 h) { return value_of(flush_input(h, f, e), f); };
-      ExactSum sum;
-      sum.add(v(in[0]) * v(in[2]));
-      sum.add(v(in[1]) * v(in[3]));
-      sum.add(v(in[4]));
-      r = sum.round_odd();
+      auto rounded = [&](double exact) { return finish(std::isnan(exact) ? kInvalidNaN : exact, f, none, e); };
+      const u32 p0 = rounded(v(in[0]) * v(in[2])), p1 = rounded(v(in[1]) * v(in[3]));  // exact products, rounded
+      const u32 sum = rounded(add_odd(value_of(p0, f), value_of(p1, f)));
+      r = rounded(add_odd(value_of(sum, f), v(in[4])));
     }
-    Modifiers none;
-    put16(w, d.reg, lane, d_high, u16(finish(r, f, none, e)));
+    put16(w, d.reg, lane, d_high, u16(r));
   });
   return true;
 }
