@@ -545,5 +545,65 @@ TEST_P(EmuPacked, WmmaIntegers) {
   }
 }
 
+// The emulator's documented reading of WMMA (data/emu/approximate.tsv): the exact sum of the 16
+// products and C, rounded once to nearest even. Checked with operands whose partial sums are not
+// representable, against an exact fixed-point sum (units of 2^-48, the smallest f16 product) rounded
+// here with integer arithmetic.
+u32 round_fixed(__int128 v, int mantissa_bits, int exponent_bits, int fraction_bits) {
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const u32 sign = v < 0 ? 1u << (mantissa_bits + exponent_bits) : 0;
+  unsigned __int128 a = v < 0 ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  if (a == 0) return sign;
+  int top = 127;
+  while (!((a >> top) & 1)) --top;
+  // value = a * 2^-fraction_bits; keep mantissa_bits + 1 bits from `top`, or fewer below the normal range
+  int exponent = std::max(top - fraction_bits, 1 - bias);
+  const int shift = exponent - mantissa_bits + fraction_bits;  // bit position of the last kept bit
+  unsigned __int128 kept = shift > 0 ? a >> shift : a << -shift;
+  if (shift > 0) {
+    const unsigned __int128 rest = a & ((static_cast<unsigned __int128>(1) << shift) - 1), half = static_cast<unsigned __int128>(1) << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1))) ++kept;
+  }
+  if (kept == (static_cast<unsigned __int128>(2) << mantissa_bits)) kept >>= 1, ++exponent;
+  if (exponent > bias) return sign | ((1u << exponent_bits) - 1) << mantissa_bits;
+  if (kept < (static_cast<unsigned __int128>(1) << mantissa_bits)) return sign | u32(kept);
+  return sign | u32(exponent + bias) << mantissa_bits | (u32(kept) & ((1u << mantissa_bits) - 1));
+}
+
+TEST_P(EmuPacked, WmmaRoundsTheExactSumOnce) {
+  std::mt19937 rng(66);
+  auto any_half = [&] { return u16((rng() % 2) << 15 | (1 + rng() % 29) << 10 | (rng() & 0x3ff)); };  // finite, normal
+  std::vector<u16> a(256), b(256), c16(256), d16(256);
+  std::vector<float> c(256), d(256);
+  for (auto& v : a) v = any_half();
+  for (auto& v : b) v = any_half();
+  for (int i = 0; i < 256; ++i) {
+    c16[i] = any_half();
+    c[i] = static_cast<float>(hv(c16[i]));
+  }
+  ASSERT_TRUE(launch("wmma_f32_f16", 1, wave(), device(a), device(b), device(c), device(d)));
+  ASSERT_TRUE(launch("wmma_f16_low", 1, wave(), device(a), device(b), device(c16), device(d16)));
+  auto fixed = [](u16 h) {  // h * 2^24 as an integer (f16 values are multiples of 2^-24)
+    const int e = (h >> 10) & 31, m = h & 0x3ff;
+    const __int128 v = static_cast<__int128>(e ? (m | 0x400) : m) << (e ? e - 1 : 0);
+    return (h & 0x8000) ? -v : v;
+  };
+  int inexact = 0;
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      __int128 sum = fixed(c16[m * 16 + n]) << 24;  // units of 2^-48
+      for (int k = 0; k < 16; ++k) sum += fixed(a[m * 16 + k]) * fixed(b[k * 16 + n]);
+      const u32 want32 = round_fixed(sum, 23, 8, 48);
+      u32 got32;
+      std::memcpy(&got32, &d[m * 16 + n], 4);
+      EXPECT_EQ(got32, want32) << m << "," << n;
+      EXPECT_EQ(d16[m * 16 + n], round_fixed(sum, 10, 5, 48)) << m << "," << n;
+      long double approx = 0;
+      for (int k = 0; k < 16; ++k) approx += hv(a[m * 16 + k]) * hv(b[k * 16 + n]);
+      inexact += static_cast<float>(approx + c[m * 16 + n]) != static_cast<float>(approx) + c[m * 16 + n];
+    }
+  EXPECT_GT(inexact, 0) << "the operands should make partial sums round";
+}
+
 }  // namespace
 }  // namespace gpuport::emu
