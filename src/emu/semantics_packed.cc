@@ -589,6 +589,16 @@ bool cndmask16(Wave& w, const Step& s, Context&) {
   return true;
 }
 
+// v_mov_b16 d, s: the one 16-bit form LLVM 19 prints with true16 register halves on gfx1100
+// (v1.l, v1.h, Operand::high16); the other half of the destination is kept.
+bool mov16(Wave& w, const Step& s, Context&) {
+  const Operand& d = op(s, 0);
+  const Operand& o = op(s, 1);
+  const Src a(w, o, Type::f16);
+  for_active(w, [&](u32 lane) { put16(w, d.reg, lane, d.high16, modified16(half_of(a[lane], o.high16), o)); });
+  return true;
+}
+
 // ---- 32-bit results from 16-bit or byte inputs --------------------------------------------------
 enum class W : std::uint8_t {
   mad_u32_u16, mad_i32_i16, sad_u16, sad_u8, sad_hi_u8, msad_u8, lerp_u8, pack_b32_f16, cvt_pk_norm_i16_f16, cvt_pk_norm_u16_f16,
@@ -995,7 +1005,7 @@ const Entry kPacked[] = {
     {"v_cvt_norm_i16_f16", convert16<C::norm_i16_f16>, kAbsNeg}, {"v_cvt_norm_u16_f16", convert16<C::norm_u16_f16>, kAbsNeg},
     {"v_frexp_exp_i16_f16", convert16<C::frexp_exp_i16_f16>, kAbsNeg}, {"v_cvt_f16_f32", convert16<C::f16_f32>, kAbsNeg},
     {"v_cvt_f32_f16", convert16<C::f32_f16>, kAbsNeg}, {"v_cvt_i32_i16", convert16<C::i32_i16>}, {"v_cvt_u32_u16", convert16<C::u32_u16>},
-    {"v_not_b16", convert16<C::not_b16>}, {"v_sat_pk_u8_i16", convert16<C::sat_pk_u8_i16>},
+    {"v_not_b16", convert16<C::not_b16>}, {"v_mov_b16", mov16, Accepts::high16 | kAbsNeg}, {"v_sat_pk_u8_i16", convert16<C::sat_pk_u8_i16>},
     {"v_cvt_pk_rtz_f16_f32", wide_op<W::cvt_pk_rtz_f16_f32>, kAbsNeg}, {"v_pk_fmac_f16", packed<P::fmac_f16, 2>},
     {"v_dot2acc_f32_f16", dot2_f32<false, true>},
     // VOP3 (op_sel per ISA table 27)

@@ -938,5 +938,35 @@ TEST(EmuPackedAsm, HalfTranscendentalsAreCorrectlyRoundedForEveryInput) {
   }
 }
 
+TEST(EmuPackedAsm, MovB16WithRegisterHalves) {
+  // LLVM 19 prints v_mov_b16 with true16 halves (v4.h, v2.l) even for gfx1100; its assembler needs
+  // +real-true16 for them, so the encodings are written out (VOP1: 0x7e000000 | vdst << 17 | 28 << 9
+  // | src0, bit 7 of vdst/src0 selecting the high half).
+  auto mov = [](bool dst_high, bool src_high) {
+    const u32 vdst = 4 | (dst_high ? 0x80 : 0), src0 = 258 | (src_high ? 0x80 : 0);
+    return fmt::format("  v_mov_b32 v4, 0x12345678\n  .long {:#x}\n", 0x7e000000u | vdst << 17 | 28u << 9 | src0);
+  };
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  s.add(mov(false, true)), s.store();
+  s.add(mov(true, false)), s.store();
+  s.add(mov(true, true)), s.store();
+  s.add("  v_mov_b32 v4, 0x12345678\n  .long 0x7e0838ff, 0xabcd\n"), s.store();  // v_mov_b16_e32 v4.l, 0xabcd
+  AsmKernel k;
+  k.body = s.body;
+  AsmLaunch l;
+  for (unsigned i = 0; i < 2 * lanes; ++i) l.in.push_back(0x10001u * i ^ 0xa5a50000u);
+  l.aux.resize(lanes);
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const u32 a = l.in[lane];
+    EXPECT_EQ(r.out[0 * lanes + lane], pack(hi(a), 0x1234));
+    EXPECT_EQ(r.out[1 * lanes + lane], pack(0x5678, lo(a)));
+    EXPECT_EQ(r.out[2 * lanes + lane], pack(0x5678, hi(a)));
+    EXPECT_EQ(r.out[3 * lanes + lane], pack(0xabcd, 0x1234));
+  }
+}
+
 }  // namespace
 }  // namespace gpuport::emu::testing
