@@ -36,7 +36,7 @@ constexpr Format kHalf{10, 15}, kBf16{7, 127}, kSingle{23, 127};
 // MODE round modes: 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero.
 constexpr u32 kNearestEven = 0, kTowardPositive = 1, kTowardNegative = 2, kTowardZero = 3;
 
-int exponent_bits(Format f) { return std::bit_width(u32(2 * f.bias + 1)); }
+constexpr int exponent_bits(Format f) { return std::bit_width(u32(2 * f.bias + 1)); }
 
 // The exact value of an encoding. A NaN becomes a double NaN with the same sign and payload, so
 // that rounding it back keeps both.
@@ -57,52 +57,60 @@ double value_of(u32 bits, Format f) {
 // quiet (0xfe00 in f16, 0xffc00000 in f32, as the ISA's examples show).
 const double kInvalidNaN = bits_f64(0xfff8000000000000ull);
 
-u32 sign_bit(Format f) { return 1u << (f.mantissa_bits + exponent_bits(f)); }
-u32 infinity_bits(Format f) { return ((1u << exponent_bits(f)) - 1) << f.mantissa_bits; }
-u32 quiet_bit(Format f) { return 1u << (f.mantissa_bits - 1); }
-bool is_nan(u32 bits, Format f) { return (bits & ~sign_bit(f)) > infinity_bits(f); }
-bool is_signaling(u32 bits, Format f) { return is_nan(bits, f) && !(bits & quiet_bit(f)); }
-bool is_denormal(u32 bits, Format f) { return (bits & infinity_bits(f)) == 0 && (bits & ((1u << f.mantissa_bits) - 1)) != 0; }
-u32 quieted(u32 bits, Format f) { return bits | quiet_bit(f); }
+constexpr u32 sign_bit(Format f) { return 1u << (f.mantissa_bits + exponent_bits(f)); }
+constexpr u32 infinity_bits(Format f) { return ((1u << exponent_bits(f)) - 1) << f.mantissa_bits; }
+constexpr u32 quiet_bit(Format f) { return 1u << (f.mantissa_bits - 1); }
+constexpr bool is_nan(u32 bits, Format f) { return (bits & ~sign_bit(f)) > infinity_bits(f); }
+constexpr bool is_signaling(u32 bits, Format f) { return is_nan(bits, f) && !(bits & quiet_bit(f)); }
+constexpr bool is_denormal(u32 bits, Format f) { return (bits & infinity_bits(f)) == 0 && (bits & ((1u << f.mantissa_bits) - 1)) != 0; }
+constexpr u32 quieted(u32 bits, Format f) { return bits | quiet_bit(f); }
 
-// x rounded to the format in the given round mode. A NaN keeps its sign and the top bits of its
-// payload, quieted.
+// x rounded to the format in the given round mode, on the double's bits. A NaN keeps its sign and
+// the top bits of its payload, quieted.
 u32 round_to(double x, Format f, u32 mode) {
-  const u32 sign = std::signbit(x) ? sign_bit(f) : 0;
-  if (std::isnan(x)) {
-    const u64 payload = f64_bits(x) & ((1ull << 52) - 1);
-    return sign | infinity_bits(f) | quiet_bit(f) | u32(payload >> (52 - f.mantissa_bits));
+  const u64 bits = f64_bits(x);
+  const bool negative = bits >> 63;
+  const u32 sign = negative ? sign_bit(f) : 0;
+  const u64 magnitude = bits & ~(1ull << 63);
+  if (magnitude >= 0x7ff0000000000000ull) {
+    if (magnitude == 0x7ff0000000000000ull) return sign | infinity_bits(f);
+    return sign | infinity_bits(f) | quiet_bit(f) | u32((magnitude & ((1ull << 52) - 1)) >> (52 - f.mantissa_bits));
   }
-  const double a = std::fabs(x);
-  if (a == 0) return sign;
+  if (magnitude == 0) return sign;
   const int emin = 1 - f.bias, emax = f.bias;
   const u32 max_finite = infinity_bits(f) - 1;
   auto overflow = [&] {
-    const bool to_infinity = mode == kNearestEven || (mode == kTowardPositive && !sign) || (mode == kTowardNegative && sign);
+    const bool to_infinity = mode == kNearestEven || (mode == kTowardPositive && !negative) || (mode == kTowardNegative && negative);
     return sign | (to_infinity ? infinity_bits(f) : max_finite);
   };
-  if (std::isinf(a)) return sign | infinity_bits(f);
-  int e = std::max(std::ilogb(a), emin);
-  if (e > emax) return overflow();
-  const double scaled = std::ldexp(a, f.mantissa_bits - e);  // exact: a power-of-two scaling
-  double whole = std::floor(scaled);
-  const double rest = scaled - whole;
+  // magnitude = significand * 2^(exponent - 52)
+  const int biased = int(magnitude >> 52);
+  const u64 significand = (magnitude & ((1ull << 52) - 1)) | (biased ? 1ull << 52 : 0);
+  const int exponent = biased ? biased - 1023 : -1022;
+  int e = std::max(exponent, emin);  // the result's exponent (the minimum one for denormals)
+  if (exponent > emax) return overflow();
+  const int drop = 52 - f.mantissa_bits + (e - exponent);  // low bits of the significand that go
+  u64 kept, rest, half;
+  if (drop >= 64) {  // far below the smallest denormal: below half of it, only sticky
+    kept = 0, rest = significand, half = 1ull << 63;
+  } else {
+    kept = significand >> drop, rest = significand & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+  }
   bool up = false;
   switch (mode) {
-    case kNearestEven: up = rest > 0.5 || (rest == 0.5 && std::fmod(whole, 2.0) != 0); break;
-    case kTowardPositive: up = rest > 0 && !sign; break;
-    case kTowardNegative: up = rest > 0 && sign; break;
+    case kNearestEven: up = rest > half || (rest == half && (kept & 1)); break;
+    case kTowardPositive: up = rest != 0 && !negative; break;
+    case kTowardNegative: up = rest != 0 && negative; break;
     default: break;
   }
-  if (up) whole += 1;
-  u64 m = static_cast<u64>(whole);
+  if (up) ++kept;
   const u64 implicit = 1ull << f.mantissa_bits;
-  if (m == 2 * implicit) {
-    m = implicit;
+  if (kept == 2 * implicit) {
+    kept = implicit;
     if (++e > emax) return overflow();
   }
-  if (m < implicit) return sign | u32(m);  // denormal (only at the minimum exponent)
-  return sign | u32(e + f.bias) << f.mantissa_bits | u32(m - implicit);
+  if (kept < implicit) return sign | u32(kept);  // denormal (only at the minimum exponent)
+  return sign | u32(e + f.bias) << f.mantissa_bits | u32(kept - implicit);
 }
 
 // a + b rounded to odd: the neighbour with an odd last bit when the sum is inexact.
@@ -197,8 +205,18 @@ FloatEnv env_of(const Wave& w, u32 denorm_shift, u32 round_shift) {
 FloatEnv env16(const Wave& w) { return env_of(w, mode::denorm16_64_shift, mode::round16_64_shift); }
 FloatEnv env32(const Wave& w) { return env_of(w, mode::denorm32_shift, mode::round32_shift); }
 
-u32 flush_input(u32 bits, Format f, const FloatEnv& e) { return e.flush_in && is_denormal(bits, f) ? bits & sign_bit(f) : bits; }
-double in16(u16 h, const FloatEnv& e) { return value_of(flush_input(h, kHalf, e), kHalf); }
+constexpr u32 flush_input(u32 bits, Format f, const FloatEnv& e) { return e.flush_in && is_denormal(bits, f) ? bits & sign_bit(f) : bits; }
+// An f16 value as a double from its bits (value_of, for the hot path of the f16 arithmetic).
+[[gnu::always_inline]] inline double half_value(u16 h) {
+  const u32 exponent = (h >> 10) & 31, mantissa = h & 0x3ff;
+  if (exponent == 0) {
+    const double v = double(mantissa) * 0x1p-24;
+    return (h & 0x8000) ? -v : v;
+  }
+  const u64 e = exponent == 31 ? 0x7ff : exponent - 15 + 1023;
+  return bits_f64(u64(h & 0x8000) << 48 | e << 52 | u64(mantissa) << 42);
+}
+[[gnu::always_inline]] inline double in16(u16 h, const FloatEnv& e) { return half_value(u16(flush_input(h, kHalf, e))); }
 double in32(u32 x, const FloatEnv& e) { return value_of(flush_input(x, kSingle, e), kSingle); }
 
 // The output modifiers of the ISA (7.2.3.1): OMOD scales only when IEEE mode is off and output
