@@ -29,6 +29,7 @@ Diagnostic error(const amdgpu::CodeObject& co, std::string code, std::string mes
 Handler resolve(const ParsedInstruction& p, Step& step) {
   if (Handler h = resolve_control(p, step)) return h;
   if (Handler h = resolve_scalar(p, step)) return h;
+  if (Handler h = resolve_packed(p, step)) return h;
   if (Handler h = resolve_vector(p, step)) return h;
   if (Handler h = resolve_image(p, step)) return h;
   if (Handler h = resolve_memory(p, step)) return h;

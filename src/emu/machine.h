@@ -243,6 +243,7 @@ Handler resolve_scalar(const ParsedInstruction& p, Step& step);
 Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
 Handler resolve_image(const ParsedInstruction& p, Step& step);  // MIMG, MUBUF, MTBUF
+Handler resolve_packed(const ParsedInstruction& p, Step& step);  // 16-bit, packed, dot, WMMA
 Handler vopd_handler();
 // semantics_dpp.cc: the cross-lane instructions (v_permlane16/x16/64, ds_swizzle) and VGPR-indexed
 // moves (v_movrels/movreld/movrelsd); and DPP: wraps a resolved VALU step so that its src0 is

@@ -429,8 +429,7 @@ To saturate(From x) {
 
 enum class Cv : std::uint8_t {
   f32_i32, f32_u32, i32_f32, u32_f32, f64_f32, f32_f64, f64_i32, f64_u32, i32_f64, u32_f64, f32_ubyte0, f32_ubyte1,
-  f32_ubyte2, f32_ubyte3, f16_f32, f32_f16, rpi_i32_f32, flr_i32_f32, frexp_exp_i32_f32, frexp_exp_i32_f64, f16_u16, f16_i16,
-  u16_f16, i16_f16,
+  f32_ubyte2, f32_ubyte3, rpi_i32_f32, flr_i32_f32, frexp_exp_i32_f32, frexp_exp_i32_f64,
 };
 
 template <Cv Op>
@@ -470,8 +469,6 @@ bool convert(Wave& w, const Step& s, Context&) {
       case Cv::f32_ubyte1: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 8) & 0xff)); break;
       case Cv::f32_ubyte2: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 16) & 0xff)); break;
       case Cv::f32_ubyte3: out = f32_bits(static_cast<float>(read_lane(w, a, lane) >> 24)); break;
-      case Cv::f16_f32: out = (out & 0xffff0000u) | float_to_half(apply_output_modifiers(read_f32(w, a, lane), s.mods)); break;
-      case Cv::f32_f16: out = f32_bits(apply_output_modifiers(half_to_float(read_f16_bits(w, a, lane)), s.mods)); break;
       case Cv::rpi_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane) + 0.5f))); break;
       case Cv::flr_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane)))); break;
       case Cv::frexp_exp_i32_f32: {
@@ -488,10 +485,6 @@ bool convert(Wave& w, const Step& s, Context&) {
         out = u32(e);
         break;
       }
-      case Cv::f16_u16: out = (out & 0xffff0000u) | float_to_half(static_cast<float>(read_lane(w, a, lane) & 0xffff)); break;
-      case Cv::f16_i16: out = (out & 0xffff0000u) | float_to_half(static_cast<float>(std::int16_t(read_lane(w, a, lane)))); break;
-      case Cv::u16_f16: out = (out & 0xffff0000u) | saturate<u16>(half_to_float(read_f16_bits(w, a, lane))); break;
-      case Cv::i16_f16: out = (out & 0xffff0000u) | u16(saturate<std::int16_t>(half_to_float(read_f16_bits(w, a, lane)))); break;
     }
   });
   return true;
@@ -503,8 +496,7 @@ enum class I : std::uint8_t {
   min_i32, max_i32, min_u32, max_u32, mul_u32_u24, mul_i32_i24, mul_hi_u32_u24, mul_hi_i32_i24, mul_lo_u32, mul_hi_u32,
   mul_hi_i32, bcnt, mbcnt_lo, mbcnt_hi, add3, xad, lshl_add, add_lshl, lshl_or, and_or, or3, xor3, alignbit, alignbyte,
   bfi, bfe_u32, bfe_i32, perm, mad_u32_u24, mad_i32_i24, min3_i32, max3_i32, med3_i32, min3_u32, max3_u32, med3_u32,
-  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, lshlrev_b16, lshrrev_b16, ashrrev_i16, add_nc_u16,
-  sub_nc_u16, mul_lo_u16, max_u16, min_u16, max_i16, min_i16, cvt_pk_u16_u32, pack_b32_f16, movrels,
+  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, movrels,
 };
 
 template <I Op>
@@ -597,18 +589,6 @@ bool vop_int(Wave& w, const Step& s, Context&) {
       case I::maxmin_u32: r = std::min(std::max(x, y()), z()); break;
       case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y() & 31); break;
       case I::sad_u32: { const u32 q = y(); r = (x > q ? x - q : q - x) + z(); break; }
-      case I::lshlrev_b16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(y()) << (x & 15)); break;
-      case I::lshrrev_b16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(y()) >> (x & 15)); break;
-      case I::ashrrev_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::int16_t(y()) >> (x & 15)); break;
-      case I::add_nc_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(x + y()); break;
-      case I::sub_nc_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(x - y()); break;
-      case I::mul_lo_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(u16(x) * u16(y())); break;
-      case I::max_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | std::max(u16(x), u16(y())); break;
-      case I::min_u16: r = (read_lane(w, d, lane) & 0xffff0000u) | std::min(u16(x), u16(y())); break;
-      case I::max_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::max(std::int16_t(x), std::int16_t(y()))); break;
-      case I::min_i16: r = (read_lane(w, d, lane) & 0xffff0000u) | u16(std::min(std::int16_t(x), std::int16_t(y()))); break;
-      case I::cvt_pk_u16_u32: r = std::min(x, 0xffffu) | std::min(y(), 0xffffu) << 16; break;
-      case I::pack_b32_f16: r = u32(read_f16_bits(w, a, lane, s.mods.op_sel & 1)) | u32(read_f16_bits(w, b, lane, (s.mods.op_sel >> 1) & 1)) << 16; break;
       case I::movrels: r = x; break;
     }
     w.vgpr(d.reg, lane) = r;
@@ -802,7 +782,15 @@ bool vcmp(Wave& w, const Step& s, Context&) {
       r = (classes >> float_class(x, signaling)) & 1;
     } else {
       switch (type) {
-        case Ty::f16: r = compare_float(half_to_float(read_f16_bits(w, a, lane)), half_to_float(read_f16_bits(w, b, lane)), s.param); break;
+        case Ty::f16: {  // denormal inputs flushed by the 16/64-bit field, as f64's
+          u16 x = read_f16_bits(w, a, lane), y = read_f16_bits(w, b, lane);
+          if (flush_in64) {
+            if ((x & 0x7c00) == 0) x &= 0x8000;
+            if ((y & 0x7c00) == 0) y &= 0x8000;
+          }
+          r = compare_float(half_to_float(x), half_to_float(y), s.param);
+          break;
+        }
         case Ty::f32: {  // denormal inputs compare as zero where MODE flushes them
           float x = read_f32(w, a, lane), y = read_f32(w, b, lane);
           if (flush_in32) x = flush(x), y = flush(y);
@@ -874,11 +862,7 @@ const Entry kVector[] = {
     {"v_med3_i32", vop_int<I::med3_i32>}, {"v_min3_u32", vop_int<I::min3_u32>}, {"v_max3_u32", vop_int<I::max3_u32>},
     {"v_med3_u32", vop_int<I::med3_u32>}, {"v_minmax_i32", vop_int<I::minmax_i32>}, {"v_maxmin_i32", vop_int<I::maxmin_i32>},
     {"v_minmax_u32", vop_int<I::minmax_u32>}, {"v_maxmin_u32", vop_int<I::maxmin_u32>}, {"v_bfm_b32", vop_int<I::bfm>},
-    {"v_sad_u32", vop_int<I::sad_u32>}, {"v_lshlrev_b16", vop_int<I::lshlrev_b16>}, {"v_lshrrev_b16", vop_int<I::lshrrev_b16>},
-    {"v_ashrrev_i16", vop_int<I::ashrrev_i16>}, {"v_add_nc_u16", vop_int<I::add_nc_u16>}, {"v_sub_nc_u16", vop_int<I::sub_nc_u16>},
-    {"v_mul_lo_u16", vop_int<I::mul_lo_u16>}, {"v_max_u16", vop_int<I::max_u16>}, {"v_min_u16", vop_int<I::min_u16>},
-    {"v_max_i16", vop_int<I::max_i16>}, {"v_min_i16", vop_int<I::min_i16>}, {"v_cvt_pk_u16_u32", vop_int<I::cvt_pk_u16_u32>},
-    {"v_pack_b32_f16", vop_int<I::pack_b32_f16>},
+    {"v_sad_u32", vop_int<I::sad_u32>},
     {"v_add_co_u32", add_carry<0>}, {"v_sub_co_u32", add_carry<1>}, {"v_subrev_co_u32", add_carry<2>},
     {"v_add_co_ci_u32", add_carry<3>}, {"v_sub_co_ci_u32", add_carry<4>}, {"v_subrev_co_ci_u32", add_carry<5>},
     {"v_mad_u64_u32", mad64<false>}, {"v_mad_i64_i32", mad64<true>},
@@ -906,13 +890,11 @@ const Entry kVector[] = {
     {"v_cvt_u32_f32", convert<Cv::u32_f32>}, {"v_cvt_f64_f32", convert<Cv::f64_f32>}, {"v_cvt_f32_f64", convert<Cv::f32_f64>},
     {"v_cvt_f64_i32", convert<Cv::f64_i32>}, {"v_cvt_f64_u32", convert<Cv::f64_u32>}, {"v_cvt_i32_f64", convert<Cv::i32_f64>},
     {"v_cvt_u32_f64", convert<Cv::u32_f64>}, {"v_cvt_f32_ubyte0", convert<Cv::f32_ubyte0>}, {"v_cvt_f32_ubyte1", convert<Cv::f32_ubyte1>},
-    {"v_cvt_f32_ubyte2", convert<Cv::f32_ubyte2>}, {"v_cvt_f32_ubyte3", convert<Cv::f32_ubyte3>}, {"v_cvt_f16_f32", convert<Cv::f16_f32>},
-    {"v_cvt_f32_f16", convert<Cv::f32_f16>}, {"v_cvt_rpi_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_flr_i32_f32", convert<Cv::flr_i32_f32>},
+    {"v_cvt_f32_ubyte2", convert<Cv::f32_ubyte2>}, {"v_cvt_f32_ubyte3", convert<Cv::f32_ubyte3>},
+    {"v_cvt_rpi_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_flr_i32_f32", convert<Cv::flr_i32_f32>},
     // LLVM 19 prints v_cvt_flr/rpi as v_cvt_floor/nearest on gfx11.
     {"v_cvt_nearest_i32_f32", convert<Cv::rpi_i32_f32>}, {"v_cvt_floor_i32_f32", convert<Cv::flr_i32_f32>},
     {"v_frexp_exp_i32_f32", convert<Cv::frexp_exp_i32_f32>}, {"v_frexp_exp_i32_f64", convert<Cv::frexp_exp_i32_f64>},
-    {"v_cvt_f16_u16", convert<Cv::f16_u16>}, {"v_cvt_f16_i16", convert<Cv::f16_i16>}, {"v_cvt_u16_f16", convert<Cv::u16_f16>},
-    {"v_cvt_i16_f16", convert<Cv::i16_f16>},
 };
 
 const std::string_view kConditions[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "t"};
@@ -966,10 +948,7 @@ Handler resolve_vector(const ParsedInstruction& p, Step& step) {
   std::string m = p.mnemonic;
   if (m.starts_with("v_dual_")) m = "v_" + m.substr(7);  // each VOPD half is its VOP2/VOP1 twin
   for (const auto& e : kVector)
-    if (e.mnemonic == m) {
-      if (m == "v_pack_b32_f16") step.accepts |= Accepts::op_sel;  // op_sel picks each source's half
-      return e.handler;
-    }
+    if (e.mnemonic == m) return e.handler;
   return resolve_compare(m, step);
 }
 
