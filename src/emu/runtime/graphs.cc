@@ -28,11 +28,15 @@ std::unique_ptr<ihipGraph> clone_graph(const ihipGraph& graph, std::unordered_ma
   std::unordered_map<const hipGraphNode*, hipGraphNode*> local;
   auto& to = map ? *map : local;
   for (const auto& n : graph.nodes) {
-    std::vector<hipGraphNode*> deps;
-    for (const hipGraphNode* d : n->dependencies) deps.push_back(to.at(d));
-    hipGraphNode* c = add_node(clone.get(), copy_operation(n->operation), deps);
+    hipGraphNode* c = add_node(clone.get(), copy_operation(n->operation), {});
     c->id = n->id;
     to[n.get()] = c;
+  }
+  // Edges once every node exists (an edge may point to a node made earlier), in their order.
+  for (const auto& n : graph.nodes) {
+    hipGraphNode* c = to.at(n.get());
+    for (const hipGraphNode* d : n->dependencies) c->dependencies.push_back(to.at(d));
+    for (const hipGraphNode* d : n->dependents) c->dependents.push_back(to.at(d));
   }
   return clone;
 }
