@@ -8,6 +8,9 @@
 
 static int check_failures = 0;
 
+// Line-buffered, so that the runtime's messages on stderr fall between whole lines of checks.
+[[maybe_unused]] static const int check_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
+
 static inline bool check(bool ok, const char* what, int line) {
   std::printf("%s %s\n", ok ? "ok  " : "FAIL", what);
   if (!ok) {
