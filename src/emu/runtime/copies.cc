@@ -8,9 +8,23 @@
 
 namespace gpuport::emu::hip {
 
+// Whether [p, p + count) runs past the end of the runtime's block that p lies in (memory the
+// runtime does not own, such as the program's own host memory, is not checked).
+static bool past_its_block(const void* p, size_t count) {
+  auto& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  auto it = rt.allocations.upper_bound(address);
+  if (it == rt.allocations.begin()) return false;
+  --it;
+  const size_t offset = address - it->first;
+  return offset < std::max<size_t>(it->second, 1) && count > it->second - offset;
+}
+
 hipError_t check_copy(const Copy1D& p) {
   if (p.kind < hipMemcpyHostToHost || p.kind > hipMemcpyDefault) return ret(hipErrorInvalidMemcpyDirection);
   if (p.count && (!p.dst || !p.src)) return ret(hipErrorInvalidValue);
+  if (past_its_block(p.dst, p.count) || past_its_block(p.src, p.count)) return ret(hipErrorInvalidValue);
   return hipSuccess;
 }
 

@@ -327,6 +327,8 @@ static void per_thread_forms() {
   EXPECT(back[0] == -1 && back[1] == -1);
   EXPECT_ERROR(hipMemcpyToSymbol(HIP_SYMBOL(symbol), h, sizeof h, 4, hipMemcpyHostToDevice), hipErrorInvalidValue);
   EXPECT_ERROR(hipMemcpy2D(back, 2, d, 16, 4, 2, hipMemcpyDeviceToHost), hipErrorInvalidPitchValue);
+  EXPECT_ERROR(hipMemcpy(d + 4, h, sizeof h, hipMemcpyHostToDevice), hipErrorInvalidValue);  // past the block's end
+  EXPECT_ERROR(hipMemcpyAsync(back, d + 7, 2 * sizeof(int), hipMemcpyDeviceToHost, nullptr), hipErrorInvalidValue);
   EXPECT_OK(hipFree(d));
 }
 
