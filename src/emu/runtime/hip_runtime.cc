@@ -8,7 +8,9 @@
 // to completion when it is issued, in issue order, which keeps the ordering CUDA/HIP streams
 // promise (events record host time, so elapsed times are emulated times). Functions of the
 // HIP 5.2 ABI that are not implemented here return hipErrorNotSupported and say so once on
-// stderr (exports_stubs.cc, generated from data/emu/hip-5.2-exports.tsv).
+// stderr (exports_stubs.cc, generated from data/emu/hip-5.2-exports.tsv). The API families beyond
+// launch, registration, device, memory and errors live beside this file, one each (streams.cc:
+// streams, events and capture; graphs.cc; modules.cc; copies.cc; memory_pools.cc; ...).
 #include "emu/runtime/runtime.h"
 #include "emu/runtime/streams.h"
 
@@ -252,6 +254,44 @@ hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size
   return submit(stream, std::move(op));
 }
 
+hipFuncAttributes attributes_of(const gpuport::amdgpu::Kernel& k) {
+  hipFuncAttributes attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.sharedSizeBytes = k.group_segment_fixed_size;
+  attr.localSizeBytes = k.private_segment_fixed_size;
+  attr.maxThreadsPerBlock = k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024;
+  attr.numRegs = static_cast<int>(k.vgpr_count);
+  attr.maxDynamicSharedSizeBytes = 65536 - static_cast<int>(k.group_segment_fixed_size);
+  attr.binaryVersion = 110;
+  attr.ptxVersion = 110;
+  return attr;
+}
+
+// Occupancy from the kernel's registers and LDS against one gfx1100 WGP-mode CU: 64 KiB of LDS,
+// 1536 VGPRs per SIMD lane slot budget (16 waves of up to 96 VGPRs), 2048 threads.
+int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_t dynamic) {
+  if (block_size <= 0) return 0;
+  const int wave = k.descriptor.wave32 ? 32 : 64;
+  const int waves = (block_size + wave - 1) / wave;
+  int by_threads = 2048 / (waves * wave);
+  const size_t lds = k.group_segment_fixed_size + dynamic;
+  int by_lds = lds ? static_cast<int>(65536 / lds) : by_threads;
+  const int vgprs = std::max<int>(1, static_cast<int>(k.vgpr_count));
+  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / ((vgprs + 7) / 8 * 8));
+  int by_vgprs = waves_per_simd * 2 / waves;  // two SIMDs per CU
+  return std::max(0, std::min({by_threads, by_lds, by_vgprs}));
+}
+
+void max_potential_block_size(const gpuport::amdgpu::Kernel& k, size_t dynamic, int limit, int* grid_size, int* block_size) {
+  int best = 0, best_threads = 0;
+  const int max_block = std::min<int>(limit > 0 ? limit : 1024, k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024);
+  for (int b = 32; b <= max_block; b += 32) {
+    const int t = blocks_per_cu(k, b, dynamic) * b;
+    if (t >= best_threads) best_threads = t, best = b;
+  }
+  *block_size = best ? best : 32;
+  *grid_size = 48 * std::max(1, blocks_per_cu(k, *block_size, dynamic));
+}
 }  // namespace gpuport::emu::hip
 
 using namespace gpuport::emu::hip;
@@ -327,20 +367,6 @@ hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void
   return hipLaunchKernel(f, grid, block, args, shared, s);
 }
 
-namespace gpuport::emu::hip {
-hipFuncAttributes attributes_of(const gpuport::amdgpu::Kernel& k) {
-  hipFuncAttributes attr;
-  std::memset(&attr, 0, sizeof(attr));
-  attr.sharedSizeBytes = k.group_segment_fixed_size;
-  attr.localSizeBytes = k.private_segment_fixed_size;
-  attr.maxThreadsPerBlock = k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024;
-  attr.numRegs = static_cast<int>(k.vgpr_count);
-  attr.maxDynamicSharedSizeBytes = 65536 - static_cast<int>(k.group_segment_fixed_size);
-  attr.binaryVersion = 110;
-  attr.ptxVersion = 110;
-  return attr;
-}
-}  // namespace gpuport::emu::hip
 
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* function) {
   auto& rt = runtime();
@@ -356,33 +382,6 @@ hipError_t hipFuncSetAttribute(const void*, hipFuncAttribute, int) { return hipS
 hipError_t hipFuncSetCacheConfig(const void*, hipFuncCache_t) { return hipSuccess; }
 hipError_t hipFuncSetSharedMemConfig(const void*, hipSharedMemConfig) { return hipSuccess; }
 
-// Occupancy from the kernel's registers and LDS against one gfx1100 WGP-mode CU: 64 KiB of LDS,
-// 1536 VGPRs per SIMD lane slot budget (16 waves of up to 96 VGPRs), 2048 threads.
-namespace gpuport::emu::hip {
-int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_t dynamic) {
-  if (block_size <= 0) return 0;
-  const int wave = k.descriptor.wave32 ? 32 : 64;
-  const int waves = (block_size + wave - 1) / wave;
-  int by_threads = 2048 / (waves * wave);
-  const size_t lds = k.group_segment_fixed_size + dynamic;
-  int by_lds = lds ? static_cast<int>(65536 / lds) : by_threads;
-  const int vgprs = std::max<int>(1, static_cast<int>(k.vgpr_count));
-  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / ((vgprs + 7) / 8 * 8));
-  int by_vgprs = waves_per_simd * 2 / waves;  // two SIMDs per CU
-  return std::max(0, std::min({by_threads, by_lds, by_vgprs}));
-}
-
-void max_potential_block_size(const gpuport::amdgpu::Kernel& k, size_t dynamic, int limit, int* grid_size, int* block_size) {
-  int best = 0, best_threads = 0;
-  const int max_block = std::min<int>(limit > 0 ? limit : 1024, k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024);
-  for (int b = 32; b <= max_block; b += 32) {
-    const int t = blocks_per_cu(k, b, dynamic) * b;
-    if (t >= best_threads) best_threads = t, best = b;
-  }
-  *block_size = best ? best : 32;
-  *grid_size = 48 * std::max(1, blocks_per_cu(k, *block_size, dynamic));
-}
-}  // namespace gpuport::emu::hip
 
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* f, int block_size, size_t dynamic) {
   auto& rt = runtime();
@@ -425,10 +424,16 @@ hipError_t hipMallocManaged(void** p, size_t size, unsigned int flags) {
   return device_malloc(p, size, kManagedAllocation);
 }
 hipError_t hipExtMallocWithFlags(void** p, size_t size, unsigned int) { return hipMalloc(p, size); }
-hipError_t hipHostMalloc(void** p, size_t size, unsigned int) {
+// The flags pinned host memory was allocated or registered with (hipHostGetFlags), by its start.
+static std::map<const void*, unsigned> host_flags;
+
+hipError_t hipHostMalloc(void** p, size_t size, unsigned int flags) {
   if (!p) return ret(hipErrorInvalidValue);
   *p = size ? allocate(size, AddressSpace::Kind::host, "hipHostMalloc") : nullptr;
-  return (*p || !size) ? hipSuccess : ret(hipErrorOutOfMemory);
+  if (size && !*p) return ret(hipErrorOutOfMemory);
+  std::lock_guard lock(runtime().mutex);
+  if (*p) host_flags[*p] = flags;
+  return hipSuccess;
 }
 hipError_t hipMallocHost(void** p, size_t size) { return hipHostMalloc(p, size, 0); }
 hipError_t hipHostAlloc(void** p, size_t size, unsigned int flags) { return hipHostMalloc(p, size, flags); }
@@ -436,31 +441,47 @@ hipError_t hipFree(void* p) {
   if (hipError_t e = check_unsafe_call()) return e;
   return release(p);
 }
-hipError_t hipHostFree(void* p) { return release(p); }
-hipError_t hipFreeHost(void* p) { return release(p); }
+hipError_t hipHostFree(void* p) {
+  {
+    std::lock_guard lock(runtime().mutex);
+    host_flags.erase(p);
+  }
+  return release(p);
+}
+hipError_t hipFreeHost(void* p) { return hipHostFree(p); }
 hipError_t hipMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
   if (!p || !pitch) return ret(hipErrorInvalidValue);
   *pitch = (width + 255) / 256 * 256;
   return hipMalloc(p, *pitch * height);
 }
-hipError_t hipHostRegister(void* p, size_t size, unsigned int) {
+hipError_t hipHostRegister(void* p, size_t size, unsigned int flags) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, AddressSpace::Kind::host, "hipHostRegister");
+  host_flags[p] = flags;
   return hipSuccess;
 }
 hipError_t hipHostUnregister(void* p) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   rt.memory.forget(reinterpret_cast<std::uint64_t>(p));
+  host_flags.erase(p);
   return hipSuccess;
 }
 hipError_t hipHostGetDevicePointer(void** device, void* host, unsigned int) {
   *device = host;
   return hipSuccess;
 }
-hipError_t hipHostGetFlags(unsigned int* flags, void*) {
-  *flags = 0;
+hipError_t hipHostGetFlags(unsigned int* flags, void* p) {
+  if (!flags) return ret(hipErrorInvalidValue);
+  std::lock_guard lock(runtime().mutex);
+  // The block p lies in: the last one starting at or before it, if p is inside it.
+  auto it = host_flags.upper_bound(p);
+  if (it == host_flags.begin()) return ret(hipErrorInvalidValue);
+  --it;
+  const auto* r = runtime().memory.find(reinterpret_cast<std::uint64_t>(it->first), 1);
+  if (!r || reinterpret_cast<std::uint64_t>(p) >= r->base + std::max<std::uint64_t>(r->size, 1)) return ret(hipErrorInvalidValue);
+  *flags = it->second;
   return hipSuccess;
 }
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {

@@ -301,6 +301,19 @@ static void ranges_and_pointers() {
   void* results[3] = {&type, &host_pointer, &range};
   EXPECT_OK(hipDrvPointerGetAttributes(3, attributes, results, static_cast<char*>(host) + 8));
   EXPECT(type == hipMemoryTypeHost && host_pointer == static_cast<char*>(host) + 8 && range == 256);
+  void* mapped;
+  unsigned host_flags = 0;
+  EXPECT_OK(hipHostMalloc(&mapped, 128, hipHostMallocMapped | hipHostMallocWriteCombined));
+  EXPECT_OK(hipHostGetFlags(&host_flags, static_cast<char*>(mapped) + 100));
+  EXPECT(host_flags == (hipHostMallocMapped | hipHostMallocWriteCombined));
+  static char registered[256];
+  EXPECT_OK(hipHostRegister(registered, sizeof registered, hipHostRegisterPortable));
+  EXPECT_OK(hipHostGetFlags(&host_flags, registered));
+  EXPECT(host_flags == hipHostRegisterPortable);
+  EXPECT_OK(hipHostUnregister(registered));
+  EXPECT_ERROR(hipHostGetFlags(&host_flags, registered), hipErrorInvalidValue);
+  EXPECT_ERROR(hipHostGetFlags(&host_flags, block), hipErrorInvalidValue);  // device memory
+  EXPECT_OK(hipHostFree(mapped));
   hipPointerAttribute_t all;
   EXPECT_OK(hipPointerGetAttributes(&all, m));
   EXPECT(all.isManaged == 1);
