@@ -4,6 +4,8 @@
 // pointer attributes, and the per-thread-stream forms of the copies.
 #include <hip/hip_runtime.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <vector>
 
@@ -345,9 +347,105 @@ static void per_thread_forms() {
   EXPECT_OK(hipFree(d));
 }
 
-int main() {
+__global__ void fill(int* p, int v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = v + i;
+}
+
+// Virtual memory management: physical allocations mapped into reserved address ranges; the same
+// allocation, exported and imported, mapped at a second address shows the same bytes.
+static void virtual_memory(bool write_after_unmap) {
+  hipMemAllocationProp prop = {};
+  prop.type = hipMemAllocationTypePinned;
+  prop.location.type = hipMemLocationTypeDevice;
+  prop.location.id = 0;
+  prop.requestedHandleType = hipMemHandleTypePosixFileDescriptor;
+  size_t gran = 0, recommended = 0;
+  EXPECT_OK(hipMemGetAllocationGranularity(&gran, &prop, hipMemAllocationGranularityMinimum));
+  EXPECT_OK(hipMemGetAllocationGranularity(&recommended, &prop, hipMemAllocationGranularityRecommended));
+  EXPECT(gran > 0 && (gran & (gran - 1)) == 0 && recommended % gran == 0);
+  hipMemGenericAllocationHandle_t handle, imported, retained;
+  EXPECT_ERROR(hipMemCreate(&handle, gran + 1, &prop, 0), hipErrorInvalidValue);
+  hipMemAllocationProp bad = prop;
+  bad.location.id = 2;
+  EXPECT_ERROR(hipMemCreate(&handle, gran, &bad, 0), hipErrorInvalidValue);
+  EXPECT_OK(hipMemCreate(&handle, 2 * gran, &prop, 0));
+  hipMemAllocationProp read_back = {};
+  EXPECT_OK(hipMemGetAllocationPropertiesFromHandle(&read_back, handle));
+  EXPECT(read_back.type == hipMemAllocationTypePinned && read_back.requestedHandleType == hipMemHandleTypePosixFileDescriptor);
+
+  void* range = nullptr;
+  const size_t align = 16 * gran;
+  EXPECT_OK(hipMemAddressReserve(&range, 4 * gran, align, nullptr, 0));
+  EXPECT(range != nullptr && reinterpret_cast<uintptr_t>(range) % align == 0);
+  char* base = static_cast<char*>(range);
+  EXPECT_OK(hipMemMap(base + gran, 2 * gran, 0, handle, 0));
+  EXPECT_ERROR(hipMemMap(base + 2 * gran, gran, 0, handle, 0), hipErrorInvalidValue);  // overlaps the mapping
+  EXPECT_ERROR(hipMemMap(base + 3 * gran, 2 * gran, 0, handle, 0), hipErrorInvalidValue);  // past the range
+  EXPECT_ERROR(hipMemMap(base, gran, gran, handle, 0), hipErrorInvalidValue);  // offsets must be 0
+  hipMemAccessDesc access = {};
+  access.location.type = hipMemLocationTypeDevice;
+  access.location.id = 0;
+  access.flags = hipMemAccessFlagsProtReadWrite;
+  EXPECT_OK(hipMemSetAccess(base + gran, 2 * gran, &access, 1));
+  EXPECT_ERROR(hipMemSetAccess(base, gran, &access, 1), hipErrorInvalidValue);  // nothing mapped there
+  unsigned long long flags = 0;
+  EXPECT_OK(hipMemGetAccess(&flags, &access.location, base + gran + 8));
+  EXPECT(flags == hipMemAccessFlagsProtReadWrite);
+  const int n = static_cast<int>(2 * gran / sizeof(int));
+  int* mapped = reinterpret_cast<int*>(base + gran);
+  hipLaunchKernelGGL(fill, dim3((n + 255) / 256), dim3(256), 0, 0, mapped, 5, n);
+  std::vector<int> got(n);
+  EXPECT_OK(hipMemcpy(got.data(), mapped, n * sizeof(int), hipMemcpyDeviceToHost));
+  bool ok = true;
+  for (int i = 0; i < n; ++i) ok = ok && got[i] == 5 + i;
+  EXPECT(ok);
+  EXPECT_OK(hipMemRetainAllocationHandle(&retained, base + gran + 100));
+  EXPECT(retained == handle);
+  EXPECT_OK(hipMemRelease(retained));
+
+  // The same memory through an imported handle, mapped at the range's start.
+  int fd = -1;
+  EXPECT_OK(hipMemExportToShareableHandle(&fd, handle, hipMemHandleTypePosixFileDescriptor, 0));
+  EXPECT_OK(hipMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
+                                            hipMemHandleTypePosixFileDescriptor));
+  EXPECT(imported != handle);
+  EXPECT_OK(hipMemMap(base, gran, 0, imported, 0));
+  EXPECT_OK(hipMemSetAccess(base, gran, &access, 1));
+  int first[4] = {};
+  EXPECT_OK(hipMemcpy(first, base, sizeof first, hipMemcpyDeviceToHost));
+  EXPECT(first[0] == 5 && first[3] == 8);
+  EXPECT_ERROR(hipMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(static_cast<intptr_t>(-1)),
+                                               hipMemHandleTypePosixFileDescriptor),
+               hipErrorInvalidValue);
+  close(fd);
+
+  // Unmapped memory is gone; the range is freed once nothing is mapped in it.
+  EXPECT_ERROR(hipMemUnmap(base + gran, gran), hipErrorInvalidValue);  // not a whole mapping
+  EXPECT_OK(hipMemUnmap(base + gran, 2 * gran));
+  EXPECT_ERROR(hipMemGetAccess(&flags, &access.location, base + gran), hipErrorInvalidValue);
+  if (write_after_unmap) {
+    hipLaunchKernelGGL(fill, dim3(1), dim3(64), 0, 0, mapped, 0, 64);
+    (void)hipDeviceSynchronize();
+    std::printf("not reached\n");
+  }
+  EXPECT_ERROR(hipMemAddressFree(range, 4 * gran), hipErrorInvalidValue);  // base is still mapped
+  EXPECT_OK(hipMemUnmap(base, gran));
+  EXPECT_OK(hipMemAddressFree(range, 4 * gran));
+  EXPECT_ERROR(hipMemAddressFree(range, 4 * gran), hipErrorInvalidValue);
+  EXPECT_OK(hipMemRelease(imported));
+  EXPECT_OK(hipMemRelease(handle));
+  EXPECT_ERROR(hipMemRelease(handle), hipErrorInvalidValue);
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "write-after-unmap") == 0) {
+    virtual_memory(true);
+    return 0;
+  }
   volumes();
   ranges_and_pointers();
   per_thread_forms();
+  virtual_memory(false);
   return finish("memory3d");
 }
