@@ -256,7 +256,8 @@ hipError_t hipGraphCreate(hipGraph_t* graph, unsigned int flags) {
 }
 hipError_t hipGraphDestroy(hipGraph_t graph) {
   GRAPH_LOCK;
-  if (!is_live_graph(graph) || graph->owner) return ret(hipErrorInvalidValue);  // a child graph dies with its node
+  // A child graph dies with its node; a graph a capture is building, when the capture ends.
+  if (!is_live_graph(graph) || graph->owner || graph->capturing) return ret(hipErrorInvalidValue);
   delete graph;
   return hipSuccess;
 }
@@ -582,7 +583,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType* type) {
 }
 hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   GRAPH_LOCK;
-  if (!is_live_node(node)) return ret(hipErrorInvalidValue);
+  if (!is_live_node(node) || node->graph->capturing) return ret(hipErrorInvalidValue);  // streams may depend on it
   for (hipGraphNode* d : std::vector<hipGraphNode*>(node->dependencies)) remove_edge(d, node);
   for (hipGraphNode* d : std::vector<hipGraphNode*>(node->dependents)) remove_edge(node, d);
   std::erase_if(node->graph->nodes, [&](const auto& n) { return n.get() == node; });

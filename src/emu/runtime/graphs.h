@@ -14,6 +14,7 @@ struct ihipGraph {
   std::vector<std::unique_ptr<hipGraphNode>> nodes;  // creation order
   bool cloned = false;                               // made by hipGraphClone (hipGraphNodeFindInClone)
   hipGraphNode* owner = nullptr;                     // the child-graph node that embeds it, if any
+  bool capturing = false;                            // a stream capture is building it
 };
 
 struct hipGraphNode {

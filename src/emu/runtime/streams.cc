@@ -27,6 +27,7 @@ Capture* blocking_capture() {
 }
 
 void end_capture(Capture& c) {
+  c.graph->capturing = false;
   for (ihipStream_t* s : c.streams) {
     s->capture.reset();
     s->capture_dependencies.clear();
@@ -445,6 +446,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   c->thread = std::this_thread::get_id();
   c->origin = s;
   c->graph = new ihipGraph;
+  c->graph->capturing = true;
   c->streams.insert(s);
   s->capture = c;
   s->capture_dependencies.clear();

@@ -156,6 +156,8 @@ static void capture(float* d, int n) {
   size_t ndeps = 0;
   EXPECT_OK(hipStreamGetCaptureInfo_v2(s, &status, &id2, &capturing, &deps, &ndeps));
   EXPECT(id2 == id1 && capturing != nullptr && ndeps == 1);
+  EXPECT_ERROR(hipGraphDestroy(capturing), hipErrorInvalidValue);  // the capture is building it
+  EXPECT_ERROR(hipGraphDestroyNode(deps[0]), hipErrorInvalidValue);
   hipGraphNodeType type;
   EXPECT(ndeps == 1 && hipGraphNodeGetType(deps[0], &type) == hipSuccess && type == hipGraphNodeTypeHost);
   EXPECT_OK(hipMemcpyAsync(back.data(), d, n * sizeof(float), hipMemcpyDeviceToHost, s));
