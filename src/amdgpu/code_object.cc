@@ -248,7 +248,10 @@ Result<CodeObject> load_code_object_from_executable(std::string_view executable,
 Result<CodeObject> load_code_object(const std::string& path, std::string_view gpu) {
   auto bytes = read_file(path, 1ull << 31);
   if (!bytes) return Result<CodeObject>::failure(bytes.diagnostics());
-  const std::string_view b = *bytes;
+  return load_code_object_from_bytes(*bytes, path, gpu);
+}
+
+Result<CodeObject> load_code_object_from_bytes(std::string_view b, std::string_view path, std::string_view gpu) {
   if (b.starts_with(kBundleMagic)) {
     auto entries = read_offload_bundle(b, path);
     if (!entries) return Result<CodeObject>::failure(entries.diagnostics());

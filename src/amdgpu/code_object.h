@@ -108,6 +108,8 @@ Result<CodeObject> load_code_object_from_executable(std::string_view executable,
 // Any of the three as a file: an AMDGPU code object, an offload bundle, or a HIP executable or
 // object whose .hip_fatbin holds a gfx1100 code object.
 Result<CodeObject> load_code_object(const std::string& path, std::string_view gpu = "gfx1100");
+// The same for bytes already in memory (hipModuleLoadData, a registered fat binary).
+Result<CodeObject> load_code_object_from_bytes(std::string_view bytes, std::string_view origin, std::string_view gpu = "gfx1100");
 
 // Parses an AMDGPU ELF code object: kernels, descriptors, metadata, the loadable image.
 Result<CodeObject> read_code_object(std::string_view elf, std::string_view origin);

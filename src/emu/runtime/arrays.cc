@@ -283,8 +283,8 @@ hipError_t hipMemcpyHtoA(hipArray* dst, size_t offset, const void* src, size_t c
   return copy_linear(dst, offset, const_cast<void*>(src), count, true);
 }
 
-// hip_Memcpy2D: host, device or array on either side.
-hipError_t hipMemcpyParam2D(const hip_Memcpy2D* p) {
+// hip_Memcpy2D with an array on either side (host, device or array on the other).
+hipError_t gpuport::emu::hip::copy_param_2d_with_arrays(const hip_Memcpy2D* p) {
   if (!p) return ret(hipErrorInvalidValue);
   auto side = [&](hipMemoryType type, const void* host, hipDeviceptr_t device, hipArray* array, size_t x, size_t y, size_t pitch,
                   char*& base, size_t& row_pitch) -> bool {
@@ -307,15 +307,3 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D* p) {
     return ret(hipErrorInvalidValue);
   return copy_rows(dst, dpitch, src, spitch, p->WidthInBytes, p->Height);
 }
-hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* p, hipStream_t) { return hipMemcpyParam2D(p); }
-
-// hipMemcpy3D: the array copies are copy_3d_with_arrays; the linear-only copy is implemented by
-// the runtime's 3D-memory family (when this runtime has one, it calls copy_3d_with_arrays for
-// array operands and this definition goes).
-hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) {
-  if (!p) return ret(hipErrorInvalidValue);
-  if (p->srcArray || p->dstArray) return copy_3d_with_arrays(*p);
-  runtime().say_unsupported("hipMemcpy3D between linear memory");
-  return ret(hipErrorNotSupported);
-}
-hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t) { return hipMemcpy3D(p); }

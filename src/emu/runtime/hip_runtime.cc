@@ -8,8 +8,11 @@
 // to completion when it is issued, in issue order, which keeps the ordering CUDA/HIP streams
 // promise (events record host time, so elapsed times are emulated times). Functions of the
 // HIP 5.2 ABI that are not implemented here return hipErrorNotSupported and say so once on
-// stderr (exports_stubs.cc, generated from data/emu/hip-5.2-exports.tsv).
+// stderr (exports_stubs.cc, generated from data/emu/hip-5.2-exports.tsv). The API families beyond
+// launch, registration, device, memory and errors live beside this file, one each (streams.cc:
+// streams, events and capture; graphs.cc; modules.cc; copies.cc; memory_pools.cc; ...).
 #include "emu/runtime/runtime.h"
+#include "emu/runtime/streams.h"
 
 #include <atomic>
 #include <cstring>
@@ -66,50 +69,14 @@ hipError_t release(void* p) {
   return hipSuccess;
 }
 
-// The code object of a registered fat binary (the clang offload bundle clang embeds).
-Module* load_module(const void* bundle) {
+Module* load_module(std::string_view image, const std::string& origin) {
   auto module = std::make_unique<Module>();
-  const char* b = static_cast<const char*>(bundle);
-  constexpr std::string_view magic = "__CLANG_OFFLOAD_BUNDLE__";
-  if (std::memcmp(b, magic.data(), magic.size()) != 0) {
-    module->load_error = "the registered fat binary is not a clang offload bundle";
+  auto co = gpuport::amdgpu::load_code_object_from_bytes(image, origin);
+  if (!co) {
+    module->load_error = co.diagnostics()[0].message;
+    module->load_status = co.diagnostics()[0].code == "no-gfx1100-code-object" ? hipErrorNoBinaryForGpu : hipErrorInvalidImage;
   } else {
-    // The bundle's size is where its last entry ends.
-    std::uint64_t count = 0, end = magic.size() + 8;
-    std::memcpy(&count, b + magic.size(), 8);
-    std::size_t at = magic.size() + 8;
-    for (std::uint64_t i = 0; i < count && i < 64; ++i) {
-      std::uint64_t offset, size, triple;
-      std::memcpy(&offset, b + at, 8);
-      std::memcpy(&size, b + at + 8, 8);
-      std::memcpy(&triple, b + at + 16, 8);
-      at += 24 + triple;
-      end = std::max<std::uint64_t>({end, offset + size, at});
-    }
-    const std::string_view bytes(b, end);
-    auto entries = gpuport::amdgpu::read_offload_bundle(bytes, "the program's offload bundle");
-    if (!entries) {
-      module->load_error = entries.diagnostics()[0].message;
-    } else {
-      const gpuport::amdgpu::BundleEntry* pick = nullptr;
-      std::string triples;
-      for (const auto& e : *entries) {
-        triples += (triples.empty() ? "" : ", ") + e.triple;
-        std::string_view t = e.triple;
-        const auto dashes = t.rfind("--");
-        if (dashes == std::string_view::npos) continue;
-        auto processor = t.substr(dashes + 2);
-        processor = processor.substr(0, processor.find(':'));
-        if (processor == "gfx1100") pick = &e;
-      }
-      if (!pick) {
-        module->load_error = "the program has no gfx1100 code object (bundle entries: " + triples + "); build it with --offload-arch=gfx1100";
-      } else {
-        auto co = gpuport::amdgpu::read_code_object(bytes.substr(pick->offset, pick->size), "the program's gfx1100 code object");
-        if (!co) module->load_error = co.diagnostics()[0].message;
-        else module->code_object = std::make_unique<gpuport::amdgpu::CodeObject>(std::move(*co));
-      }
-    }
+    module->code_object = std::make_unique<gpuport::amdgpu::CodeObject>(std::move(*co));
   }
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
@@ -119,6 +86,40 @@ Module* load_module(const void* bundle) {
   }
   rt.modules.push_back(std::move(module));
   return rt.modules.back().get();
+}
+
+void unload_module(Module* module) {
+  auto& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  for (const auto& [name, f] : module->functions) rt.function_handles.erase(f.get());
+  if (module->code_object) rt.memory.release(reinterpret_cast<std::uint64_t>(module->code_object->memory.data()));
+  std::erase_if(rt.modules, [&](const auto& m) { return m.get() == module; });
+}
+
+// The code object of a registered fat binary (the clang offload bundle clang embeds): the
+// wrapper gives no size, so the bundle's size is where its last entry ends.
+Module* load_module(const void* bundle) {
+  const char* b = static_cast<const char*>(bundle);
+  constexpr std::string_view magic = "__CLANG_OFFLOAD_BUNDLE__";
+  std::uint64_t end = magic.size();
+  if (std::memcmp(b, magic.data(), magic.size()) == 0) {
+    std::uint64_t count = 0;
+    std::memcpy(&count, b + magic.size(), 8);
+    std::size_t at = magic.size() + 8;
+    end = at;
+    for (std::uint64_t i = 0; i < count && i < 64; ++i) {
+      std::uint64_t offset, size, triple;
+      std::memcpy(&offset, b + at, 8);
+      std::memcpy(&size, b + at + 8, 8);
+      std::memcpy(&triple, b + at + 16, 8);
+      at += 24 + triple;
+      end = std::max<std::uint64_t>({end, offset + size, at});
+    }
+  }
+  Module* m = load_module(std::string_view(b, end), "the program's offload bundle");
+  if (!m->code_object && std::memcmp(b, magic.data(), magic.size()) != 0)
+    m->load_error = "the registered fat binary is not a clang offload bundle";
+  return m;
 }
 
 const gpuport::amdgpu::CodeObject::Symbol* find_global(const Module& m, const std::string& name) {
@@ -139,26 +140,72 @@ void* device_address_of(const void* symbol, size_t* size) {
   return it->second.module->code_object->memory.data() + g->address;
 }
 
-// The kernel a host stub stands for, or null (not registered, or no gfx1100 code object).
-// Called with the runtime's lock held.
-const gpuport::amdgpu::Kernel* kernel_of(const void* function) {
+const Function* find_function(const void* function, bool handles) {
   auto& rt = runtime();
-  auto it = rt.functions.find(function);
-  if (it == rt.functions.end() || !it->second.module->code_object) return nullptr;
-  return it->second.module->code_object->find_kernel(it->second.name);
+  if (auto it = rt.functions.find(function); it != rt.functions.end()) return &it->second;
+  if (handles && rt.function_handles.count(function)) return static_cast<const Function*>(function);
+  return nullptr;
 }
 
-hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared) {
+const gpuport::amdgpu::Kernel* kernel_of(const void* function) {
+  const Function* f = find_function(function);
+  if (!f || !f->module->code_object) return nullptr;
+  return f->module->code_object->find_kernel(f->name);
+}
+
+hipError_t make_launch(KernelLaunch& launch, void** kernel_params, void** extra) {
+  auto& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  const Function* f = find_function(launch.function);
+  if (!f) return ret(hipErrorInvalidDeviceFunction);
+  if (!f->module->code_object) rt.fail(f->module->load_error);
+  const auto* kernel = f->module->code_object->find_kernel(f->name);
+  if (!kernel) rt.fail("kernel " + f->name + " is registered by the program but not in its gfx1100 code object");
+  const dim3 g = launch.grid, b = launch.block;
+  const std::uint64_t threads = std::uint64_t(b.x) * b.y * b.z;
+  const std::uint32_t max_threads = kernel->max_flat_workgroup_size ? kernel->max_flat_workgroup_size : 1024;
+  if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z || threads > max_threads || b.x > 1024 || b.y > 1024 || b.z > 1024)
+    return ret(hipErrorInvalidConfiguration);
+  if (std::uint64_t(kernel->group_segment_fixed_size) + launch.shared > 65536) return ret(hipErrorInvalidValue);
+  if (kernel_params && extra) return ret(hipErrorInvalidValue);
+  launch.arguments.assign(std::max<std::size_t>(kernel->kernarg_segment_size, 16), 0);
+  launch.offsets.clear();
+  for (const auto& a : kernel->arguments)
+    if (!a.value_kind.starts_with("hidden_")) launch.offsets.push_back(a.offset);
+  if (extra) {
+    // { HIP_LAUNCH_PARAM_BUFFER_POINTER, buffer, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END }
+    const void* buffer = nullptr;
+    const size_t* size = nullptr;
+    for (void** e = extra; *e != HIP_LAUNCH_PARAM_END; e += 2) {
+      if (e[0] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buffer = e[1];
+      else if (e[0] == HIP_LAUNCH_PARAM_BUFFER_SIZE) size = static_cast<const size_t*>(e[1]);
+      else return ret(hipErrorInvalidValue);
+    }
+    if (!buffer || !size || *size > launch.arguments.size()) return ret(hipErrorInvalidValue);
+    std::memcpy(launch.arguments.data(), buffer, *size);
+    return hipSuccess;
+  }
+  std::size_t index = 0;
+  for (const auto& a : kernel->arguments) {
+    if (a.value_kind.starts_with("hidden_")) continue;
+    if (!kernel_params || !kernel_params[index]) return ret(hipErrorInvalidValue);
+    if (a.offset + a.size <= launch.arguments.size()) std::memcpy(launch.arguments.data() + a.offset, kernel_params[index], a.size);
+    ++index;
+  }
+  return hipSuccess;
+}
+
+hipError_t run_launch(const KernelLaunch& launch) {
   auto& rt = runtime();
   std::shared_ptr<gpuport::emu::PreparedKernel> prepared;
   Module* module = nullptr;
   std::string name;
   {
     std::lock_guard lock(rt.mutex);
-    auto it = rt.functions.find(function);
-    if (it == rt.functions.end()) return ret(hipErrorInvalidDeviceFunction);
-    module = it->second.module;
-    name = it->second.name;
+    const Function* f = find_function(launch.function);
+    if (!f) return ret(hipErrorInvalidDeviceFunction);  // its module was unloaded since
+    module = f->module;
+    name = f->name;
     if (!module->code_object) rt.fail(module->load_error);
     auto p = module->prepared.find(name);
     if (p != module->prepared.end()) {
@@ -176,22 +223,14 @@ hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size
       module->prepared[name] = prepared;
     }
   }
-  const auto& kernel = *prepared->kernel;
   gpuport::emu::Launch L;
-  L.grid = {grid.x, grid.y, grid.z};
-  L.block = {block.x, block.y, block.z};
-  L.dynamic_lds = static_cast<std::uint32_t>(shared);
+  L.grid = {launch.grid.x, launch.grid.y, launch.grid.z};
+  L.block = {launch.block.x, launch.block.y, launch.block.z};
+  L.dynamic_lds = launch.shared;
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
-  L.kernarg.assign(std::max<std::size_t>(kernel.kernarg_segment_size, 16), 0);
-  attach_services(kernel, L);
-  std::size_t index = 0;
-  for (const auto& a : kernel.arguments) {
-    if (a.value_kind.starts_with("hidden_")) continue;
-    if (!args || !args[index]) return ret(hipErrorInvalidValue);
-    if (a.offset + a.size <= L.kernarg.size()) std::memcpy(L.kernarg.data() + a.offset, args[index], a.size);
-    ++index;
-  }
+  L.kernarg = launch.arguments;
+  attach_services(*prepared->kernel, L);
   auto r = gpuport::emu::run_kernel(*prepared, std::move(L), rt.memory,
                                     reinterpret_cast<std::uint64_t>(module->code_object->memory.data()));
   if (!r) rt.fail(r.diagnostics()[0].message);
@@ -204,6 +243,59 @@ hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size
   return hipSuccess;
 }
 
+hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream) {
+  Operation op;
+  auto& k = op.emplace<KernelLaunch>();
+  k.function = function;
+  k.grid = grid;
+  k.block = block;
+  k.shared = static_cast<unsigned>(shared);
+  {
+    std::lock_guard lock(runtime().mutex);
+    if (!find_function(function, false)) return ret(hipErrorInvalidDeviceFunction);
+  }
+  if (hipError_t e = make_launch(k, args, nullptr)) return e;
+  return submit(stream, std::move(op));
+}
+
+hipFuncAttributes attributes_of(const gpuport::amdgpu::Kernel& k) {
+  hipFuncAttributes attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.sharedSizeBytes = k.group_segment_fixed_size;
+  attr.localSizeBytes = k.private_segment_fixed_size;
+  attr.maxThreadsPerBlock = k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024;
+  attr.numRegs = static_cast<int>(k.vgpr_count);
+  attr.maxDynamicSharedSizeBytes = 65536 - static_cast<int>(k.group_segment_fixed_size);
+  attr.binaryVersion = 110;
+  attr.ptxVersion = 110;
+  return attr;
+}
+
+// Occupancy from the kernel's registers and LDS against one gfx1100 WGP-mode CU: 64 KiB of LDS,
+// 1536 VGPRs per SIMD lane slot budget (16 waves of up to 96 VGPRs), 2048 threads.
+int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_t dynamic) {
+  if (block_size <= 0) return 0;
+  const int wave = k.descriptor.wave32 ? 32 : 64;
+  const int waves = (block_size + wave - 1) / wave;
+  int by_threads = 2048 / (waves * wave);
+  const size_t lds = k.group_segment_fixed_size + dynamic;
+  int by_lds = lds ? static_cast<int>(65536 / lds) : by_threads;
+  const int vgprs = std::max<int>(1, static_cast<int>(k.vgpr_count));
+  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / ((vgprs + 7) / 8 * 8));
+  int by_vgprs = waves_per_simd * 2 / waves;  // two SIMDs per CU
+  return std::max(0, std::min({by_threads, by_lds, by_vgprs}));
+}
+
+void max_potential_block_size(const gpuport::amdgpu::Kernel& k, size_t dynamic, int limit, int* grid_size, int* block_size) {
+  int best = 0, best_threads = 0;
+  const int max_block = std::min<int>(limit > 0 ? limit : 1024, k.max_flat_workgroup_size ? static_cast<int>(k.max_flat_workgroup_size) : 1024);
+  for (int b = 32; b <= max_block; b += 32) {
+    const int t = blocks_per_cu(k, b, dynamic) * b;
+    if (t >= best_threads) best_threads = t, best = b;
+  }
+  *block_size = best ? best : 32;
+  *grid_size = 48 * std::max(1, blocks_per_cu(k, *block_size, dynamic));
+}
 }  // namespace gpuport::emu::hip
 
 using namespace gpuport::emu::hip;
@@ -268,27 +360,22 @@ hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, hi
 }  // extern "C"
 
 // ---- kernels --------------------------------------------------------------------------------
-hipError_t hipLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t) {
-  return launch(function, grid, block, args, shared);
+hipError_t hipLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream) {
+  return launch(function, grid, block, args, shared, stream);
 }
 
 hipError_t hipLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void** args, unsigned int shared, hipStream_t s) {
   return hipLaunchKernel(f, grid, block, args, shared, s);
 }
 
+
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* function) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   const auto* k = kernel_of(function);
   if (!k) return ret(hipErrorInvalidDeviceFunction);
-  std::memset(attr, 0, sizeof(*attr));
-  attr->sharedSizeBytes = k->group_segment_fixed_size;
-  attr->localSizeBytes = k->private_segment_fixed_size;
-  attr->maxThreadsPerBlock = k->max_flat_workgroup_size ? static_cast<int>(k->max_flat_workgroup_size) : 1024;
-  attr->numRegs = static_cast<int>(k->vgpr_count);
-  attr->maxDynamicSharedSizeBytes = 65536 - static_cast<int>(k->group_segment_fixed_size);
-  attr->binaryVersion = 110;
-  attr->ptxVersion = 110;
+  if (!attr) return ret(hipErrorInvalidValue);
+  *attr = attributes_of(*k);
   return hipSuccess;
 }
 
@@ -296,20 +383,6 @@ hipError_t hipFuncSetAttribute(const void*, hipFuncAttribute, int) { return hipS
 hipError_t hipFuncSetCacheConfig(const void*, hipFuncCache_t) { return hipSuccess; }
 hipError_t hipFuncSetSharedMemConfig(const void*, hipSharedMemConfig) { return hipSuccess; }
 
-// Occupancy from the kernel's registers and LDS against one gfx1100 WGP-mode CU: 64 KiB of LDS,
-// 1536 VGPRs per SIMD lane slot budget (16 waves of up to 96 VGPRs), 2048 threads.
-static int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_t dynamic) {
-  if (block_size <= 0) return 0;
-  const int wave = k.descriptor.wave32 ? 32 : 64;
-  const int waves = (block_size + wave - 1) / wave;
-  int by_threads = 2048 / (waves * wave);
-  const size_t lds = k.group_segment_fixed_size + dynamic;
-  int by_lds = lds ? static_cast<int>(65536 / lds) : by_threads;
-  const int vgprs = std::max<int>(1, static_cast<int>(k.vgpr_count));
-  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / ((vgprs + 7) / 8 * 8));
-  int by_vgprs = waves_per_simd * 2 / waves;  // two SIMDs per CU
-  return std::max(0, std::min({by_threads, by_lds, by_vgprs}));
-}
 
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* f, int block_size, size_t dynamic) {
   auto& rt = runtime();
@@ -329,62 +402,87 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, co
   std::lock_guard lock(rt.mutex);
   const auto* k = kernel_of(f);
   if (!k) return ret(hipErrorInvalidDeviceFunction);
-  int best = 0, best_threads = 0;
-  const int max_block = std::min<int>(limit > 0 ? limit : 1024, k->max_flat_workgroup_size ? static_cast<int>(k->max_flat_workgroup_size) : 1024);
-  for (int b = 32; b <= max_block; b += 32) {
-    const int t = blocks_per_cu(*k, b, dynamic) * b;
-    if (t >= best_threads) best_threads = t, best = b;
-  }
-  *block_size = best ? best : 32;
-  *grid_size = 48 * std::max(1, blocks_per_cu(*k, *block_size, dynamic));
+  max_potential_block_size(*k, dynamic, limit, grid_size, block_size);
   return hipSuccess;
 }
 
 // ---- memory ---------------------------------------------------------------------------------
-hipError_t hipMalloc(void** p, size_t size) {
+// Allocation and release may synchronize the device: refused while the thread may not make
+// potentially unsafe calls during a stream capture (check_unsafe_call).
+static hipError_t device_malloc(void** p, size_t size, const char* what) {
   if (!p) return ret(hipErrorInvalidValue);
+  if (hipError_t e = check_unsafe_call()) return e;
   if (size == 0) {
     *p = nullptr;
     return hipSuccess;
   }
-  *p = allocate(size, AddressSpace::Kind::device, "hipMalloc");
+  *p = allocate(size, AddressSpace::Kind::device, what);
   return *p ? hipSuccess : ret(hipErrorOutOfMemory);
 }
-hipError_t hipMallocManaged(void** p, size_t size, unsigned int) { return hipMalloc(p, size); }
+hipError_t hipMalloc(void** p, size_t size) { return device_malloc(p, size, "hipMalloc"); }
+hipError_t hipMallocManaged(void** p, size_t size, unsigned int flags) {
+  if (flags != hipMemAttachGlobal && flags != hipMemAttachHost) return ret(hipErrorInvalidValue);
+  return device_malloc(p, size, kManagedAllocation);
+}
 hipError_t hipExtMallocWithFlags(void** p, size_t size, unsigned int) { return hipMalloc(p, size); }
-hipError_t hipHostMalloc(void** p, size_t size, unsigned int) {
+// The flags pinned host memory was allocated or registered with (hipHostGetFlags), by its start.
+static std::map<const void*, unsigned> host_flags;
+
+hipError_t hipHostMalloc(void** p, size_t size, unsigned int flags) {
   if (!p) return ret(hipErrorInvalidValue);
   *p = size ? allocate(size, AddressSpace::Kind::host, "hipHostMalloc") : nullptr;
-  return (*p || !size) ? hipSuccess : ret(hipErrorOutOfMemory);
+  if (size && !*p) return ret(hipErrorOutOfMemory);
+  std::lock_guard lock(runtime().mutex);
+  if (*p) host_flags[*p] = flags;
+  return hipSuccess;
 }
 hipError_t hipMallocHost(void** p, size_t size) { return hipHostMalloc(p, size, 0); }
 hipError_t hipHostAlloc(void** p, size_t size, unsigned int flags) { return hipHostMalloc(p, size, flags); }
-hipError_t hipFree(void* p) { return release(p); }
-hipError_t hipHostFree(void* p) { return release(p); }
-hipError_t hipFreeHost(void* p) { return release(p); }
+hipError_t hipFree(void* p) {
+  if (hipError_t e = check_unsafe_call()) return e;
+  return release(p);
+}
+hipError_t hipHostFree(void* p) {
+  {
+    std::lock_guard lock(runtime().mutex);
+    host_flags.erase(p);
+  }
+  return release(p);
+}
+hipError_t hipFreeHost(void* p) { return hipHostFree(p); }
 hipError_t hipMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
   if (!p || !pitch) return ret(hipErrorInvalidValue);
   *pitch = (width + 255) / 256 * 256;
   return hipMalloc(p, *pitch * height);
 }
-hipError_t hipHostRegister(void* p, size_t size, unsigned int) {
+hipError_t hipHostRegister(void* p, size_t size, unsigned int flags) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, AddressSpace::Kind::host, "hipHostRegister");
+  host_flags[p] = flags;
   return hipSuccess;
 }
 hipError_t hipHostUnregister(void* p) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   rt.memory.forget(reinterpret_cast<std::uint64_t>(p));
+  host_flags.erase(p);
   return hipSuccess;
 }
 hipError_t hipHostGetDevicePointer(void** device, void* host, unsigned int) {
   *device = host;
   return hipSuccess;
 }
-hipError_t hipHostGetFlags(unsigned int* flags, void*) {
-  *flags = 0;
+hipError_t hipHostGetFlags(unsigned int* flags, void* p) {
+  if (!flags) return ret(hipErrorInvalidValue);
+  std::lock_guard lock(runtime().mutex);
+  // The block p lies in: the last one starting at or before it, if p is inside it.
+  auto it = host_flags.upper_bound(p);
+  if (it == host_flags.begin()) return ret(hipErrorInvalidValue);
+  --it;
+  const auto* r = runtime().memory.find(reinterpret_cast<std::uint64_t>(it->first), 1);
+  if (!r || reinterpret_cast<std::uint64_t>(p) >= r->base + std::max<std::uint64_t>(r->size, 1)) return ret(hipErrorInvalidValue);
+  *flags = it->second;
   return hipSuccess;
 }
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
@@ -396,60 +494,6 @@ hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
   *free_bytes = used < *total ? *total - used : 0;
   return hipSuccess;
 }
-hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind) {
-  if (bytes && (!dst || !src)) return ret(hipErrorInvalidValue);
-  if (bytes) std::memmove(dst, src, bytes);
-  return hipSuccess;
-}
-hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t) { return hipMemcpy(dst, src, bytes, kind); }
-hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void* src, size_t bytes) { return hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice); }
-hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t bytes) { return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost); }
-hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes) { return hipMemcpy(dst, src, bytes, hipMemcpyDeviceToDevice); }
-hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t bytes, hipStream_t) { return hipMemcpyHtoD(dst, src, bytes); }
-hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t bytes, hipStream_t) { return hipMemcpyDtoH(dst, src, bytes); }
-hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t) { return hipMemcpyDtoD(dst, src, bytes); }
-hipError_t hipMemcpyPeer(void* dst, int, const void* src, int, size_t bytes) { return hipMemcpy(dst, src, bytes, hipMemcpyDefault); }
-hipError_t hipMemcpyPeerAsync(void* dst, int, const void* src, int, size_t bytes, hipStream_t) { return hipMemcpy(dst, src, bytes, hipMemcpyDefault); }
-hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t) { return hipMemcpy(dst, src, bytes, kind); }
-hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, hipMemcpyKind) {
-  if (width > dpitch || width > spitch) return ret(hipErrorInvalidPitchValue);
-  for (size_t row = 0; row < height; ++row)
-    std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
-  return hipSuccess;
-}
-hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t) {
-  return hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
-hipError_t hipMemset(void* dst, int value, size_t bytes) {
-  if (bytes && !dst) return ret(hipErrorInvalidValue);
-  std::memset(dst, value, bytes);
-  return hipSuccess;
-}
-hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t) { return hipMemset(dst, value, bytes); }
-hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) { return hipMemset(dst, value, count); }
-hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t) { return hipMemset(dst, value, count); }
-hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) {
-  auto* p = static_cast<unsigned short*>(dst);
-  std::fill(p, p + count, value);
-  return hipSuccess;
-}
-hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t) { return hipMemsetD16(dst, value, count); }
-hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
-  auto* p = static_cast<int*>(dst);
-  std::fill(p, p + count, value);
-  return hipSuccess;
-}
-hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t) { return hipMemsetD32(dst, value, count); }
-hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
-  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(dst) + row * pitch, value, width);
-  return hipSuccess;
-}
-hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t) {
-  return hipMemset2D(dst, pitch, value, width, height);
-}
-hipError_t hipMemPrefetchAsync(const void*, size_t, int, hipStream_t) { return hipSuccess; }
-hipError_t hipMemAdvise(const void*, size_t, hipMemoryAdvise, int) { return hipSuccess; }
-
 hipError_t hipGetSymbolAddress(void** device, const void* symbol) {
   void* p = device_address_of(symbol, nullptr);
   if (!p) return ret(hipErrorInvalidSymbol);
@@ -459,28 +503,6 @@ hipError_t hipGetSymbolAddress(void** device, const void* symbol) {
 hipError_t hipGetSymbolSize(size_t* size, const void* symbol) {
   if (!device_address_of(symbol, size)) return ret(hipErrorInvalidSymbol);
   return hipSuccess;
-}
-hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset, hipMemcpyKind) {
-  size_t size = 0;
-  char* p = static_cast<char*>(device_address_of(symbol, &size));
-  if (!p) return ret(hipErrorInvalidSymbol);
-  if (offset + bytes > size) return ret(hipErrorInvalidValue);
-  std::memmove(p + offset, src, bytes);
-  return hipSuccess;
-}
-hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t bytes, size_t offset, hipMemcpyKind kind, hipStream_t) {
-  return hipMemcpyToSymbol(symbol, src, bytes, offset, kind);
-}
-hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, size_t offset, hipMemcpyKind) {
-  size_t size = 0;
-  const char* p = static_cast<const char*>(device_address_of(symbol, &size));
-  if (!p) return ret(hipErrorInvalidSymbol);
-  if (offset + bytes > size) return ret(hipErrorInvalidValue);
-  std::memmove(dst, p + offset, bytes);
-  return hipSuccess;
-}
-hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t bytes, size_t offset, hipMemcpyKind kind, hipStream_t) {
-  return hipMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
 }
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr) {
   std::memset(attributes, 0, sizeof(*attributes));
@@ -493,7 +515,8 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void
   }
   attributes->memoryType = r->kind == AddressSpace::Kind::host ? hipMemoryTypeHost : hipMemoryTypeDevice;
   attributes->devicePointer = const_cast<void*>(ptr);
-  attributes->hostPointer = r->kind == AddressSpace::Kind::host ? const_cast<void*>(ptr) : nullptr;
+  attributes->isManaged = r->name == kManagedAllocation;
+  attributes->hostPointer = r->kind == AddressSpace::Kind::host || attributes->isManaged ? const_cast<void*>(ptr) : nullptr;
   attributes->device = 0;
   return hipSuccess;
 }
@@ -660,11 +683,12 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     case hipDeviceAttributeAsicRevision: *value = 0; break;
     case hipDeviceAttributePhysicalMultiProcessorCount: *value = p.multiProcessorCount; break;
     case hipDeviceAttributeFineGrainSupport: *value = 1; break;
+    case hipDeviceAttributeMemoryPoolsSupported: *value = 1; break;
+    case hipDeviceAttributeCanUseStreamWaitValue: *value = 1; break;
     default: return ret(hipErrorInvalidValue);
   }
   return hipSuccess;
 }
-hipError_t hipDeviceSynchronize() { return hipSuccess; }
 hipError_t hipDeviceReset() { return hipSuccess; }
 hipError_t hipDeviceSetCacheConfig(hipFuncCache_t) { return hipSuccess; }
 hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* c) {
@@ -730,6 +754,11 @@ const char* hipGetErrorName(hipError_t e) {
     NAME(hipErrorIllegalAddress) NAME(hipErrorLaunchOutOfResources) NAME(hipErrorLaunchTimeOut)
     NAME(hipErrorPeerAccessAlreadyEnabled) NAME(hipErrorPeerAccessNotEnabled) NAME(hipErrorLaunchFailure)
     NAME(hipErrorNotSupported) NAME(hipErrorUnsupportedLimit) NAME(hipErrorUnknown)
+    NAME(hipErrorIllegalState) NAME(hipErrorNoBinaryForGpu) NAME(hipErrorFileNotFound) NAME(hipErrorMapFailed)
+    NAME(hipErrorStreamCaptureUnsupported) NAME(hipErrorStreamCaptureInvalidated) NAME(hipErrorStreamCaptureMerge)
+    NAME(hipErrorStreamCaptureUnmatched) NAME(hipErrorStreamCaptureUnjoined) NAME(hipErrorStreamCaptureIsolation)
+    NAME(hipErrorStreamCaptureImplicit) NAME(hipErrorCapturedEvent) NAME(hipErrorStreamCaptureWrongThread)
+    NAME(hipErrorGraphExecUpdateFailure)
 #undef NAME
     default: return "hipErrorUnknown";
   }
@@ -748,74 +777,6 @@ const char* hipGetErrorString(hipError_t e) {
     case hipErrorInvalidHandle: return "invalid resource handle";
     default: return hipGetErrorName(e);
   }
-}
-
-// ---- streams and events ---------------------------------------------------------------------
-hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, int priority) {
-  auto* s = new ihipStream_t{flags, priority};
-  auto& rt = runtime();
-  std::lock_guard lock(rt.mutex);
-  rt.streams.insert(s);
-  *stream = s;
-  return hipSuccess;
-}
-hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) { return hipStreamCreateWithPriority(stream, flags, 0); }
-hipError_t hipStreamCreate(hipStream_t* stream) { return hipStreamCreateWithPriority(stream, 0, 0); }
-hipError_t hipStreamDestroy(hipStream_t stream) {
-  auto& rt = runtime();
-  std::lock_guard lock(rt.mutex);
-  if (!rt.streams.erase(stream)) return ret(hipErrorInvalidHandle);
-  delete stream;
-  return hipSuccess;
-}
-hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
-hipError_t hipStreamQuery(hipStream_t) { return hipSuccess; }
-hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned int) { return hipSuccess; }
-hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
-  *flags = stream ? stream->flags : 0;
-  return hipSuccess;
-}
-hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
-  *priority = stream ? stream->priority : 0;
-  return hipSuccess;
-}
-hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* data, unsigned int) {
-  callback(stream, hipSuccess, data);  // everything before it in the stream has completed
-  return hipSuccess;
-}
-hipError_t hipLaunchHostFunc(hipStream_t, hipHostFn_t fn, void* data) {
-  fn(data);
-  return hipSuccess;
-}
-hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
-  auto* e = new ihipEvent_t{flags, false, {}};
-  auto& rt = runtime();
-  std::lock_guard lock(rt.mutex);
-  rt.events.insert(e);
-  *event = e;
-  return hipSuccess;
-}
-hipError_t hipEventCreate(hipEvent_t* event) { return hipEventCreateWithFlags(event, 0); }
-hipError_t hipEventRecord(hipEvent_t event, hipStream_t) {
-  if (!event) return ret(hipErrorInvalidHandle);
-  event->recorded = true;
-  event->when = std::chrono::steady_clock::now();
-  return hipSuccess;
-}
-hipError_t hipEventSynchronize(hipEvent_t event) { return event ? hipSuccess : ret(hipErrorInvalidHandle); }
-hipError_t hipEventQuery(hipEvent_t event) { return event ? hipSuccess : ret(hipErrorInvalidHandle); }
-hipError_t hipEventDestroy(hipEvent_t event) {
-  auto& rt = runtime();
-  std::lock_guard lock(rt.mutex);
-  if (!rt.events.erase(event)) return ret(hipErrorInvalidHandle);
-  delete event;
-  return hipSuccess;
-}
-hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
-  if (!start || !stop) return ret(hipErrorInvalidHandle);
-  if (!start->recorded || !stop->recorded) return ret(hipErrorNotReady);
-  *ms = std::chrono::duration<float, std::milli>(stop->when - start->when).count();
-  return hipSuccess;
 }
 
 // ---- what the generated stubs call ------------------------------------------------------------

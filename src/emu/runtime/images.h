@@ -32,5 +32,7 @@ bool channel_layout(const hipChannelFormatDesc& desc, std::uint32_t& channels, s
 // and array positions in elements, pitched-pointer positions in bytes. The linear-only 3D copy
 // is hipMemcpy3D's own; it calls this when either side is an array.
 hipError_t copy_3d_with_arrays(const hipMemcpy3DParms& p);
+// hipMemcpyParam2D with an array on either side.
+hipError_t copy_param_2d_with_arrays(const hip_Memcpy2D* p);
 
 }  // namespace gpuport::emu::hip

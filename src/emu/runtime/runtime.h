@@ -26,16 +26,6 @@
 #include "amdgpu/decode.h"
 #include "emu/interpreter.h"
 
-struct ihipStream_t {
-  unsigned int flags = 0;
-  int priority = 0;
-};
-struct ihipEvent_t {
-  unsigned int flags = 0;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point when;
-};
-
 namespace gpuport::emu::hip {
 
 using emu::AddressSpace;
@@ -45,15 +35,24 @@ using emu::Launch;
 // A process exit status distinct from a program's own failures: the emulator stopped a kernel.
 constexpr int kKernelFaultExit = 70;
 
+struct Module;
+
+// A kernel of a module: what a registered host stub stands for, and what hipModuleGetFunction
+// hands out (a hipFunction_t is a Function*).
+struct Function {
+  Module* module = nullptr;
+  std::string name;
+};
+
+// A code object the runtime has loaded: a fat binary the program registered at start-up, or one
+// loaded with hipModuleLoad*. Both kinds launch through the same path (make_launch/run_launch).
 struct Module {
   std::unique_ptr<gpuport::amdgpu::CodeObject> code_object;
   std::map<std::string, std::shared_ptr<gpuport::emu::PreparedKernel>> prepared;
   std::string load_error;
-};
-
-struct Function {
-  Module* module = nullptr;
-  std::string name;
+  hipError_t load_status = hipSuccess;  // why load_error: hipErrorInvalidImage, hipErrorNoBinaryForGpu
+  // Handles given out by hipModuleGetFunction, by kernel name; they live as long as the module.
+  std::map<std::string, std::unique_ptr<Function>, std::less<>> functions;
 };
 
 struct Variable {
@@ -72,7 +71,8 @@ struct Runtime {
   AddressSpace memory;
   std::unique_ptr<gpuport::amdgpu::Disassembler> disassembler32, disassembler64;
   std::vector<std::unique_ptr<Module>> modules;
-  std::unordered_map<const void*, Function> functions;
+  std::unordered_map<const void*, Function> functions;  // host stubs the program registered
+  std::set<const void*> function_handles;                // hipFunction_t handles of loaded modules
   std::unordered_map<const void*, Variable> variables;
   std::map<std::uintptr_t, std::size_t> allocations;  // device and host blocks the runtime owns
   std::set<ihipStream_t*> streams;
@@ -142,20 +142,53 @@ extern thread_local hipError_t last_error;
 // Zeroed memory registered with the emulator's address space as `kind` (every kernel access to
 // it is checked); released with release(), which keeps the block for use-after-free reports.
 void* allocate(size_t size, AddressSpace::Kind kind, const char* what);
+// The name hipMallocManaged's blocks carry in the address space (range attributes, pointer
+// attributes tell managed memory by it).
+inline constexpr const char* kManagedAllocation = "hipMallocManaged";
 hipError_t release(void* p);
 
+// A module from an image in memory: a gfx1100 code object (ELF), a clang offload bundle, or a
+// HIP executable whose .hip_fatbin holds one. On failure the module keeps load_error and
+// load_status and has no code object; its image is registered with the address space otherwise.
+Module* load_module(std::string_view image, const std::string& origin);
+// Unloads a module of hipModuleLoad*: its image is marked freed, its function handles die.
+void unload_module(Module* module);
 // The module of a registered fat binary (its gfx1100 code object, or why there is none).
 Module* load_module(const void* bundle);
 const amdgpu::CodeObject::Symbol* find_global(const Module& m, const std::string& name);
 // The device address of a registered __device__/__constant__ variable (its size in *size).
 void* device_address_of(const void* symbol, size_t* size);
-// The kernel a host stub stands for, or null. Called with the runtime's lock held.
+// The kernel `function` names: a host stub the program registered, or (when `handles`) a
+// hipFunction_t of a loaded module; null when it names none. Called with the runtime's lock held.
+const Function* find_function(const void* function, bool handles = true);
+// The kernel a host stub or function handle stands for, or null (no gfx1100 code object).
+// Called with the runtime's lock held.
 const amdgpu::Kernel* kernel_of(const void* function);
 // Connects the services a kernel's hidden arguments ask for: the hostcall buffer and its
 // interrupt handler (device printf, assert messages, malloc's slabs) and the device heap.
 void attach_services(const amdgpu::Kernel& kernel, Launch& launch);
 std::uint64_t device_heap();
-// Runs `function` (a registered host stub) on the emulator; args as hipLaunchKernel takes them.
-hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared);
+
+// A kernel launch with its explicit arguments copied when it is issued: what runs, and what a
+// graph's kernel node keeps (so that captured arguments keep the values they had).
+struct KernelLaunch {
+  const void* function = nullptr;  // a host stub or a hipFunction_t, as the program named it
+  dim3 grid{1, 1, 1}, block{1, 1, 1};
+  unsigned shared = 0;                       // dynamic LDS bytes
+  std::vector<std::uint8_t> arguments;       // explicit arguments at their kernarg offsets
+  std::vector<std::uint32_t> offsets;        // each explicit argument's offset in `arguments`
+};
+// Validates the configuration and copies the arguments: `kernel_params` (one pointer per
+// explicit argument) or `extra` (HIP_LAUNCH_PARAM_BUFFER_POINTER/SIZE/END: the kernarg bytes).
+hipError_t make_launch(KernelLaunch& launch, void** kernel_params, void** extra);
+// Runs a launch made by make_launch on the emulator (the caller orders it: see submit()).
+hipError_t run_launch(const KernelLaunch& launch);
+// hipLaunchKernel and its relatives: make_launch, then submit to `stream`.
+hipError_t launch(const void* function, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream);
+
+// What hipFuncGetAttributes reports for a kernel, and occupancy on one CU.
+hipFuncAttributes attributes_of(const amdgpu::Kernel& kernel);
+int blocks_per_cu(const amdgpu::Kernel& kernel, int block_size, size_t dynamic);
+void max_potential_block_size(const amdgpu::Kernel& kernel, size_t dynamic, int limit, int* grid_size, int* block_size);
 
 }  // namespace gpuport::emu::hip

@@ -1,0 +1,136 @@
+// Streams, events and stream capture of the emulator's HIP runtime. Every stream-ordered
+// operation (kernel launch, copy, memset, host function, event record and wait, stream-ordered
+// allocation) is an Operation handed to submit(): it runs at once (everything completes in issue
+// order, which keeps the ordering streams promise) or, while its stream captures, becomes a node
+// of the capture's graph that depends on what the stream captured before it.
+#pragma once
+
+#include <functional>
+#include <thread>
+#include <variant>
+
+#include "emu/runtime/runtime.h"
+
+struct ihipGraph;
+struct hipGraphNode;
+
+namespace gpuport::emu::hip {
+
+// A capture sequence: begun on one stream, joined by streams that wait on its events, ended
+// on the stream that began it.
+struct Capture {
+  unsigned long long id = 0;
+  hipStreamCaptureMode mode = hipStreamCaptureModeGlobal;
+  std::thread::id thread;  // the thread that began it (thread-local and global modes)
+  ihipStream_t* origin = nullptr;
+  ihipGraph* graph = nullptr;  // the graph being built; handed to the program at the end
+  bool invalidated = false;    // an illegal call during the capture: ending it fails
+  std::set<ihipStream_t*> streams;
+};
+
+// The state an event shares with the events opened from its IPC handle.
+struct EventState {
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when;
+  // Recorded into a capture: what a stream that waits on the event then depends on.
+  std::shared_ptr<Capture> capture;
+  std::vector<hipGraphNode*> capture_nodes;
+};
+
+}  // namespace gpuport::emu::hip
+
+struct ihipStream_t {
+  unsigned int flags = 0;
+  int priority = 0;
+  std::vector<std::uint32_t> cu_mask;  // hipExtStreamCreateWithCUMask (kept, not used: one queue)
+  std::shared_ptr<gpuport::emu::hip::Capture> capture;  // the capture this stream takes part in
+  std::vector<hipGraphNode*> capture_dependencies;     // what its next captured node depends on
+};
+struct ihipEvent_t {
+  unsigned int flags = 0;
+  std::shared_ptr<gpuport::emu::hip::EventState> state = std::make_shared<gpuport::emu::hip::EventState>();
+  std::uint64_t ipc_id = 0;  // nonzero once an IPC handle names it
+};
+
+namespace gpuport::emu::hip {
+
+// The forms of a copy that graphs keep apart (hipGraphNodeGetType tells them apart).
+struct Copy1D {
+  void* dst = nullptr;
+  const void* src = nullptr;
+  size_t count = 0;
+  hipMemcpyKind kind = hipMemcpyDefault;
+};
+struct CopyFromSymbol {
+  void* dst = nullptr;
+  const void* symbol = nullptr;
+  size_t count = 0, offset = 0;
+  hipMemcpyKind kind = hipMemcpyDeviceToHost;
+};
+struct CopyToSymbol {
+  const void* symbol = nullptr;
+  const void* src = nullptr;
+  size_t count = 0, offset = 0;
+  hipMemcpyKind kind = hipMemcpyHostToDevice;
+};
+struct HostCall {
+  hipHostNodeParams params{};
+  std::shared_ptr<void> keep;  // what params.userData points to when the runtime made it
+};
+struct ChildGraph {
+  std::shared_ptr<ihipGraph> graph;  // the node's own graph (a clone of what it was given)
+};
+struct EmptyNode {};
+struct EventRecord {
+  hipEvent_t event = nullptr;
+};
+struct EventWait {
+  hipEvent_t event = nullptr;
+};
+// Work that is stream-ordered but has no graph node in HIP 5.2 (stream-ordered allocation,
+// stream memory operations): it runs when issued and refuses to be captured.
+struct Uncapturable {
+  std::function<hipError_t()> run;
+};
+
+// One stream-ordered operation. The alternatives in the order of hipGraphNodeType where one exists.
+using Operation = std::variant<KernelLaunch, hipMemcpy3DParms, hipMemsetParams, HostCall, ChildGraph, EmptyNode, EventWait,
+                               EventRecord, Copy1D, CopyFromSymbol, CopyToSymbol, Uncapturable>;
+hipGraphNodeType node_type(const Operation& op);
+
+// Runs `op` now, or appends it to the capture of the stream (hipStreamPerThread and null
+// included). Refuses what a capture forbids: work on the legacy stream while a blocking stream
+// captures (hipErrorStreamCaptureImplicit), uncapturable work, waits that cross captures.
+hipError_t submit(hipStream_t stream, Operation op);
+// Runs an operation (submit's "now", and a graph launch's every node).
+hipError_t run_operation(const Operation& op);
+
+// The stream a handle names (null: the legacy stream; hipStreamPerThread: the calling thread's
+// stream), or null when it names none. Called with the runtime's lock held.
+ihipStream_t* find_stream(hipStream_t stream);
+bool is_live_event(hipEvent_t event);  // lock held
+
+// hipErrorStreamCaptureUnsupported, invalidating the captures concerned, when the calling
+// thread may not make a potentially unsafe call (synchronous copies, hipMalloc, device
+// synchronize) under its capture mode (hipThreadExchangeStreamCaptureMode); hipSuccess otherwise.
+hipError_t check_unsafe_call();
+
+// Copies and memsets over linear memory (copies.cc, memory3d.cc): checked when issued (or
+// when a graph node is made), run in order by run_operation. hipMemcpy3DParms with an array
+// operand is refused with hipErrorNotSupported (arrays belong to the texture family).
+hipError_t check_copy(const hipMemcpy3DParms& p);
+hipError_t check_copy(const Copy1D& p);
+hipError_t check_copy(const CopyFromSymbol& p);
+hipError_t check_copy(const CopyToSymbol& p);
+hipError_t check_memset(const hipMemsetParams& p);
+hipError_t run_copy(const hipMemcpy3DParms& p);
+hipError_t run_copy(const Copy1D& p);
+hipError_t run_copy(const CopyFromSymbol& p);
+hipError_t run_copy(const CopyToSymbol& p);
+hipError_t run_memset(const hipMemsetParams& p);
+
+// The memory pools release what they hold above their release threshold when the program
+// synchronizes (memory_pools.cc).
+void release_pools_over_threshold();
+
+}  // namespace gpuport::emu::hip
