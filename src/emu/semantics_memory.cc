@@ -323,6 +323,10 @@ bool ds_gws(Wave& w, const Step& s, Context& c) {
 }
 
 // ---- LDS (DS) -----------------------------------------------------------------------------------
+// An LDS address is 32 bits: the address VGPR plus the instruction's offset wraps, so a negative
+// register with a positive offset (clang's tile[255 - tid]: -4 * tid with offset:1020) is fine.
+inline u64 lds_address(u32 vaddr, i64 offset) { return static_cast<u32>(vaddr + static_cast<u32>(offset)); }
+
 std::uint8_t* lds_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
   return resolve_address(c, w, lane, address, bytes, write, 1);
 }
@@ -333,7 +337,7 @@ bool ds_load(Wave& w, const Step& s, Context& c) {
   const u32 n = bytes_of(width);
   const Operand& d = op(s, 0);
   return for_active_until(w, [&](u32 lane) {
-    const u64 address = u64(w.vgpr(op(s, 1).reg, lane)) + static_cast<u64>(s.mods.offset);
+    const u64 address = lds_address(w.vgpr(op(s, 1).reg, lane), s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, n, false);
     if (!p) return false;
     load_into(w, d.reg, lane, width, p);
@@ -347,7 +351,7 @@ bool ds_store(Wave& w, const Step& s, Context& c) {
   const u32 n = bytes_of(width);
   const Operand& data = op(s, 1);
   return for_active_until(w, [&](u32 lane) {
-    const u64 address = u64(w.vgpr(op(s, 0).reg, lane)) + static_cast<u64>(s.mods.offset);
+    const u64 address = lds_address(w.vgpr(op(s, 0).reg, lane), s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, n, true);
     if (!p) return false;
     store_from(w, data.reg, lane, width, p);
@@ -364,9 +368,9 @@ bool ds_2addr(Wave& w, const Step& s, Context& c) {
   const u64 o0 = static_cast<u64>(s.mods.offset0) * element * stride, o1 = static_cast<u64>(s.mods.offset1) * element * stride;
   return for_active_until(w, [&](u32 lane) {
     const u64 a = Store ? w.vgpr(op(s, 0).reg, lane) : w.vgpr(op(s, 1).reg, lane);
-    std::uint8_t* p0 = lds_pointer(c, w, lane, a + o0, element, Store);
+    std::uint8_t* p0 = lds_pointer(c, w, lane, lds_address(static_cast<u32>(a), static_cast<i64>(o0)), element, Store);
     if (!p0) return false;
-    std::uint8_t* p1 = lds_pointer(c, w, lane, a + o1, element, Store);
+    std::uint8_t* p1 = lds_pointer(c, w, lane, lds_address(static_cast<u32>(a), static_cast<i64>(o1)), element, Store);
     if (!p1) return false;
     const u32 words = element / 4;
     if (Store) {
@@ -392,7 +396,7 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
   const At kind = static_cast<At>(s.param);
   const std::size_t base = Returns ? 1 : 0;
   return for_active_until(w, [&](u32 lane) {
-    const u64 address = u64(w.vgpr(op(s, base).reg, lane)) + static_cast<u64>(s.mods.offset);
+    const u64 address = lds_address(w.vgpr(op(s, base).reg, lane), s.mods.offset);
     std::uint8_t* p = lds_pointer(c, w, lane, address, Wide ? 8 : 4, true);
     if (!p) return false;
     const Operand& data = op(s, base + 1);

@@ -239,6 +239,14 @@ TEST_P(Emu, LibraryMathWithinFewUlp) {
   }
 }
 
+TEST_P(Emu, SharedMemoryAddressesWrapAtThirtyTwoBits) {
+  std::vector<int> in(512), out(512, -1);
+  for (int i = 0; i < 512; ++i) in[i] = i * 7 + 1;
+  RUN_OK(launch("reverse_block", {2, 1, 1}, {256, 1, 1}, device(in), device(out)));
+  for (int b = 0; b < 2; ++b)
+    for (int t = 0; t < 256; ++t) ASSERT_EQ(out[b * 256 + t], in[b * 256 + 255 - t]) << b << " " << t;
+}
+
 TEST_P(Emu, DoubleTrigonometryOfLargeArgumentsWithinTwoUlp) {
   std::vector<double> a;
   for (double m : {1.0, -3.7, 0.61803398875, 2.5e-3})

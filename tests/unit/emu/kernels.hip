@@ -134,3 +134,12 @@ extern "C" __global__ void double_trig(const double* a, double* out, int n) {
   out[3 * i + 1] = cos(x);
   out[3 * i + 2] = tan(x);
 }
+
+// Reversal through shared memory: clang-19 addresses tile[255 - threadIdx.x] with a negative
+// register (-4 * tid) and offset:1020, which only works because LDS addresses wrap at 32 bits.
+extern "C" __global__ void reverse_block(const int* in, int* out) {
+  __shared__ int tile[256];
+  tile[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = tile[255 - threadIdx.x];
+}
