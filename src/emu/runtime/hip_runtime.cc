@@ -274,15 +274,21 @@ hipFuncAttributes attributes_of(const gpuport::amdgpu::Kernel& k) {
 // Occupancy from the kernel's registers and LDS against one gfx1100 WGP-mode CU: 64 KiB of LDS,
 // 1536 VGPRs per SIMD lane slot budget (16 waves of up to 96 VGPRs), 2048 threads.
 int blocks_per_cu(const gpuport::amdgpu::Kernel& k, int block_size, size_t dynamic) {
+  // One "multiprocessor" of the 48 the device reports is a gfx1100 WGP (HIP counts WGPs on RDNA):
+  // 4 SIMD32s of 16 wave slots and 1536 VGPRs each (768 in wave64), allocated in granules of 24
+  // (12 in wave64), 2048 threads, 128 KiB of LDS (at most 64 KiB for one workgroup).
   if (block_size <= 0) return 0;
   const int wave = k.descriptor.wave32 ? 32 : 64;
   const int waves = (block_size + wave - 1) / wave;
-  int by_threads = 2048 / (waves * wave);
+  const int by_threads = 2048 / (waves * wave);
   const size_t lds = k.group_segment_fixed_size + dynamic;
-  int by_lds = lds ? static_cast<int>(65536 / lds) : by_threads;
+  if (lds > 65536) return 0;
+  const int by_lds = lds ? static_cast<int>(131072 / lds) : by_threads;
+  const int granule = wave == 32 ? 24 : 12;
   const int vgprs = std::max<int>(1, static_cast<int>(k.vgpr_count));
-  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / ((vgprs + 7) / 8 * 8));
-  int by_vgprs = waves_per_simd * 2 / waves;  // two SIMDs per CU
+  const int allocated = (vgprs + granule - 1) / granule * granule;
+  const int waves_per_simd = std::min(16, (wave == 32 ? 1536 : 768) / allocated);
+  const int by_vgprs = waves_per_simd * 4 / waves;
   return std::max(0, std::min({by_threads, by_lds, by_vgprs}));
 }
 
