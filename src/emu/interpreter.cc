@@ -73,6 +73,13 @@ bool implements(std::string_view mnemonic) {
 
 namespace {
 
+bool ran_past_the_end(Wave&, const Step&, Context& c) {
+  Fault f;
+  f.message = "execution ran past the last instruction of the kernel";
+  c.fault = f;
+  return false;
+}
+
 // A callee's instruction that the emulator does not implement: reached, it stops the kernel.
 bool unimplemented(Wave&, const Step&, Context& c) {
   Fault f;
@@ -175,7 +182,7 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
       step.vopd_x = std::make_unique<Step>();
       step.vopd_y = std::make_unique<Step>();
       if (!fill(parsed, *step.vopd_x) || !fill(*parsed.vopd_y, *step.vopd_y)) continue;
-      step.handler = vopd_handler();
+      step.handler = vopd_handler(*step.vopd_x, *step.vopd_y);
       continue;
     }
     if (!fill(parsed, step)) continue;
@@ -199,6 +206,9 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
     }
   }
   if (!errors.empty()) return Result<std::shared_ptr<PreparedKernel>>::failure(std::move(errors));
+  // The sentinel after the last instruction: execution that runs off the end stops there.
+  k->steps.emplace_back();
+  k->steps.back().handler = ran_past_the_end;
   return k;
 }
 
@@ -303,60 +313,69 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
 }
 
 // Runs one wave until it ends, reaches a barrier, or faults.
-bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
-  const auto& steps = k.steps;
-  std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
-  std::uint64_t count = 0;
-  while (!w.done && !w.at_barrier && !w.yielded) {
-    if (w.pc >= steps.size()) {
-      Fault f;
-      f.message = "execution ran past the last instruction of the kernel";
-      c.fault = f;
-      return false;
-    }
+// --trace: one line per instruction of wave 0 of workgroup 0, with lane K's results.
+void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uint32_t lane) {
+  // Kernel instructions by byte offset, a callee's as function+offset.
+  std::string at = fmt::format("{:6x}", st.instruction->address - k.kernel->code_address);
+  if (w.pc >= k.kernel_instructions)
+    for (const auto& f : k.code_object->functions)
+      if (st.instruction->address >= f.address && st.instruction->address < f.address + f.size)
+        at = fmt::format("{}+{:#x}", f.name, st.instruction->address - f.address);
+  std::string line = fmt::format("{}: {:<60} exec={:016x} scc={}", at, st.instruction->text, w.exec(), w.scc ? 1 : 0);
+  if (!st.ops.empty()) {
+    const Operand& d = st.ops[0];
+    if (d.kind == Operand::Kind::vgpr)
+      for (unsigned i = 0; i < d.width; ++i) line += fmt::format(" v{}={:#x}", d.reg + i, w.vgpr(d.reg + i, lane));
+    else if (d.kind == Operand::Kind::sgpr)
+      for (unsigned i = 0; i < d.width; ++i) line += fmt::format(" s{}={:#x}", d.reg + i, w.s[(d.reg + i) & 127]);
+    if (st.ops.size() > 1 && st.ops[1].kind == Operand::Kind::sgpr && st.ops[0].kind == Operand::Kind::vgpr)
+      line += fmt::format(" s{}={:#x}", st.ops[1].reg, w.s[st.ops[1].reg]);
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// Runs one wave until it ends, reaches a barrier, yields, waits on a global sync, or faults. The
+// last step of every kernel is a sentinel that faults, so the loop needs no bounds check; every
+// 65536 instructions it checks the budget, the timeout, another workgroup's fault, and gives
+// the other waves of the workgroup a turn (a fixed time slice, so runs stay deterministic).
+template <bool Trace>
+bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
+  const Step* steps = k.steps.data();
+  const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
+  std::uint64_t count = 0, lanes = 0;
+  w.leave = false;
+  while (!w.leave) {
     const Step& st = steps[w.pc];
-    c.lane_instructions += static_cast<std::uint64_t>(std::popcount(w.exec()));
-    if (!st.handler(w, st, c)) return false;
-    if (sh.trace_lane >= 0 && w.group->id == std::array<std::uint32_t, 3>{0, 0, 0} && w.index_in_group == 0) {
-      // Kernel instructions by byte offset, a callee's as function+offset.
-      std::string at = fmt::format("{:6x}", st.instruction->address - k.kernel->code_address);
-      if (w.pc >= k.kernel_instructions)
-        for (const auto& f : k.code_object->functions)
-          if (st.instruction->address >= f.address && st.instruction->address < f.address + f.size)
-            at = fmt::format("{}+{:#x}", f.name, st.instruction->address - f.address);
-      std::string line = fmt::format("{}: {:<60} exec={:016x} scc={}", at, st.instruction->text, w.exec(), w.scc ? 1 : 0);
-      if (!st.ops.empty()) {
-        const Operand& d = st.ops[0];
-        if (d.kind == Operand::Kind::vgpr)
-          for (unsigned i = 0; i < d.width; ++i) line += fmt::format(" v{}={:#x}", d.reg + i, w.vgpr(d.reg + i, static_cast<std::uint32_t>(sh.trace_lane)));
-        else if (d.kind == Operand::Kind::sgpr)
-          for (unsigned i = 0; i < d.width; ++i) line += fmt::format(" s{}={:#x}", d.reg + i, w.s[(d.reg + i) & 127]);
-        if (st.ops.size() > 1 && st.ops[1].kind == Operand::Kind::sgpr && st.ops[0].kind == Operand::Kind::vgpr)
-          line += fmt::format(" s{}={:#x}", st.ops[1].reg, w.s[st.ops[1].reg]);
-      }
-      std::fprintf(stderr, "%s\n", line.c_str());
+    lanes += static_cast<std::uint64_t>(std::popcount(w.exec()));
+    if (!st.handler(w, st, c)) {
+      c.instructions += count;
+      c.lane_instructions += lanes;
+      return false;
     }
+    if constexpr (Trace) trace_step(w, st, k, static_cast<std::uint32_t>(sh.trace_lane));
     ++w.pc;
-    if (++count >= budget) {
-      Fault f;
-      f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
-      c.fault = f;
-      return false;
-    }
-    if ((count & 0xffff) == 0 && sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline) {
-      Fault f;
+    if ((++count & 0xffff) != 0 && count < budget) continue;
+    Fault f;
+    if (count >= budget) f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
+    else if (sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline)
       f.message = fmt::format("the kernel ran past the timeout of {} s", sh.launch->timeout_seconds);
+    if (!f.message.empty()) {
       c.fault = f;
+      c.instructions += count;
+      c.lane_instructions += lanes;
       return false;
     }
-    if ((count & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
-    // A time slice: the other waves of the workgroup get a turn, so that a wave spinning on
-    // another wave's flag without s_sleep still lets that wave run. Fixed in instructions, so
-    // runs stay deterministic.
-    if ((count & 0xffff) == 0 && sh.waves_per_group > 1) break;
+    if (sh.stop.load(std::memory_order_relaxed) || sh.waves_per_group > 1) break;
   }
   c.instructions += count;
+  c.lane_instructions += lanes;
   return true;
+}
+
+bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
+  if (sh.trace_lane >= 0 && w.group->id == std::array<std::uint32_t, 3>{0, 0, 0} && w.index_in_group == 0)
+    return run_wave_steps<true>(w, k, c, sh);
+  return run_wave_steps<false>(w, k, c, sh);
 }
 
 // One workgroup's waves and LDS.
@@ -491,6 +510,7 @@ class ResidentGrid final : public GlobalWaveSync {
         r.barrier_waiting.push_back(&w);
         if (r.barrier_waiting.size() < r.barrier_target) {
           w.at_gws = true;
+          w.leave = true;
           return true;
         }
         for (Wave* x : r.barrier_waiting) release(*x);
@@ -505,6 +525,7 @@ class ResidentGrid final : public GlobalWaveSync {
         }
         r.sema_waiting.push_back(&w);
         w.at_gws = true;
+        w.leave = true;
         return true;
       case Op::sema_release_all:
         for (Wave* x : r.sema_waiting) release(*x);

@@ -138,4 +138,11 @@ std::uint16_t read_f16_bits(const Wave& w, const Operand& op, std::uint32_t lane
   return bits;
 }
 
+namespace semantics {
+bool host_has_avx2_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+}  // namespace semantics
+
 }  // namespace gpuport::emu

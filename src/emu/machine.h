@@ -114,6 +114,9 @@ struct Wave {
   std::size_t pc = 0;            // index into the prepared steps
   bool done = false, at_barrier = false;
   bool yielded = false;  // gave the other waves of its workgroup a turn (s_sleep)
+  // Set with done, at_barrier, yielded or at_gws: the interpreter's loop leaves the wave (one
+  // check per instruction instead of four).
+  bool leave = false;
   // Waiting at a global wave sync barrier or semaphore (ds_gws_*); cleared by the thread that
   // releases it, which may not be the one running the wave's workgroup.
   struct Flag {
@@ -244,7 +247,7 @@ Handler resolve_vector(const ParsedInstruction& p, Step& step);
 Handler resolve_memory(const ParsedInstruction& p, Step& step);
 Handler resolve_image(const ParsedInstruction& p, Step& step);  // MIMG, MUBUF, MTBUF
 Handler resolve_packed(const ParsedInstruction& p, Step& step);  // 16-bit, packed, dot, WMMA
-Handler vopd_handler();
+Handler vopd_handler(const Step& x, const Step& y);  // the VOPD pair's handler, once both halves are resolved
 // semantics_dpp.cc: the cross-lane instructions (v_permlane16/x16/64, ds_swizzle) and VGPR-indexed
 // moves (v_movrels/movreld/movrelsd); and DPP: wraps a resolved VALU step so that its src0 is
 // read across lanes (scratch_vgpr: a VGPR the kernel does not use). An error when it cannot.

@@ -30,11 +30,42 @@ inline void write_lane64(Wave& w, u32 reg, u32 lane, u64 value) {
   w.vgpr(reg + 1, lane) = static_cast<u32>(value >> 32);
 }
 
-// f(lane) for every lane under EXEC.
+// f(lane) for every lane under EXEC. With every lane of the wave active (the common case) it is
+// a counted loop, which the compiler can unroll and vectorize when f is simple.
 template <typename F>
 [[gnu::always_inline]] inline void for_active(const Wave& w, F&& f) {
-  for (u64 e = w.exec(); e; e &= e - 1) f(static_cast<u32>(std::countr_zero(e)));
+  const u64 e = w.exec();
+  if (e == (w.size == 64 ? ~0ull : 0xffffffffull)) {
+    const u32 n = w.size;
+    for (u32 lane = 0; lane < n; ++lane) f(lane);
+    return;
+  }
+  for (u64 m = e; m; m &= m - 1) f(static_cast<u32>(std::countr_zero(m)));
 }
+
+// body(lane) for lanes [0, n) of a wave whose lanes are all active, as a loop the compiler
+// vectorizes; built twice, for the baseline x86-64 the library targets and for AVX2 with FMA
+// (variable shifts, 32-bit multiplies and fused multiply-add in vector registers), which the
+// host's CPU picks once. body must be marked always_inline, and may only read lane `lane` of
+// source columns that are the destination column itself or disjoint from it (VGPR columns never
+// partly overlap), so no lane depends on another.
+bool host_has_avx2_fma();
+template <typename F>
+void full_wave_baseline(const F& body, u32 n) {
+#pragma GCC ivdep
+  for (u32 lane = 0; lane < n; ++lane) body(lane);
+}
+template <typename F>
+__attribute__((target("avx2,fma"))) void full_wave_avx2(const F& body, u32 n) {
+#pragma GCC ivdep
+  for (u32 lane = 0; lane < n; ++lane) body(lane);
+}
+template <typename F>
+[[gnu::always_inline]] inline void for_full_wave(u32 n, const F& body) {
+  if (host_has_avx2_fma()) full_wave_avx2(body, n);
+  else full_wave_baseline(body, n);
+}
+[[gnu::always_inline]] inline bool all_lanes_active(const Wave& w) { return w.exec() == (w.size == 64 ? ~0ull : 0xffffffffull); }
 
 // The same, stopping at the first lane for which f returns false (a memory fault).
 template <typename F>

@@ -71,7 +71,7 @@ bool halt(Wave&, const Step& s, Context& c) {
 // A functional model has no other waves on the SIMD to give the cycles to: the wave yields to
 // the other waves of its workgroup (a spin-wait on another wave's flag then makes progress).
 bool sleep(Wave& w, const Step&, Context&) {
-  w.yielded = true;
+  w.yielded = w.leave = true;
   return true;
 }
 

@@ -15,12 +15,12 @@ using namespace semantics;  // operand order as printed: sdst, ssrc0, ssrc1
 bool nop(Wave&, const Step&, Context&) { return true; }
 
 bool endpgm(Wave& w, const Step&, Context&) {
-  w.done = true;
+  w.done = w.leave = true;
   return true;
 }
 
 bool barrier(Wave& w, const Step&, Context&) {
-  w.at_barrier = true;
+  w.at_barrier = w.leave = true;
   return true;
 }
 

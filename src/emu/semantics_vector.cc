@@ -23,26 +23,31 @@ using namespace semantics;
 // a value the same for every lane (step 0), with abs/neg as masks. Made once per instruction.
 class Lanes32 {
  public:
-  Lanes32(const Wave& w, const Operand& op) {
+  [[gnu::always_inline]] Lanes32(const Wave& w, const Operand& op) {
     if (op.kind == Operand::Kind::vgpr) {
       p_ = &w.v[op.reg * w.size];
-      step_ = 1;
+    } else if (op.kind == Operand::Kind::none) {  // an operand the instruction does not have
+      static constexpr u32 zeros[64] = {};
+      p_ = zeros;
     } else {
-      value_ = op.kind == Operand::Kind::float_const ? f32_bits(static_cast<float>(op.fvalue)) : read_scalar(w, op);
-      p_ = &value_;
-      step_ = 0;
+      // A value the same for every lane is spread over a column of its own, so that every
+      // source reads p_[lane] and a full-wave loop over them vectorizes.
+      const u32 value = op.kind == Operand::Kind::float_const ? f32_bits(static_cast<float>(op.fvalue)) : read_scalar(w, op);
+      for (u32 i = 0; i < 64; ++i) column_[i] = value;  // a fixed count: straight-line vector stores
+      p_ = column_;
     }
     and_ = op.abs ? 0x7fffffffu : ~0u;
     xor_ = op.neg ? 0x80000000u : 0u;
   }
   Lanes32(const Lanes32&) = delete;
   Lanes32& operator=(const Lanes32&) = delete;
-  [[gnu::always_inline]] u32 operator[](u32 lane) const { return (p_[lane * step_] & and_) ^ xor_; }
+  [[gnu::always_inline]] u32 operator[](u32 lane) const { return (p_[lane] & and_) ^ xor_; }
   [[gnu::always_inline]] float f(u32 lane) const { return bits_f32((*this)[lane]); }
 
  private:
   const u32* p_;
-  u32 step_, and_, xor_, value_ = 0;
+  u32 and_, xor_;
+  alignas(64) u32 column_[64];
 };
 
 [[gnu::always_inline]] inline float apply_output_modifiers(float r, const Modifiers& m) {
@@ -113,6 +118,13 @@ template <bool Wide, typename Body>
   body(FloatEnv{!((fields >> 2) & 1), !((fields >> 3) & 1)}, std::true_type{});
 }
 
+// The common case of a VALU instruction, checked once per instruction: every lane of the wave
+// active, the default float mode for f32 and no output modifier. The handlers below then run a
+// plain counted loop over the lanes, which the compiler vectorizes.
+[[gnu::always_inline]] inline bool plain_f32(const Wave& w, const Step& s) {
+  return all_lanes_active(w) && float_fields<false>(w) == 0b1100 && !s.mods.omod && !s.mods.clamp;
+}
+
 inline float flush(float x) {
   const u32 b = f32_bits(x);
   return (b & 0x7f800000u) == 0 ? bits_f32(b & 0x80000000u) : x;
@@ -178,6 +190,16 @@ bool vop2_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Lanes32 a(w, op(s, 1)), b(w, op(s, 2));
   u32* result = &w.v[d.reg * w.size];
+  if constexpr (Op == F2::add || Op == F2::sub || Op == F2::subrev || Op == F2::mul) {
+    if (plain_f32(w, s)) {
+      for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
+        const float x = a.f(lane), y = b.f(lane);
+        const float r = Op == F2::add ? x + y : Op == F2::sub ? x - y : Op == F2::subrev ? y - x : x * y;
+        result[lane] = f32_bits(r);
+      });
+      return true;
+    }
+  }
   with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
     for_active(w, [&](u32 lane) {
       const float x = in(a.f(lane), env, special);
@@ -210,6 +232,12 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Lanes32 sa(w, op(s, 1)), sb(w, op(s, 2)), sc(w, Form == 1 ? d : op(s, 3));
   u32* result = &w.v[d.reg * w.size];
+  if (Form != 4 && plain_f32(w, s)) {
+    for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
+      result[lane] = f32_bits(std::fma(sa.f(lane), sb.f(lane), sc.f(lane)));
+    });
+    return true;
+  }
   with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
     for_active(w, [&](u32 lane) {
       float r = 0;
@@ -499,100 +527,119 @@ enum class I : std::uint8_t {
   minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, movrels,
 };
 
+// One lane of an integer VALU operation: x, y, z are the sources as printed (absent ones 0).
+template <I Op>
+[[gnu::always_inline]] inline u32 int_op(u32 x, u32 y, u32 z, u32 lane, bool clamp) {
+  (void)y, (void)z, (void)lane, (void)clamp;
+  u32 r = 0;
+  switch (Op) {
+    case I::mov: r = x; break;
+    case I::not_: r = ~x; break;
+    case I::bfrev: r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); break;
+    case I::clz: r = x == 0 ? ~0u : u32(std::countl_zero(x)); break;
+    case I::ctz: r = x == 0 ? ~0u : u32(std::countr_zero(x)); break;
+    case I::cls: { const u32 t = (x >> 31) ? ~x : x; r = (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(t)); break; }
+    case I::add_nc: { const u64 t = u64(x) + y; r = (clamp && (t >> 32)) ? ~0u : u32(t); break; }
+    case I::sub_nc: { const u32 yy = y; r = (clamp && yy > x) ? 0 : x - yy; break; }
+    case I::subrev_nc: { const u32 yy = y; r = (clamp && x > yy) ? 0 : yy - x; break; }
+    case I::and_: r = x & y; break;
+    case I::or_: r = x | y; break;
+    case I::xor_: r = x ^ y; break;
+    case I::xnor: r = ~(x ^ y); break;
+    case I::lshlrev: r = y << (x & 31); break;
+    case I::lshrrev: r = y >> (x & 31); break;
+    case I::ashrrev: r = u32(i32(y) >> (x & 31)); break;
+    case I::min_i32: r = u32(std::min(i32(x), i32(y))); break;
+    case I::max_i32: r = u32(std::max(i32(x), i32(y))); break;
+    case I::min_u32: r = std::min(x, y); break;
+    case I::max_u32: r = std::max(x, y); break;
+    case I::mul_u32_u24: r = (x & 0xffffff) * (y & 0xffffff); break;
+    case I::mul_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)); break;
+    case I::mul_hi_u32_u24: r = u32((u64(x & 0xffffff) * (y & 0xffffff)) >> 32); break;
+    case I::mul_hi_i32_i24: r = u32(u64(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)) >> 32); break;
+    case I::mul_lo_u32: r = x * y; break;
+    case I::mul_hi_u32: r = u32((u64(x) * y) >> 32); break;
+    case I::mul_hi_i32: r = u32(u64(i64(i32(x)) * i32(y)) >> 32); break;
+    case I::bcnt: r = u32(std::popcount(x)) + y; break;
+    case I::mbcnt_lo: r = u32(std::popcount(x & ((lane >= 32) ? ~0u : ((1u << lane) - 1)))) + y; break;
+    case I::mbcnt_hi: r = u32(std::popcount(x & (lane <= 32 ? 0u : lane >= 64 ? ~0u : ((1u << (lane - 32)) - 1)))) + y; break;
+    case I::add3: r = x + y + z; break;
+    case I::xad: r = (x ^ y) + z; break;
+    case I::lshl_add: r = (x << (y & 31)) + z; break;
+    case I::add_lshl: r = (x + y) << (z & 31); break;
+    case I::lshl_or: r = (x << (y & 31)) | z; break;
+    case I::and_or: r = (x & y) | z; break;
+    case I::or3: r = x | y | z; break;
+    case I::xor3: r = x ^ y ^ z; break;
+    case I::alignbit: r = u32(((u64(x) << 32) | y) >> (z & 31)); break;
+    case I::alignbyte: r = u32(((u64(x) << 32) | y) >> (8 * (z & 3))); break;
+    case I::bfi: { const u32 m = x; r = (m & y) | (~m & z); break; }
+    case I::bfe_u32: { const u32 off = y & 31, width = z & 31; r = width == 0 ? 0 : (x >> off) & ((1u << width) - 1); break; }
+    case I::bfe_i32: {
+      const u32 off = y & 31, width = z & 31;
+      r = width == 0 ? 0 : u32(i32(((x >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width));
+      break;
+    }
+    case I::perm: {
+      const u64 bytes = (u64(x) << 32) | y;
+      const u32 sel = z;
+      r = 0;
+      for (int i = 0; i < 4; ++i) {
+        const u32 sb = (sel >> (8 * i)) & 0xff;
+        u32 byte;
+        if (sb <= 7) byte = u32(bytes >> (8 * sb)) & 0xff;
+        else if (sb <= 11) {  // sign of a 16-bit half: bytes 1, 3, 5, 7
+          const u32 which = 2 * (sb - 8) + 1;
+          byte = ((bytes >> (8 * which + 7)) & 1) ? 0xff : 0;
+        } else if (sb == 12) byte = 0;
+        else byte = 0xff;
+        r |= byte << (8 * i);
+      }
+      break;
+    }
+    case I::mad_u32_u24: r = (x & 0xffffff) * (y & 0xffffff) + z; break;
+    case I::mad_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8) + i32(z)); break;
+    case I::min3_i32: r = u32(std::min({i32(x), i32(y), i32(z)})); break;
+    case I::max3_i32: r = u32(std::max({i32(x), i32(y), i32(z)})); break;
+    case I::med3_i32: { const i32 p = i32(x), q = i32(y), t = i32(z); r = u32(std::max(std::min(p, q), std::min(std::max(p, q), t))); break; }
+    case I::min3_u32: r = std::min({x, y, z}); break;
+    case I::max3_u32: r = std::max({x, y, z}); break;
+    case I::med3_u32: { const u32 q = y, t = z; r = std::max(std::min(x, q), std::min(std::max(x, q), t)); break; }
+    case I::minmax_i32: r = u32(std::max(std::min(i32(x), i32(y)), i32(z))); break;
+    case I::maxmin_i32: r = u32(std::min(std::max(i32(x), i32(y)), i32(z))); break;
+    case I::minmax_u32: r = std::max(std::min(x, y), z); break;
+    case I::maxmin_u32: r = std::min(std::max(x, y), z); break;
+    case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y & 31); break;
+    case I::sad_u32: { const u32 q = y; r = (x > q ? x - q : q - x) + z; break; }
+    case I::movrels: r = x; break;
+  }
+  return r;
+}
+
+template <I Op>
+constexpr int int_sources() {
+  switch (Op) {
+    case I::mov: case I::not_: case I::bfrev: case I::clz: case I::ctz: case I::cls: case I::movrels: return 1;
+    case I::add3: case I::xad: case I::lshl_add: case I::add_lshl: case I::lshl_or: case I::and_or: case I::or3: case I::xor3:
+    case I::alignbit: case I::alignbyte: case I::bfi: case I::bfe_u32: case I::bfe_i32: case I::perm: case I::mad_u32_u24:
+    case I::mad_i32_i24: case I::min3_i32: case I::max3_i32: case I::med3_i32: case I::min3_u32: case I::max3_u32: case I::med3_u32:
+    case I::minmax_i32: case I::maxmin_i32: case I::minmax_u32: case I::maxmin_u32: case I::sad_u32: return 3;
+    default: return 2;
+  }
+}
+
 template <I Op>
 bool vop_int(Wave& w, const Step& s, Context&) {
-  const Operand& d = op(s, 0);
-  const Operand& a = op(s, 1);
-  const Operand& b = op(s, 2);
-  const Lanes32 la(w, a), lb(w, b), lc(w, op(s, 3));
-  for_active(w, [&](u32 lane) {
-    const u32 x = la[lane];
-    auto y = [&] { return lb[lane]; };
-    auto z = [&] { return lc[lane]; };
-    u32 r = 0;
-    switch (Op) {
-      case I::mov: r = x; break;
-      case I::not_: r = ~x; break;
-      case I::bfrev: r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); break;
-      case I::clz: r = x == 0 ? ~0u : u32(std::countl_zero(x)); break;
-      case I::ctz: r = x == 0 ? ~0u : u32(std::countr_zero(x)); break;
-      case I::cls: { const u32 t = (x >> 31) ? ~x : x; r = (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(t)); break; }
-      case I::add_nc: { const u64 t = u64(x) + y(); r = (s.mods.clamp && (t >> 32)) ? ~0u : u32(t); break; }
-      case I::sub_nc: { const u32 yy = y(); r = (s.mods.clamp && yy > x) ? 0 : x - yy; break; }
-      case I::subrev_nc: { const u32 yy = y(); r = (s.mods.clamp && x > yy) ? 0 : yy - x; break; }
-      case I::and_: r = x & y(); break;
-      case I::or_: r = x | y(); break;
-      case I::xor_: r = x ^ y(); break;
-      case I::xnor: r = ~(x ^ y()); break;
-      case I::lshlrev: r = y() << (x & 31); break;
-      case I::lshrrev: r = y() >> (x & 31); break;
-      case I::ashrrev: r = u32(i32(y()) >> (x & 31)); break;
-      case I::min_i32: r = u32(std::min(i32(x), i32(y()))); break;
-      case I::max_i32: r = u32(std::max(i32(x), i32(y()))); break;
-      case I::min_u32: r = std::min(x, y()); break;
-      case I::max_u32: r = std::max(x, y()); break;
-      case I::mul_u32_u24: r = (x & 0xffffff) * (y() & 0xffffff); break;
-      case I::mul_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8)); break;
-      case I::mul_hi_u32_u24: r = u32((u64(x & 0xffffff) * (y() & 0xffffff)) >> 32); break;
-      case I::mul_hi_i32_i24: r = u32(u64(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8)) >> 32); break;
-      case I::mul_lo_u32: r = x * y(); break;
-      case I::mul_hi_u32: r = u32((u64(x) * y()) >> 32); break;
-      case I::mul_hi_i32: r = u32(u64(i64(i32(x)) * i32(y())) >> 32); break;
-      case I::bcnt: r = u32(std::popcount(x)) + y(); break;
-      case I::mbcnt_lo: r = u32(std::popcount(x & ((lane >= 32) ? ~0u : ((1u << lane) - 1)))) + y(); break;
-      case I::mbcnt_hi: r = u32(std::popcount(x & (lane <= 32 ? 0u : lane >= 64 ? ~0u : ((1u << (lane - 32)) - 1)))) + y(); break;
-      case I::add3: r = x + y() + z(); break;
-      case I::xad: r = (x ^ y()) + z(); break;
-      case I::lshl_add: r = (x << (y() & 31)) + z(); break;
-      case I::add_lshl: r = (x + y()) << (z() & 31); break;
-      case I::lshl_or: r = (x << (y() & 31)) | z(); break;
-      case I::and_or: r = (x & y()) | z(); break;
-      case I::or3: r = x | y() | z(); break;
-      case I::xor3: r = x ^ y() ^ z(); break;
-      case I::alignbit: r = u32(((u64(x) << 32) | y()) >> (z() & 31)); break;
-      case I::alignbyte: r = u32(((u64(x) << 32) | y()) >> (8 * (z() & 3))); break;
-      case I::bfi: { const u32 m = x; r = (m & y()) | (~m & z()); break; }
-      case I::bfe_u32: { const u32 off = y() & 31, width = z() & 31; r = width == 0 ? 0 : (x >> off) & ((1u << width) - 1); break; }
-      case I::bfe_i32: {
-        const u32 off = y() & 31, width = z() & 31;
-        r = width == 0 ? 0 : u32(i32(((x >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width));
-        break;
-      }
-      case I::perm: {
-        const u64 bytes = (u64(x) << 32) | y();
-        const u32 sel = z();
-        r = 0;
-        for (int i = 0; i < 4; ++i) {
-          const u32 sb = (sel >> (8 * i)) & 0xff;
-          u32 byte;
-          if (sb <= 7) byte = u32(bytes >> (8 * sb)) & 0xff;
-          else if (sb <= 11) {  // sign of a 16-bit half: bytes 1, 3, 5, 7
-            const u32 which = 2 * (sb - 8) + 1;
-            byte = ((bytes >> (8 * which + 7)) & 1) ? 0xff : 0;
-          } else if (sb == 12) byte = 0;
-          else byte = 0xff;
-          r |= byte << (8 * i);
-        }
-        break;
-      }
-      case I::mad_u32_u24: r = (x & 0xffffff) * (y() & 0xffffff) + z(); break;
-      case I::mad_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y() << 8) >> 8) + i32(z())); break;
-      case I::min3_i32: r = u32(std::min({i32(x), i32(y()), i32(z())})); break;
-      case I::max3_i32: r = u32(std::max({i32(x), i32(y()), i32(z())})); break;
-      case I::med3_i32: { const i32 p = i32(x), q = i32(y()), t = i32(z()); r = u32(std::max(std::min(p, q), std::min(std::max(p, q), t))); break; }
-      case I::min3_u32: r = std::min({x, y(), z()}); break;
-      case I::max3_u32: r = std::max({x, y(), z()}); break;
-      case I::med3_u32: { const u32 q = y(), t = z(); r = std::max(std::min(x, q), std::min(std::max(x, q), t)); break; }
-      case I::minmax_i32: r = u32(std::max(std::min(i32(x), i32(y())), i32(z()))); break;
-      case I::maxmin_i32: r = u32(std::min(std::max(i32(x), i32(y())), i32(z()))); break;
-      case I::minmax_u32: r = std::max(std::min(x, y()), z()); break;
-      case I::maxmin_u32: r = std::min(std::max(x, y()), z()); break;
-      case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y() & 31); break;
-      case I::sad_u32: { const u32 q = y(); r = (x > q ? x - q : q - x) + z(); break; }
-      case I::movrels: r = x; break;
-    }
-    w.vgpr(d.reg, lane) = r;
-  });
+  constexpr int sources = int_sources<Op>();
+  static const Operand absent;
+  const Lanes32 la(w, op(s, 1)), lb(w, sources >= 2 ? op(s, 2) : absent), lc(w, sources >= 3 ? op(s, 3) : absent);
+  u32* out = &w.v[op(s, 0).reg * w.size];
+  const bool clamp = s.mods.clamp;
+  if (!clamp && all_lanes_active(w)) {
+    for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) { out[lane] = int_op<Op>(la[lane], lb[lane], lc[lane], lane, false); });
+    return true;
+  }
+  for_active(w, [&](u32 lane) { out[lane] = int_op<Op>(la[lane], lb[lane], lc[lane], lane, clamp); });
   return true;
 }
 
@@ -942,7 +989,19 @@ Handler resolve_compare(std::string_view m, Step& step) {
 
 }  // namespace
 
-Handler vopd_handler() { return vopd; }
+// When Y reads no register X writes, running X then Y is the same as reading both first.
+bool vopd_in_order(Wave& w, const Step& s, Context& c) { return s.vopd_x->handler(w, *s.vopd_x, c) && s.vopd_y->handler(w, *s.vopd_y, c); }
+
+Handler vopd_handler(const Step& x, const Step& y) {
+  if (x.ops.empty()) return vopd;
+  const Operand& d = x.ops[0];
+  for (std::size_t i = 1; i < y.ops.size(); ++i)
+    if (y.ops[i].kind == Operand::Kind::vgpr && y.ops[i].reg <= d.reg + d.width - 1 && d.reg <= y.ops[i].reg + y.ops[i].width - 1) return vopd;
+  // v_dual_fmac and v_dual_cndmask also read their destination / VCC: fmac's destination is
+  // op 0, which X only writes if it is the same register, checked below.
+  if (!y.ops.empty() && y.ops[0].kind == Operand::Kind::vgpr && y.ops[0].reg == d.reg) return vopd;
+  return vopd_in_order;
+}
 
 Handler resolve_vector(const ParsedInstruction& p, Step& step) {
   std::string m = p.mnemonic;
