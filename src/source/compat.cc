@@ -77,6 +77,89 @@ constexpr std::string_view kAtomicIncDec =
     "#endif\n";
 constexpr std::array<std::string_view, 2> kAtomicIncDecTriggers = {"atomicInc", "atomicDec"};
 
+// On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
+// header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
+// DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
+// the other half reads the wrong lane. These keep HIP's signatures and lane arithmetic (width,
+// clamping, index & 63) and read the source lane across the whole wave: on gfx11 a ds_bpermute of
+// the value with its halves swapped by v_permlane64 reaches it, through the lane of this half
+// that holds it (index ^ 32), as AMD's LLPC does; a full wave takes only that. In a partial wave
+// that lane may be inactive; those lanes, and every cross-half read on gfx10 (no v_permlane64),
+// read the source one lane at a time with v_readlane, which ignores EXEC. An inactive source
+// gives 0, as on gfx9's 64-lane ds_bpermute. wave32, gfx9 wave64, the host pass and NVIDIA get
+// HIP's own. The match and reduce shims shuffle too, and come after this one.
+constexpr std::string_view kWave64Shuffles =
+    "#if defined(__HIP_DEVICE_COMPILE__) && (defined(__GFX10__) || defined(__GFX11__)) && __AMDGCN_WAVEFRONT_SIZE == 64 && !defined(GPUPORT_WAVE64_SHFL)\n"
+    "#define GPUPORT_WAVE64_SHFL /* added by gpuport: HIP's __shfl* read only the lane's own 32-lane half on gfx10/gfx11 in wave64 */\n"
+    "__device__ static inline int gpuport_wave64_read(int v, int src) {\n"
+    "  src &= 63;\n"
+    "  const int lane = __lane_id();\n"
+    "  const bool across = ((src ^ lane) & 32) != 0;\n"
+    "  const int own_half = __builtin_amdgcn_ds_bpermute(src << 2, v);\n"
+    "  const unsigned long long active = __ballot(1);\n"
+    "#if defined(__GFX11__)\n"
+    "  const int other_half = __builtin_amdgcn_ds_bpermute(src << 2, __builtin_amdgcn_permlane64(v));\n"
+    "  if (active == ~0ull) return across ? other_half : own_half;\n"
+    "  const bool mirrored = ((active >> (src ^ 32)) & 1) != 0;\n"
+    "#else\n"
+    "  const int other_half = 0;\n"
+    "  const bool mirrored = false;\n"
+    "#endif\n"
+    "  const bool live = ((active >> src) & 1) != 0;\n"
+    "  int r = !live ? 0 : across ? other_half : own_half;\n"
+    "  for (unsigned long long left = __ballot(live && across && !mirrored); left != 0; left &= left - 1) {\n"
+    "    const int l = __builtin_ctzll(left);\n"
+    "    const int x = __builtin_amdgcn_readlane(v, __builtin_amdgcn_readlane(src, l));\n"
+    "    if (lane == l) r = x;\n"
+    "  }\n"
+    "  return r;\n"
+    "}\n"
+    "template <typename T> __device__ static inline T gpuport_wave64_value(T v, int src) {\n"
+    "  int w[sizeof(T) / sizeof(int)];\n"
+    "  __builtin_memcpy(w, &v, sizeof(T));\n"
+    "  for (unsigned k = 0; k < sizeof(T) / sizeof(int); ++k) w[k] = gpuport_wave64_read(w[k], src);\n"
+    "  __builtin_memcpy(&v, w, sizeof(T));\n"
+    "  return v;\n"
+    "}\n"
+    "__device__ static inline int gpuport_shfl_lane(int src_lane, int width) {\n"
+    "  const int self = __lane_id();\n"
+    "  return src_lane + (self & ~(width - 1));\n"
+    "}\n"
+    "__device__ static inline int gpuport_shfl_up_lane(unsigned int delta, int width) {\n"
+    "  const int self = __lane_id(), index = self - delta;\n"
+    "  return index < (self & ~(width - 1)) ? self : index;\n"
+    "}\n"
+    "__device__ static inline int gpuport_shfl_down_lane(unsigned int delta, int width) {\n"
+    "  const int self = __lane_id();\n"
+    "  return static_cast<int>((self & (width - 1)) + delta) >= width ? self : static_cast<int>(self + delta);\n"
+    "}\n"
+    "__device__ static inline int gpuport_shfl_xor_lane(int mask, int width) {\n"
+    "  const int self = __lane_id(), index = self ^ mask;\n"
+    "  return index >= ((self + width) & ~(width - 1)) ? self : index;\n"
+    "}\n"
+    "#define GPUPORT_WAVE64_SHFL_FOR(T) \\\n"
+    "  __device__ static inline T gpuport_shfl(T var, int src_lane, int width = warpSize) { return gpuport_wave64_value(var, gpuport_shfl_lane(src_lane, width)); } \\\n"
+    "  __device__ static inline T gpuport_shfl_up(T var, unsigned int lane_delta, int width = warpSize) { return gpuport_wave64_value(var, gpuport_shfl_up_lane(lane_delta, width)); } \\\n"
+    "  __device__ static inline T gpuport_shfl_down(T var, unsigned int lane_delta, int width = warpSize) { return gpuport_wave64_value(var, gpuport_shfl_down_lane(lane_delta, width)); } \\\n"
+    "  __device__ static inline T gpuport_shfl_xor(T var, int lane_mask, int width = warpSize) { return gpuport_wave64_value(var, gpuport_shfl_xor_lane(lane_mask, width)); }\n"
+    "GPUPORT_WAVE64_SHFL_FOR(int)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(unsigned int)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(float)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(double)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(long)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(unsigned long)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(long long)\n"
+    "GPUPORT_WAVE64_SHFL_FOR(unsigned long long)\n"
+    "#undef GPUPORT_WAVE64_SHFL_FOR\n"
+    "#define __shfl gpuport_shfl\n"
+    "#define __shfl_up gpuport_shfl_up\n"
+    "#define __shfl_down gpuport_shfl_down\n"
+    "#define __shfl_xor gpuport_shfl_xor\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 12> kWave64ShuffleTriggers = {
+    "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "gpuport_match_any", "gpuport_match_all", "gpuport_reduce_add",
+    "gpuport_reduce_min", "gpuport_reduce_max", "gpuport_reduce_and", "gpuport_reduce_or", "gpuport_reduce_xor"};
+
 // __match_any_sync / __match_all_sync with the mask dropped, as the other *_sync calls are: HIP
 // has no mask-free form (HIP 6.2's *_sync forms need HIP_ENABLE_WARP_SYNC_BUILTINS and 64-bit
 // masks). On AMD the active lanes are grouped by the bits of their value (as the hardware
@@ -365,12 +448,13 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 10> kShims = {{
+constexpr std::array<Shim, 11> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
     {"GPUPORT_AMD_HOST_FUNC", kHostFuncAmd, kHostFuncTriggers},
     {"GPUPORT_AMD_ATOMIC_INC_DEC", kAtomicIncDec, kAtomicIncDecTriggers},
+    {"GPUPORT_WAVE64_SHFL", kWave64Shuffles, kWave64ShuffleTriggers},
     {"GPUPORT_MATCH", kMatch, kMatchTriggers},
     {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
     {"GPUPORT_CG_REDUCE", kCgReduce, {}, kCgReduceHeaders},

@@ -2,7 +2,8 @@
 // the *_sync forms only behind HIP_ENABLE_WARP_SYNC_BUILTINS, with 64-bit masks; HIP 5.2 none).
 // The mask is dropped as for the other *_sync calls and gpuport's shim groups the active
 // lanes by value with __ballot and __shfl on AMD (a 64-bit lane mask, as on wave64), and calls
-// CUDA's own function over the active lanes on NVIDIA: the translation compiles for both.
+// CUDA's own function over the active lanes on NVIDIA: the translation compiles for both. Its
+// __shfl calls come after the GPUPORT_WAVE64_SHFL shim, which makes them reach the whole wave64.
 // REQUIRES: hip-compilers
 // RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
@@ -10,7 +11,8 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
-// CHECK-NEXT: #if !defined(GPUPORT_MATCH)
+// CHECK-NEXT: #if defined(__HIP_DEVICE_COMPILE__) && (defined(__GFX10__) || defined(__GFX11__)) && __AMDGCN_WAVEFRONT_SIZE == 64 && !defined(GPUPORT_WAVE64_SHFL)
+// CHECK: #if !defined(GPUPORT_MATCH)
 // CHECK: #if defined(__HIP_PLATFORM_AMD__)
 // CHECK: __device__ static inline unsigned long long gpuport_match_any(T value) {
 // CHECK: __device__ static inline unsigned long long gpuport_match_all(T value, int* pred) {

@@ -1,14 +1,16 @@
 // __reduce_{add,min,max,and,or,xor}_sync (sm_80): HIP has none. The mask is dropped as for
 // the other *_sync calls and gpuport's shim (GPUPORT_REDUCE) combines the active lanes' values
 // with __ballot and __shfl on AMD, and calls CUDA's own over the active lanes on NVIDIA: the
-// translation compiles for gfx1100 and for sm_90, signed and unsigned overloads alike.
+// translation compiles for gfx1100 and for sm_90, signed and unsigned overloads alike. Its
+// __shfl calls come after the GPUPORT_WAVE64_SHFL shim, which makes them reach the whole wave64.
 // REQUIRES: hip-compilers
 // RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/warp-reduce.cu | FileCheck %s
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
-// CHECK-NEXT: #if !defined(GPUPORT_REDUCE)
+// CHECK-NEXT: #if defined(__HIP_DEVICE_COMPILE__) && (defined(__GFX10__) || defined(__GFX11__)) && __AMDGCN_WAVEFRONT_SIZE == 64 && !defined(GPUPORT_WAVE64_SHFL)
+// CHECK: #if !defined(GPUPORT_REDUCE)
 // CHECK: #if defined(__HIP_PLATFORM_AMD__)
 // CHECK: __device__ static inline int gpuport_reduce_min(int v)
 // CHECK: #else

@@ -9,6 +9,7 @@
 // CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)
 // CHECK-NOT: GPUPORT_NVIDIA_HOST_FUNC
 // CHECK-NOT: GPUPORT_NVIDIA_WARP_VOTES
+// CHECK-NOT: GPUPORT_WAVE64_SHFL
 // ONCE: 1
 __device__ unsigned long long lanes() { return __activemask(); }
 __device__ unsigned long long more_lanes() { return __activemask(); }
