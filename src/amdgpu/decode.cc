@@ -52,7 +52,15 @@ struct Disassembler::State {
     inst.setOpcode(opcode);
     std::string mnemonic;
     if (const char* m = printer->getMnemonic(&inst).first) mnemonic = m;
-    while (!mnemonic.empty() && (mnemonic.back() == ' ' || mnemonic.back() == '\t')) mnemonic.pop_back();
+    // The printer's table may hold more than the mnemonic ("v_cmp_eq_f16\tvcc_lo, " for a form with
+    // an implicit operand, "scratch_store_b32\toff, ") and the encoding suffix of some forms
+    // (v_cmpx_eq_f32_e64_dpp): the mnemonic is the first word, without the suffix.
+    mnemonic = mnemonic.substr(0, mnemonic.find_first_of(" \t"));
+    for (std::string_view suffix : {"_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa"})
+      if (mnemonic.size() > suffix.size() && mnemonic.ends_with(suffix)) {
+        mnemonic.resize(mnemonic.size() - suffix.size());
+        break;
+      }
     if (mnemonic.empty()) {
       // The printer's table has no entry for a few forms (V_MAD_U64_U32_gfx11_e64_gfx11, whose
       // mnemonic it prints from an alias): the form's name in lower case, without the encoding.

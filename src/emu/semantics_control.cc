@@ -229,7 +229,7 @@ const Entry kControl[] = {
     // Performance and debug hints: nothing to do in a functional model. s_cbranch_cdbg* branch
     // only when a debugger is attached, which never is.
     {"s_incperflevel", nop}, {"s_decperflevel", nop}, {"s_ttracedata", nop}, {"s_ttracedata_imm", nop}, {"s_wakeup", nop},
-    {"s_version", nop}, {"s_wait_idle", nop}, {"s_cbranch_cdbgsys", nop}, {"s_cbranch_cdbguser", nop},
+    {"s_version", nop}, {"s_wait_idle", nop}, {"s_wait_event", nop}, {"s_atc_probe", nop}, {"s_atc_probe_buffer", nop}, {"s_cbranch_cdbgsys", nop}, {"s_cbranch_cdbguser", nop},
     {"s_cbranch_cdbgsys_or_user", nop}, {"s_cbranch_cdbgsys_and_user", nop},
 };
 

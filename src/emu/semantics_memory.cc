@@ -189,7 +189,12 @@ bool vmem_store(Wave& w, const Step& s, Context& c) {
 
 enum class At : std::uint8_t {
   swap, cmpswap, add, sub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, min_f32, max_f32, csub,
+  rsub, mskor, wrap, min_f64, max_f64, cmpstore_f32, cmpstore_f64,
 };
+
+// Atomics with a second data operand (DATA2): compare-and-swap's compare value, mskor's value to
+// or in (DATA is the mask), wrap's increment (DATA is the limit).
+constexpr bool two_data(At a) { return a == At::cmpswap || a == At::mskor || a == At::wrap || a == At::cmpstore_f32 || a == At::cmpstore_f64; }
 
 template <typename T>
 T atomic_apply(At op, T old, T data, T cmp, bool& store) {
@@ -210,6 +215,9 @@ T atomic_apply(At op, T old, T data, T cmp, bool& store) {
     case At::inc: return old >= data ? 0 : old + 1;
     case At::dec: return (old == 0 || old > data) ? data : old - 1;
     case At::csub: return old >= data ? old - data : 0;
+    case At::rsub: return data - old;
+    case At::mskor: return (old & ~data) | cmp;
+    case At::wrap: return old >= data ? old - data : old + cmp;
     default: return old;
   }
 }
@@ -218,6 +226,38 @@ T atomic_apply(At op, T old, T data, T cmp, bool& store) {
 // (one thread per workgroup: plain read-modify-write). Returns the old value.
 template <typename T>
 T do_atomic(std::uint8_t* p, bool shared, At op, T data, T cmp) {
+  if (op == At::min_f64 || op == At::max_f64 || op == At::cmpstore_f32 || op == At::cmpstore_f64) {
+    // Read-modify-write by compare-exchange on the bits: the float comparison decides (a compare
+    // store by float equality: -0 equals +0, NaN equals nothing).
+    auto f = [&](T old_bits, bool& store) -> T {
+      store = true;
+      if constexpr (sizeof(T) == 8) {
+        const double o = bits_f64(old_bits), d = bits_f64(data);
+        if (op == At::min_f64) return f64_bits(std::fmin(o, d));
+        if (op == At::max_f64) return f64_bits(std::fmax(o, d));
+        store = o == bits_f64(cmp);
+        return data;
+      } else {
+        store = bits_f32(static_cast<u32>(old_bits)) == bits_f32(static_cast<u32>(cmp));
+        return data;
+      }
+    };
+    if (!shared) {
+      std::atomic_ref<T> a(*reinterpret_cast<T*>(p));
+      T old = a.load();
+      for (;;) {
+        bool store = true;
+        const T r = f(old, store);
+        if (!store || a.compare_exchange_weak(old, r)) return old;
+      }
+    }
+    T old;
+    std::memcpy(&old, p, sizeof(T));
+    bool store = true;
+    const T r = f(old, store);
+    if (store) std::memcpy(p, &r, sizeof(T));
+    return old;
+  }
   if (op == At::add_f32 || op == At::min_f32 || op == At::max_f32) {
     auto f = [&](u32 old_bits) {
       const float o = bits_f32(old_bits), d = bits_f32(static_cast<u32>(data));
@@ -403,14 +443,14 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
     const Operand& data1 = op(s, base + 2);
     if (Wide) {
       const u64 d = w.vgpr(data.reg, lane) | u64(w.vgpr(data.reg + 1, lane)) << 32;
-      const u64 cmp = kind == At::cmpswap ? (w.vgpr(data1.reg, lane) | u64(w.vgpr(data1.reg + 1, lane)) << 32) : 0;
+      const u64 cmp = two_data(kind) ? (w.vgpr(data1.reg, lane) | u64(w.vgpr(data1.reg + 1, lane)) << 32) : 0;
       const u64 old = do_atomic<u64>(p, true, kind, d, cmp);
       if (Returns) {
         write_lane64(w, op(s, 0).reg, lane, old);
       }
     } else {
       const u32 d = w.vgpr(data.reg, lane);
-      const u32 cmp = kind == At::cmpswap ? w.vgpr(data1.reg, lane) : 0;
+      const u32 cmp = two_data(kind) ? w.vgpr(data1.reg, lane) : 0;
       const u32 old = do_atomic<u32>(p, true, kind, d, cmp);
       if (Returns) w.vgpr(op(s, 0).reg, lane) = old;
     }
@@ -476,7 +516,10 @@ int atomic_code(std::string_view name) {  // "add_u32" -> At::add
       {"and_b32", At::and_}, {"and_b64", At::and_}, {"or_b32", At::or_}, {"or_b64", At::or_},
       {"xor_b32", At::xor_}, {"xor_b64", At::xor_}, {"inc_u32", At::inc}, {"inc_u64", At::inc},
       {"dec_u32", At::dec}, {"dec_u64", At::dec}, {"add_f32", At::add_f32}, {"min_f32", At::min_f32},
-      {"max_f32", At::max_f32}, {"csub_u32", At::csub},
+      {"max_f32", At::max_f32}, {"csub_u32", At::csub}, {"storexchg_b32", At::swap}, {"storexchg_b64", At::swap},
+      {"rsub_u32", At::rsub}, {"rsub_u64", At::rsub}, {"mskor_b32", At::mskor}, {"mskor_b64", At::mskor},
+      {"wrap_b32", At::wrap}, {"min_f64", At::min_f64}, {"max_f64", At::max_f64},
+      {"cmpstore_f32", At::cmpstore_f32}, {"cmpstore_f64", At::cmpstore_f64},
   };
   for (const auto& a : atomics)
     if (a.name == name) return static_cast<int>(a.kind);
@@ -546,6 +589,16 @@ Handler resolve_memory(const ParsedInstruction& p, Step& step) {
       step.param2 = rest.find("stride64") != std::string_view::npos ? 1 : 0;
       return rest.starts_with("load") ? ds_2addr<false> : ds_2addr<true>;
     }
+    // The 16-bit-half forms: a byte or short into (or out of) the low or high half of the VGPR.
+    static constexpr std::pair<std::string_view, int> halves[] = {
+        {"load_u8_d16", d16_u8}, {"load_u8_d16_hi", d16_hi_u8}, {"load_i8_d16", d16_i8}, {"load_i8_d16_hi", d16_hi_i8},
+        {"load_u16_d16", d16_b16}, {"load_u16_d16_hi", d16_hi_b16}, {"store_b8_d16_hi", d16_hi_u8}, {"store_b16_d16_hi", d16_hi_b16}};
+    for (const auto& [name, code] : halves)
+      if (rest == name) {
+        step.param = static_cast<std::uint32_t>(code);
+        return rest.starts_with("load") ? ds_load : ds_store;
+      }
+    if (rest == "nop") return nop;
     const int w = width_code(m);
     if (rest.starts_with("load_") && w) {
       step.param = static_cast<std::uint32_t>(w);

@@ -2,6 +2,7 @@
 // the scheduling hints of a real SQ (s_waitcnt, s_delay_alu, s_nop, s_clause, prefetch) are
 // no-ops of a functional model, which completes every access before the next instruction.
 #include <algorithm>
+#include <fmt/format.h>
 #include <bit>
 #include <string_view>
 
@@ -41,11 +42,54 @@ bool branch(Wave& w, const Step& s, Context&) {
   return true;
 }
 
+// SGPR-relative moves: s_movrels d, s reads SGPR[s + M0]; s_movreld d, s writes SGPR[d + M0]
+// (Words 32-bit registers, pairs for _b64); s_movrelsd_2_b32 d, s: SGPR[d + M0[25:16]] =
+// SGPR[s + M0[9:0]]. An index past s105 stops the kernel.
+bool sgpr_index_fault(Context& c, u32 index) {
+  Fault f;
+  f.message = fmt::format("an SGPR-relative move reached s{}, past s105 (M0 too large)", index);
+  c.fault = f;
+  return false;
+}
+
+template <int Words, bool Destination>
+bool movrel(Wave& w, const Step& s, Context& c) {
+  const Operand& d = op(s, 0);
+  const Operand& a = op(s, 1);
+  const u32 m0 = w.s[encoding::m0];
+  if (Destination) {
+    const u32 to = d.reg + m0;
+    if (d.kind != Operand::Kind::sgpr || to + Words > 106) return sgpr_index_fault(c, to + Words - 1);
+    if (Words == 2) {
+      const u64 v = read_scalar64(w, a);
+      w.s[to] = u32(v);
+      w.s[to + 1] = u32(v >> 32);
+    } else {
+      w.s[to] = read_scalar(w, a);
+    }
+    return true;
+  }
+  const u32 from = a.reg + m0;
+  if (a.kind != Operand::Kind::sgpr || from + Words > 106) return sgpr_index_fault(c, from + Words - 1);
+  if (Words == 2) write_scalar64(w, d, w.s[from] | u64(w.s[from + 1]) << 32);
+  else write_scalar(w, d, w.s[from]);
+  return true;
+}
+
+bool movrelsd_2(Wave& w, const Step& s, Context& c) {
+  const u32 m0 = w.s[encoding::m0];
+  const u32 to = op(s, 0).reg + ((m0 >> 16) & 0x3ff), from = op(s, 1).reg + (m0 & 0x3ff);
+  if (to >= 106) return sgpr_index_fault(c, to);
+  if (from >= 106) return sgpr_index_fault(c, from);
+  w.s[to] = w.s[from];
+  return true;
+}
+
 // SOP2 32-bit, with SCC as each op defines it.
 enum class S2 : std::uint8_t {
   add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32,
   mul_i32, mul_hi_u32, mul_hi_i32, lshl1_add_u32, lshl2_add_u32, lshl3_add_u32, lshl4_add_u32,
-  absdiff_i32, pack_ll_b32_b16, pack_lh_b32_b16, pack_hh_b32_b16,
+  absdiff_i32, pack_ll_b32_b16, pack_lh_b32_b16, pack_hh_b32_b16, pack_hl_b32_b16,
 };
 
 template <S2 Op>
@@ -75,6 +119,7 @@ bool sop2(Wave& w, const Step& s, Context&) {
     case S2::pack_ll_b32_b16: r = (a & 0xffff) | (b << 16); break;
     case S2::pack_lh_b32_b16: r = (a & 0xffff) | (b & 0xffff0000u); break;
     case S2::pack_hh_b32_b16: r = (a >> 16) | (b & 0xffff0000u); break;
+    case S2::pack_hl_b32_b16: r = (a >> 16) | (b << 16); break;
   }
   write_scalar(w, op(s, 0), r);
   w.scc = scc;
@@ -142,7 +187,7 @@ enum class S1 : std::uint8_t {
   ctz_i32_b32, ctz_i32_b64, clz_i32_u32, clz_i32_u64, cls_i32, sext_i32_i8, sext_i32_i16, bitset0_b32, bitset1_b32,
   abs_i32, and_saveexec, or_saveexec, xor_saveexec, and_not0_saveexec, and_not1_saveexec, or_not0_saveexec, or_not1_saveexec,
   nand_saveexec, nor_saveexec, xnor_saveexec, and_not0_wrexec, and_not1_wrexec, quadmask_b32, wqm_b32,
-  bitset0_b64, bitset1_b64,
+  bitset0_b64, bitset1_b64, bcnt0_i32_b64, bitreplicate_b64_b32, cls_i32_i64, quadmask_b64, wqm_b64,
 };
 
 template <S1 Op>
@@ -174,6 +219,22 @@ bool sop1(Wave& w, const Step& s, Context&) {
     case S1::bitset1_b64: write_scalar64(w, d, read_scalar64(w, d) | (1ull << (read_scalar(w, a) & 63))); break;
     case S1::abs_i32: { const i32 x = i32(read_scalar(w, a)); const u32 r = x < 0 ? u32(-i64(x)) : u32(x); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::quadmask_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) r |= ((x >> (4 * q)) & 0xf ? 1u : 0u) << q; write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::bcnt0_i32_b64: { const u32 r = 64 - std::popcount(read_scalar64(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
+    case S1::bitreplicate_b64_b32: {  // bit i of the source into bits 2i and 2i+1
+      const u32 x = read_scalar(w, a);
+      u64 r = 0;
+      for (int i = 0; i < 32; ++i) r |= u64((x >> i) & 1) * (3ull << (2 * i));
+      write_scalar64(w, d, r);
+      break;
+    }
+    case S1::cls_i32_i64: {
+      const u64 x = read_scalar64(w, a);
+      const u64 y = (x >> 63) ? ~x : x;
+      write_scalar(w, d, (x == 0 || x == ~0ull) ? ~0u : u32(std::countl_zero(y)));
+      break;
+    }
+    case S1::quadmask_b64: { const u64 x = read_scalar64(w, a); u64 r = 0; for (int q = 0; q < 16; ++q) r |= ((x >> (4 * q)) & 0xf ? 1ull : 0ull) << q; write_scalar64(w, d, r); w.scc = r != 0; break; }
+    case S1::wqm_b64: { const u64 x = read_scalar64(w, a); u64 r = 0; for (int q = 0; q < 16; ++q) if ((x >> (4 * q)) & 0xf) r |= 0xfull << (4 * q); write_scalar64(w, d, r); w.scc = r != 0; break; }
     case S1::wqm_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) if ((x >> (4 * q)) & 0xf) r |= 0xfu << (4 * q); write_scalar(w, d, r); w.scc = r != 0; break; }
     default: {
       // Saveexec family: d = EXEC; EXEC = f(src, EXEC); SCC = EXEC != 0. The *_wrexec forms
@@ -299,6 +360,7 @@ const Entry kScalar[] = {
     {"s_lshl3_add_u32", sop2<S2::lshl3_add_u32>}, {"s_lshl4_add_u32", sop2<S2::lshl4_add_u32>},
     {"s_absdiff_i32", sop2<S2::absdiff_i32>}, {"s_pack_ll_b32_b16", sop2<S2::pack_ll_b32_b16>},
     {"s_pack_lh_b32_b16", sop2<S2::pack_lh_b32_b16>}, {"s_pack_hh_b32_b16", sop2<S2::pack_hh_b32_b16>},
+    {"s_pack_hl_b32_b16", sop2<S2::pack_hl_b32_b16>},
     {"s_and_b32", sop2_bits<u32, Bits::and_>}, {"s_or_b32", sop2_bits<u32, Bits::or_>},
     {"s_xor_b32", sop2_bits<u32, Bits::xor_>}, {"s_nand_b32", sop2_bits<u32, Bits::nand>},
     {"s_nor_b32", sop2_bits<u32, Bits::nor>}, {"s_xnor_b32", sop2_bits<u32, Bits::xnor>},
@@ -324,6 +386,10 @@ const Entry kScalar[] = {
     {"s_sext_i32_i16", sop1<S1::sext_i32_i16>}, {"s_bitset0_b32", sop1<S1::bitset0_b32>}, {"s_bitset1_b32", sop1<S1::bitset1_b32>},
     {"s_bitset0_b64", sop1<S1::bitset0_b64>}, {"s_bitset1_b64", sop1<S1::bitset1_b64>},
     {"s_abs_i32", sop1<S1::abs_i32>}, {"s_quadmask_b32", sop1<S1::quadmask_b32>}, {"s_wqm_b32", sop1<S1::wqm_b32>},
+    {"s_bcnt0_i32_b64", sop1<S1::bcnt0_i32_b64>}, {"s_bitreplicate_b64_b32", sop1<S1::bitreplicate_b64_b32>},
+    {"s_cls_i32_i64", sop1<S1::cls_i32_i64>}, {"s_quadmask_b64", sop1<S1::quadmask_b64>}, {"s_wqm_b64", sop1<S1::wqm_b64>},
+    {"s_movrels_b32", movrel<1, false>}, {"s_movrels_b64", movrel<2, false>}, {"s_movreld_b32", movrel<1, true>},
+    {"s_movreld_b64", movrel<2, true>}, {"s_movrelsd_2_b32", movrelsd_2}, {"s_endpgm_saved", endpgm},
     {"s_and_saveexec_b32", sop1<S1::and_saveexec>}, {"s_or_saveexec_b32", sop1<S1::or_saveexec>},
     {"s_xor_saveexec_b32", sop1<S1::xor_saveexec>}, {"s_and_not0_saveexec_b32", sop1<S1::and_not0_saveexec>},
     {"s_and_not1_saveexec_b32", sop1<S1::and_not1_saveexec>}, {"s_or_not0_saveexec_b32", sop1<S1::or_not0_saveexec>},

@@ -230,9 +230,9 @@ bool vop2_f32(Wave& w, const Step& s, Context&) {
 template <int Form>
 bool fma_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
-  const Lanes32 sa(w, op(s, 1)), sb(w, op(s, 2)), sc(w, Form == 1 ? d : op(s, 3));
+  const Lanes32 sa(w, op(s, 1)), sb(w, op(s, 2)), sc(w, (Form == 1 || Form == 6) ? d : op(s, 3));
   u32* result = &w.v[d.reg * w.size];
-  if (Form != 4 && plain_f32(w, s)) {
+  if (Form < 4 && plain_f32(w, s)) {
     for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
       result[lane] = f32_bits(std::fma(sa.f(lane), sb.f(lane), sc.f(lane)));
     });
@@ -248,6 +248,8 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
         case 2: r = std::fma(a, b, c); break;  // fmamk: a, K, b as printed
         case 3: r = std::fma(a, b, c); break;  // fmaak: a, b, K
         case 4: r = a * b + c; break;          // v_mad_f32 style (unfused)
+      case 5:                                // v_fma_dx9_zero_f32: 0 times anything (inf, NaN) is 0
+      case 6: r = (a == 0.0f || b == 0.0f) ? 0.0f + c : std::fma(a, b, c); break;  // v_fmac_dx9_zero_f32
       }
       result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
     });
@@ -524,7 +526,7 @@ enum class I : std::uint8_t {
   min_i32, max_i32, min_u32, max_u32, mul_u32_u24, mul_i32_i24, mul_hi_u32_u24, mul_hi_i32_i24, mul_lo_u32, mul_hi_u32,
   mul_hi_i32, bcnt, mbcnt_lo, mbcnt_hi, add3, xad, lshl_add, add_lshl, lshl_or, and_or, or3, xor3, alignbit, alignbyte,
   bfi, bfe_u32, bfe_i32, perm, mad_u32_u24, mad_i32_i24, min3_i32, max3_i32, med3_i32, min3_u32, max3_u32, med3_u32,
-  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, movrels,
+  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, movrels, add_nc_i32, sub_nc_i32, cvt_off_f32_i4,
 };
 
 // One lane of an integer VALU operation: x, y, z are the sources as printed (absent ones 0).
@@ -612,6 +614,17 @@ template <I Op>
     case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y & 31); break;
     case I::sad_u32: { const u32 q = y; r = (x > q ? x - q : q - x) + z; break; }
     case I::movrels: r = x; break;
+    case I::add_nc_i32: {  // clamp saturates to the signed range
+      const i64 t = i64(i32(x)) + i32(y);
+      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
+      break;
+    }
+    case I::sub_nc_i32: {
+      const i64 t = i64(i32(x)) - i32(y);
+      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
+      break;
+    }
+    case I::cvt_off_f32_i4: r = f32_bits(static_cast<float>(i32(x << 28) >> 28) * 0.0625f); break;  // a 4-bit signed sixteenth
   }
   return r;
 }
@@ -619,7 +632,7 @@ template <I Op>
 template <I Op>
 constexpr int int_sources() {
   switch (Op) {
-    case I::mov: case I::not_: case I::bfrev: case I::clz: case I::ctz: case I::cls: case I::movrels: return 1;
+    case I::mov: case I::not_: case I::bfrev: case I::clz: case I::ctz: case I::cls: case I::movrels: case I::cvt_off_f32_i4: return 1;
     case I::add3: case I::xad: case I::lshl_add: case I::add_lshl: case I::lshl_or: case I::and_or: case I::or3: case I::xor3:
     case I::alignbit: case I::alignbyte: case I::bfi: case I::bfe_u32: case I::bfe_i32: case I::perm: case I::mad_u32_u24:
     case I::mad_i32_i24: case I::min3_i32: case I::max3_i32: case I::med3_i32: case I::min3_u32: case I::max3_u32: case I::med3_u32:
@@ -710,6 +723,15 @@ bool shift64(Wave& w, const Step& s, Context&) {
   });
   return true;
 }
+
+// v_swap_b32 a, b: the two VGPRs exchange their values in every active lane.
+bool swap(Wave& w, const Step& s, Context&) {
+  const u32 x = op(s, 0).reg, y = op(s, 1).reg;
+  for_active(w, [&](u32 lane) { std::swap(w.vgpr(x, lane), w.vgpr(y, lane)); });
+  return true;
+}
+
+bool nop(Wave&, const Step&, Context&) { return true; }
 
 // v_cndmask_b32 d, a (false), b (true), mask; the VOPD form (v_dual_cndmask_b32 d, a, b) reads
 // VCC implicitly.
@@ -923,6 +945,9 @@ const Entry kVector[] = {
     {"v_add_f32", vop2_f32<F2::add>}, {"v_sub_f32", vop2_f32<F2::sub>}, {"v_subrev_f32", vop2_f32<F2::subrev>},
     {"v_mul_f32", vop2_f32<F2::mul>}, {"v_mul_dx9_zero_f32", vop2_f32<F2::mul_legacy>}, {"v_min_f32", vop2_f32<F2::min>},
     {"v_max_f32", vop2_f32<F2::max>}, {"v_ldexp_f32", vop2_f32<F2::ldexp>},
+    {"v_add_nc_i32", vop_int<I::add_nc_i32>}, {"v_sub_nc_i32", vop_int<I::sub_nc_i32>}, {"v_cvt_off_f32_i4", vop_int<I::cvt_off_f32_i4>},
+    {"v_swap_b32", swap}, {"v_nop", nop}, {"v_pipeflush", nop},
+    {"v_fma_dx9_zero_f32", fma_f32<5>}, {"v_fmac_dx9_zero_f32", fma_f32<6>},
     {"v_fma_f32", fma_f32<0>}, {"v_fmac_f32", fma_f32<1>}, {"v_fmamk_f32", fma_f32<2>}, {"v_fmaak_f32", fma_f32<3>},
     {"v_min3_f32", minmax3_f32<0>}, {"v_max3_f32", minmax3_f32<1>}, {"v_med3_f32", minmax3_f32<2>},
     {"v_minmax_f32", minmax3_f32<3>}, {"v_maxmin_f32", minmax3_f32<4>},

@@ -238,6 +238,192 @@ TEST(EmuAsm, FloatModesFlushDenormalsAndRound) {
   EXPECT_EQ(r.out[11], word(1.0f)) << "round to nearest even";
 }
 
+// Scalar bit operations and SGPR-relative moves, each against its definition computed here.
+TEST(EmuAsm, ScalarBitOperationsAndRelativeMoves) {
+  AsmKernel k;
+  // s[12:13] = 0x00f0000f_80000001 and friends; results go to out[0..15] via v2.
+  k.body = R"(
+  s_mov_b32 s12, 0x80000001
+  s_mov_b32 s13, 0x00f0000f
+  s_bcnt0_i32_b64 s20, s[12:13]
+  s_bitreplicate_b64_b32 s[22:23], 0x80000005
+  s_mov_b32 s24, 0
+  s_mov_b32 s25, -1
+  s_cls_i32_i64 s26, s[24:25]
+  s_mov_b32 s21, 0x9abcdef0
+  s_pack_hl_b32_b16 s27, 0x12345678, s21
+  s_quadmask_b64 s[28:29], s[12:13]
+  s_wqm_b64 s[30:31], s[12:13]
+  s_mov_b32 s40, 111
+  s_mov_b32 s41, 222
+  s_mov_b32 s42, 333
+  s_mov_b32 m0, 2
+  s_movrels_b32 s32, s40
+  s_movreld_b32 s43, 444
+  s_mov_b32 s33, s45
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, s20
+  global_store_b32 v2, v3, s[6:7]
+  v_mov_b32 v3, s22
+  global_store_b32 v2, v3, s[6:7] offset:4
+  v_mov_b32 v3, s23
+  global_store_b32 v2, v3, s[6:7] offset:8
+  v_mov_b32 v3, s26
+  global_store_b32 v2, v3, s[6:7] offset:12
+  v_mov_b32 v3, s27
+  global_store_b32 v2, v3, s[6:7] offset:16
+  v_mov_b32 v3, s28
+  global_store_b32 v2, v3, s[6:7] offset:20
+  v_mov_b32 v3, s30
+  global_store_b32 v2, v3, s[6:7] offset:24
+  v_mov_b32 v3, s31
+  global_store_b32 v2, v3, s[6:7] offset:28
+  v_mov_b32 v3, s32
+  global_store_b32 v2, v3, s[6:7] offset:32
+  v_mov_b32 v3, s33
+  global_store_b32 v2, v3, s[6:7] offset:36
+)";
+  AsmLaunch l;
+  l.threads = 1;
+  RUN_ASM(r, k, l);
+  const std::uint64_t x = 0x00f0000f80000001ull;
+  EXPECT_EQ(r.out[0], 64u - static_cast<unsigned>(__builtin_popcountll(x)));
+  std::uint64_t rep = 0;
+  for (int i = 0; i < 32; ++i)
+    if ((0x80000005u >> i) & 1) rep |= 3ull << (2 * i);
+  EXPECT_EQ(r.out[1], static_cast<std::uint32_t>(rep));
+  EXPECT_EQ(r.out[2], static_cast<std::uint32_t>(rep >> 32));
+  EXPECT_EQ(r.out[3], 32u);  // 0xffffffff00000000: 32 leading ones
+  EXPECT_EQ(r.out[4], 0xdef01234u);  // {S1[15:0], S0[31:16]}
+  std::uint32_t quads = 0;
+  std::uint64_t wqm = 0;
+  for (int q = 0; q < 16; ++q)
+    if ((x >> (4 * q)) & 0xf) quads |= 1u << q, wqm |= 0xfull << (4 * q);
+  EXPECT_EQ(r.out[5], quads);
+  EXPECT_EQ(r.out[6], static_cast<std::uint32_t>(wqm));
+  EXPECT_EQ(r.out[7], static_cast<std::uint32_t>(wqm >> 32));
+  EXPECT_EQ(r.out[8], 333u) << "s_movrels s32, s40 with M0 = 2 reads s42";
+  EXPECT_EQ(r.out[9], 444u) << "s_movreld s43, 444 with M0 = 2 writes s45";
+}
+
+// VALU forms beyond clang's usual output: signed adds that saturate under clamp, the 4-bit
+// offset conversion, the swap, and the DX9 fma where 0 times anything is 0.
+TEST(EmuAsm, SaturatingAddsSwapAndDx9Fma) {
+  AsmKernel k;
+  k.body = R"(
+  global_load_b128 v[2:5], v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_nc_i32 v6, v2, v3 clamp
+  v_sub_nc_i32 v7, v2, v3 clamp
+  v_add_nc_i32 v8, v2, v3
+  v_cvt_off_f32_i4 v9, v4
+  v_mov_b32 v10, v2
+  v_mov_b32 v11, v3
+  v_swap_b32 v10, v11
+  v_fma_dx9_zero_f32 v12, v5, v4, 1.0
+  v_lshlrev_b32 v13, 5, v0
+  global_store_b128 v13, v[6:9], s[6:7]
+  global_store_b96 v13, v[10:12], s[6:7] offset:16
+)";
+  AsmLaunch l;
+  l.threads = 4;
+  l.out_words = 32;
+  const float inf = INFINITY;
+  std::uint32_t inf_bits;
+  std::memcpy(&inf_bits, &inf, 4);
+  // lane: a, b, c (4-bit value / fma factor), d (fma factor)
+  const std::uint32_t rows[4][4] = {{0x7ffffff0u, 0x100u, 7u, 0u},
+                                    {0x80000010u, 0x100u, 8u, inf_bits},
+                                    {5u, 0xfffffffbu, 15u, 0x40000000u},
+                                    {0x80000000u, 1u, 0x12345673u, 0x3f800000u}};
+  for (const auto& row : rows)
+    for (std::uint32_t word : row) l.in.push_back(word);
+  // The lane reads in[4*lane .. 4*lane+3]: the harness's v1 = 4*lane, so index by 16 bytes.
+  k.body = "  v_lshlrev_b32 v1, 4, v0\n" + k.body;
+  RUN_ASM(r, k, l);
+  auto f = [](std::uint32_t u) {
+    float x;
+    std::memcpy(&x, &u, 4);
+    return x;
+  };
+  auto bits = [](float x) {
+    std::uint32_t u;
+    std::memcpy(&u, &x, 4);
+    return u;
+  };
+  for (int lane = 0; lane < 4; ++lane) {
+    const std::int64_t a = static_cast<std::int32_t>(rows[lane][0]), b = static_cast<std::int32_t>(rows[lane][1]);
+    auto sat = [](std::int64_t v) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX))); };
+    const std::uint32_t* o = &r.out[8 * lane];
+    EXPECT_EQ(o[0], sat(a + b)) << lane;
+    EXPECT_EQ(o[1], sat(a - b)) << lane;
+    EXPECT_EQ(o[2], static_cast<std::uint32_t>(a + b)) << lane;
+    const int nibble = static_cast<int>(rows[lane][2] & 15);
+    EXPECT_EQ(o[3], bits(static_cast<float>(nibble >= 8 ? nibble - 16 : nibble) / 16.0f)) << lane;
+    EXPECT_EQ(o[4], rows[lane][1]) << lane;
+    EXPECT_EQ(o[5], rows[lane][0]) << lane;
+    const float p = f(rows[lane][3]), q = f(rows[lane][2]);
+    EXPECT_EQ(o[6], bits((p == 0.0f || q == 0.0f) ? 1.0f : std::fma(p, q, 1.0f))) << lane;
+  }
+}
+
+// DS forms with halves and the less common atomics, on LDS initialised from `in`.
+TEST(EmuAsm, SharedMemoryHalvesAndAtomics) {
+  AsmKernel k;
+  k.lds_bytes = 64;
+  // LDS words 0..7 = in[0..7] (one lane stores them); then one lane runs each operation.
+  k.body = R"(
+  v_cmp_eq_u32 vcc_lo, 0, v0
+  s_and_saveexec_b32 s20, vcc_lo
+  v_mov_b32 v2, 0
+  global_load_b128 v[4:7], v2, s[4:5]
+  global_load_b128 v[8:11], v2, s[4:5] offset:16
+  s_waitcnt vmcnt(0)
+  ds_store_b128 v2, v[4:7]
+  ds_store_b128 v2, v[8:11] offset:16
+  v_mov_b32 v12, 0xaaaabbbb
+  ds_load_u8_d16 v12, v2 offset:1
+  v_mov_b32 v13, 0xaaaabbbb
+  ds_load_i8_d16_hi v13, v2 offset:3
+  v_mov_b32 v14, 0xaaaabbbb
+  ds_load_u16_d16_hi v14, v2 offset:4
+  v_mov_b32 v15, 0x11223344
+  ds_store_b16_d16_hi v2, v15 offset:32
+  ds_store_b8_d16_hi v2, v15 offset:34
+  v_mov_b32 v16, 10
+  ds_rsub_rtn_u32 v17, v2, v16 offset:8
+  v_mov_b32 v18, 0xff00
+  v_mov_b32 v19, 0x5a
+  ds_mskor_rtn_b32 v20, v2, v18, v19 offset:12
+  v_mov_b32 v21, 100
+  v_mov_b32 v22, 7
+  ds_wrap_rtn_b32 v23, v2, v21, v22 offset:8
+  s_waitcnt lgkmcnt(0)
+  ds_load_b128 v[24:27], v2
+  ds_load_b32 v28, v2 offset:32
+  s_waitcnt lgkmcnt(0)
+  global_store_b128 v2, v[12:15], s[6:7]
+  global_store_b128 v2, v[16:19], s[6:7] offset:16
+  global_store_b128 v2, v[20:23], s[6:7] offset:32
+  global_store_b128 v2, v[24:27], s[6:7] offset:48
+  global_store_b32 v2, v28, s[6:7] offset:64
+)";
+  AsmLaunch l;
+  l.threads = 32;
+  l.in = {0x80f2a1b3u, 0x76543210u, 0x00000003u, 0x0000ffffu, 0, 0, 0, 0};
+  RUN_ASM(r, k, l);
+  EXPECT_EQ(r.out[0], 0xaaaa00a1u) << "u8 into the low half, the high half kept";
+  EXPECT_EQ(r.out[1], 0xff80bbbbu) << "i8 (0x80, sign-extended to 16 bits) into the high half";
+  EXPECT_EQ(r.out[2], 0x3210bbbbu) << "u16 into the high half";
+  EXPECT_EQ(r.out[5], 3u) << "ds_rsub returns the old value";
+  EXPECT_EQ(r.out[8], 0x0000ffffu) << "ds_mskor returns the old value";
+  EXPECT_EQ(r.out[11], 10u - 3u) << "ds_wrap returns the value rsub left";
+  // word 2: rsub made 10 - 3 = 7, then wrap: 7 >= 100 ? ... : 7 + 7 = 14; word 3: (0xffff & ~0xff00) | 0x5a.
+  EXPECT_EQ(r.out[14], 14u);
+  EXPECT_EQ(r.out[15], 0x00ffu | 0x5au);
+  EXPECT_EQ(r.out[16], 0x00221122u) << "bytes 32-33 from bits 31:16, byte 34 from bits 23:16";
+}
+
 // v_trig_preop_f64 against LLVM's own constant folding of llvm.amdgcn.trig.preop (opt-19
 // instcombine), over exponents small, large (the shift grows past 1077), huge (the 128 rescale at
 // 1968), denormal, infinite and NaN, and every segment.
