@@ -50,20 +50,21 @@ class Lanes32 {
   alignas(64) u32 column_[64];
 };
 
-[[gnu::always_inline]] inline float apply_output_modifiers(float r, const Modifiers& m) {
+// The output modifiers of a float result: OMOD (mul:2, mul:4, div:2) and CLAMP. As the ISA says,
+// OMOD is ignored in IEEE mode and while output denormals are kept (for the result's precision);
+// where it applies, denormal results are flushed and -0 becomes +0. CLAMP always applies.
+template <typename T>
+[[gnu::always_inline]] inline T apply_output_modifiers(T r, const Modifiers& m, const Wave& w) {
   if (!m.omod && !m.clamp) return r;
-  if (m.omod == 1) r *= 2.0f;
-  else if (m.omod == 2) r *= 4.0f;
-  else if (m.omod == 3) r *= 0.5f;
-  if (m.clamp) r = std::isnan(r) ? 0.0f : std::fmin(std::fmax(r, 0.0f), 1.0f);
-  return r;
-}
-[[gnu::always_inline]] inline double apply_output_modifiers(double r, const Modifiers& m) {
-  if (!m.omod && !m.clamp) return r;
-  if (m.omod == 1) r *= 2.0;
-  else if (m.omod == 2) r *= 4.0;
-  else if (m.omod == 3) r *= 0.5;
-  if (m.clamp) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  const bool wide = sizeof(T) == 8;
+  const u32 denorm = wide ? (w.mode >> mode::denorm16_64_shift) & 3 : (w.mode >> mode::denorm32_shift) & 3;
+  if (m.omod && !(w.mode & mode::ieee) && !(denorm & 2)) {
+    if (m.omod == 1) r *= T(2);
+    else if (m.omod == 2) r *= T(4);
+    else if (m.omod == 3) r *= T(0.5);
+    if (std::fpclassify(r) == FP_SUBNORMAL || r == T(0)) r = T(0);
+  }
+  if (m.clamp) r = std::isnan(r) ? T(0) : std::fmin(std::fmax(r, T(0)), T(1));
   return r;
 }
 
@@ -177,7 +178,7 @@ bool vop1_f32(Wave& w, const Step& s, Context&) {
           break;
         }
       }
-      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
   return true;
@@ -219,7 +220,7 @@ bool vop2_f32(Wave& w, const Step& s, Context&) {
           default: break;
         }
       }
-      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
   return true;
@@ -251,7 +252,7 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
       case 5:                                // v_fma_dx9_zero_f32: 0 times anything (inf, NaN) is 0
       case 6: r = (a == 0.0f || b == 0.0f) ? 0.0f + c : std::fma(a, b, c); break;  // v_fmac_dx9_zero_f32
       }
-      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+      result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
   return true;
@@ -276,7 +277,7 @@ bool minmax3_f32(Wave& w, const Step& s, Context&) {
         case 3: r = fmax32(fmin32(a, b), c); break;  // minmax
         case 4: r = fmin32(fmax32(a, b), c); break;  // maxmin
       }
-      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods), env, special));
+      w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
   return true;
@@ -311,7 +312,7 @@ bool vop_f64(Wave& w, const Step& s, Context&) {
         case D2::frexp_mant: { if (std::isinf(a) || std::isnan(a)) r = a; else { int e; r = std::frexp(a, &e); } break; }
         case D2::mov: r = a; break;
       }
-      write_lane64(w, d.reg, lane, f64_bits(out(apply_output_modifiers(r, s.mods), env, special)));
+      write_lane64(w, d.reg, lane, f64_bits(out(apply_output_modifiers(r, s.mods, w), env, special)));
     });
   });
   return true;
@@ -485,12 +486,12 @@ bool convert(Wave& w, const Step& s, Context&) {
     auto put64 = [&](double r) { write_lane64(w, d.reg, lane, f64_bits(flush_out64 ? flush(r) : r)); };
     u32& out = w.vgpr(d.reg, lane);
     switch (Op) {
-      case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods)); break;
-      case Cv::f32_u32: out = f32_bits(apply_output_modifiers(static_cast<float>(read_lane(w, a, lane)), s.mods)); break;
+      case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods, w)); break;
+      case Cv::f32_u32: out = f32_bits(apply_output_modifiers(static_cast<float>(read_lane(w, a, lane)), s.mods, w)); break;
       case Cv::i32_f32: out = u32(saturate<i32>(read_f32(w, a, lane))); break;
       case Cv::u32_f32: out = saturate<u32>(read_f32(w, a, lane)); break;
-      case Cv::f64_f32: put64(apply_output_modifiers(static_cast<double>(read_f32(w, a, lane)), s.mods)); break;
-      case Cv::f32_f64: out = f32_bits(apply_output_modifiers(static_cast<float>(read_f64(w, a, lane)), s.mods)); break;
+      case Cv::f64_f32: put64(apply_output_modifiers(static_cast<double>(read_f32(w, a, lane)), s.mods, w)); break;
+      case Cv::f32_f64: out = f32_bits(apply_output_modifiers(static_cast<float>(read_f64(w, a, lane)), s.mods, w)); break;
       case Cv::f64_i32: put64(static_cast<double>(i32(read_lane(w, a, lane)))); break;
       case Cv::f64_u32: put64(static_cast<double>(read_lane(w, a, lane))); break;
       case Cv::i32_f64: out = u32(saturate<i32>(read_f64(w, a, lane))); break;

@@ -424,6 +424,34 @@ TEST(EmuAsm, SharedMemoryHalvesAndAtomics) {
   EXPECT_EQ(r.out[16], 0x00221122u) << "bytes 32-33 from bits 31:16, byte 34 from bits 23:16";
 }
 
+// OMOD (mul:2 / div:2) applies only outside IEEE mode with output denormals flushed (ISA: "output
+// modifiers are ignored if the IEEE mode bit is set", "not compatible with output denormals"),
+// and then turns -0 into +0; CLAMP applies in every mode.
+TEST(EmuAsm, OutputModifiersFollowTheFloatMode) {
+  for (int ieee : {1, 0})
+    for (unsigned denorm : {3u, 0u}) {
+      AsmKernel k;
+      k.ieee_mode = ieee;
+      k.float_denorm_32 = denorm;
+      k.body = R"(
+  v_mov_b32 v2, 1.0
+  v_mov_b32 v3, 0x80000000
+  v_mov_b32 v4, 0
+  v_add_f32_e64 v5, v2, v2 mul:2
+  v_mul_f32_e64 v6, v3, v2 div:2
+  v_add_f32_e64 v7, v2, v2 clamp
+  global_store_b96 v4, v[5:7], s[6:7]
+)";
+      AsmLaunch l;
+      l.threads = 1;
+      RUN_ASM(r, k, l);
+      const bool applies = !ieee && denorm == 0;
+      EXPECT_EQ(r.out[0], applies ? 0x40800000u : 0x40000000u) << "ieee " << ieee << " denorm " << denorm;  // 4.0 or 2.0
+      EXPECT_EQ(r.out[1], applies ? 0u : 0x80000000u) << "ieee " << ieee << " denorm " << denorm;           // +0 or -0
+      EXPECT_EQ(r.out[2], 0x3f800000u) << "clamp: 2.0 -> 1.0";
+    }
+}
+
 // v_trig_preop_f64 against LLVM's own constant folding of llvm.amdgcn.trig.preop (opt-19
 // instcombine), over exponents small, large (the shift grows past 1077), huge (the 128 rescale at
 // 1968), denormal, infinite and NaN, and every segment.
