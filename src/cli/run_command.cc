@@ -25,11 +25,15 @@ namespace gpuport::cli {
 namespace {
 namespace fs = std::filesystem;
 
+// The exit status of a program that succeeded but had --memcheck or --initcheck findings.
+constexpr int kMemcheckFindingsExit = 71;
+
 struct RunArguments {
   std::vector<std::string> command;
   bool coverage = false;
   bool stats = false;
   bool wave64 = false;
+  bool memcheck = false, initcheck = false;
   unsigned jobs = 0;
   double timeout = 0;
   int trace_lane = -1;
@@ -81,6 +85,9 @@ int run_program(const RunArguments& a) {
     return 2;
   }
   const std::string stats_file = a.stats ? (fs::temp_directory_path() / fmt::format("gpuport-run-stats-{}.tsv", ::getpid())).string() : "";
+  const bool checking = a.memcheck || a.initcheck;
+  const std::string findings_file =
+      checking ? (fs::temp_directory_path() / fmt::format("gpuport-run-findings-{}.txt", ::getpid())).string() : "";
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string_view v = *e;
@@ -95,6 +102,9 @@ int run_program(const RunArguments& a) {
   if (a.trace_lane >= 0) env.push_back(fmt::format("GPUPORT_EMU_TRACE={}", a.trace_lane));
   env.push_back("GPUPORT_EMULATED=1");  // a program may pick a smaller, emulation-sized workload
   if (!stats_file.empty()) env.push_back("GPUPORT_RUN_STATS=" + stats_file);
+  if (checking) env.push_back("GPUPORT_RUN_FINDINGS=" + findings_file);
+  if (a.memcheck) env.push_back("GPUPORT_RUN_LEAKS=1");
+  if (a.initcheck) env.push_back("GPUPORT_RUN_INITCHECK=1");
   std::vector<char*> argv, envp;
   for (const auto& s : a.command) argv.push_back(const_cast<char*>(s.c_str()));
   argv.push_back(nullptr);
@@ -116,10 +126,21 @@ int run_program(const RunArguments& a) {
     std::error_code ec;
     fs::remove(stats_file, ec);
   }
+  std::size_t findings = 0;
+  if (checking) {
+    std::ifstream in(findings_file);
+    for (std::string line; std::getline(in, line);) ++findings;
+    std::error_code ec;
+    fs::remove(findings_file, ec);
+    std::fprintf(stderr, "gpuport run: %s%s%s: %zu finding%s\n", a.memcheck ? "memcheck" : "", a.memcheck && a.initcheck ? " and " : "",
+                 a.initcheck ? "initcheck" : "", findings, findings == 1 ? "" : "s");
+  }
   if (WIFSIGNALED(status)) {
     std::fprintf(stderr, "gpuport run: %s was killed by signal %d\n", a.command[0].c_str(), WTERMSIG(status));
     return 128 + WTERMSIG(status);
   }
+  // Findings make a run that otherwise succeeded fail, as a sanitizer does.
+  if (findings && WEXITSTATUS(status) == 0) return kMemcheckFindingsExit;
   return WEXITSTATUS(status);
 }
 
@@ -132,6 +153,12 @@ Action add_run_command(CLI::App& app) {
   cmd->add_flag("--coverage", args->coverage, "do not run: say whether every instruction of the program's kernels is implemented");
   cmd->add_flag("--stats", args->stats, "print per-kernel instruction counts and emulated lane-instructions per second");
   cmd->add_flag("--wave64", args->wave64, "report a 64-lane warpSize to the program (build it with -mwavefrontsize64)");
+  cmd->add_flag("--memcheck", args->memcheck,
+                "memory errors: out-of-bounds and use-after-free accesses stop the kernel whether or not this is given; "
+                "this adds the leak check at exit (device memory never freed) and exits 71 on a finding");
+  cmd->add_flag("--initcheck", args->initcheck,
+                "report reads of LDS (shared memory, and private arrays clang keeps there) that the workgroup never wrote; "
+                "exits 71 on a finding");
   cmd->add_option("-j,--jobs", args->jobs, "host threads for workgroups (default: all cores)");
   cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
   cmd->add_option("--trace", args->trace_lane,

@@ -263,6 +263,7 @@ struct Shared {
   bool has_deadline = false;
   int trace_lane = -1;  // GPUPORT_EMU_TRACE=<lane>: print every instruction of wave 0 of workgroup 0
   std::uint32_t waves_per_group = 1;
+  MemcheckLog memcheck;
 };
 
 void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std::uint32_t threads) {
@@ -338,7 +339,7 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // last step of every kernel is a sentinel that faults, so the loop needs no bounds check; every
 // 65536 instructions it checks the budget, the timeout, another workgroup's fault, and gives
 // the other waves of the workgroup a turn (a fixed time slice, so runs stay deterministic).
-template <bool Trace>
+template <bool Trace, bool Memcheck>
 bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   const Step* steps = k.steps.data();
   const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
@@ -346,6 +347,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   w.leave = false;
   while (!w.leave) {
     const Step& st = steps[w.pc];
+    if constexpr (Memcheck) c.step = &st;
     lanes += static_cast<std::uint64_t>(std::popcount(w.exec()));
     if (!st.handler(w, st, c)) {
       c.instructions += count;
@@ -374,8 +376,9 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
 
 bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.trace_lane >= 0 && w.group->id == std::array<std::uint32_t, 3>{0, 0, 0} && w.index_in_group == 0)
-    return run_wave_steps<true>(w, k, c, sh);
-  return run_wave_steps<false>(w, k, c, sh);
+    return run_wave_steps<true, true>(w, k, c, sh);
+  if (c.memcheck) return run_wave_steps<false, true>(w, k, c, sh);
+  return run_wave_steps<false, false>(w, k, c, sh);
 }
 
 // One workgroup's waves and LDS.
@@ -392,6 +395,7 @@ void start_group(GroupState& gs, std::uint64_t n, Shared& sh, std::uint32_t thre
   gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
              static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
   gs.g.lds.assign(sh.lds_bytes, 0);
+  if (sh.launch->memcheck) gs.g.lds_written.assign(sh.lds_bytes, 0);
   for (std::uint32_t i = 0; i < gs.waves.size(); ++i) init_wave(gs.waves[i], sh, gs.g, i, threads);
 }
 
@@ -442,8 +446,9 @@ GroupOutcome run_group(GroupState& gs, const PreparedKernel& k, Context& c, Shar
   }
 }
 
-Context make_context(const Shared& sh, AddressSpace& memory) {
+Context make_context(Shared& sh, AddressSpace& memory) {
   Context c;
+  if (sh.launch->memcheck) c.memcheck = &sh.memcheck;
   c.memory = &memory;
   c.image_base = sh.image_base;
   c.step_at = &sh.kernel->step_at;
@@ -724,6 +729,9 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   memory.forget(kernarg_address);
   memory.forget(packet_address);
   memory.forget(queue_address);
+  for (const auto& [step, e] : sh.memcheck.uninitialised_lds)
+    stats.memcheck.push_back(fmt::format("kernel {}: {} read{} of uninitialised LDS at {} ({}); the first: {}", kernel.name, e.count,
+                                         e.count == 1 ? "" : "s", k.where(*step->instruction), step->instruction->text, e.first));
   if (sh.failure) return *sh.failure;
   return stats;
 }

@@ -61,6 +61,8 @@ struct Launch {
   // (hidden_heap_v1) and the handler of MSG_INTERRUPT, by which device code asks the host to
   // serve a hostcall packet now. 0/null when absent.
   std::uint64_t hostcall_buffer = 0, heap = 0;
+  // --memcheck: also report reads of LDS that the workgroup never wrote (RunStats::memcheck).
+  bool memcheck = false;
   void (*interrupt)(void* user, std::uint32_t m0) = nullptr;
   void* interrupt_user = nullptr;
 };
@@ -68,6 +70,9 @@ struct Launch {
 struct RunStats {
   std::uint64_t instructions = 0, lane_instructions = 0, workgroups = 0, waves = 0;
   double seconds = 0;
+  // --memcheck findings, one per instruction: "kernel K: 12 reads of uninitialised LDS at byte
+  // offset 0x58 (ds_load_b32 v1, v0); the first: 4 bytes at LDS offset 0x40, lane 3 of ..."
+  std::vector<std::string> memcheck;
 };
 
 // Fills the hidden kernel arguments the metadata asks for (block counts, group sizes,

@@ -91,6 +91,24 @@ constexpr std::uint32_t named_modifiers = 64;
 struct Workgroup {
   std::array<std::uint32_t, 3> id{};
   std::vector<std::uint8_t> lds;
+  // --memcheck: 1 for each LDS byte written in this workgroup (empty when not checking).
+  std::vector<std::uint8_t> lds_written;
+};
+
+// --memcheck findings that do not stop the kernel (reads of LDS never written), counted per
+// instruction with the first occurrence described; shared by the host threads of one dispatch.
+struct MemcheckLog {
+  struct Entry {
+    std::uint64_t count = 0;
+    std::string first;  // "4 bytes at LDS offset 0x40, lane 3 of wave 0 in workgroup (0, 0, 0)"
+  };
+  std::mutex mutex;
+  std::map<const Step*, Entry> uninitialised_lds;
+  void note(const Step* step, std::string first) {
+    std::lock_guard lock(mutex);
+    Entry& e = uninitialised_lds[step];
+    if (e.count++ == 0) e.first = std::move(first);
+  }
 };
 
 // The MODE register's float fields (RDNA3 ISA, hardware register MODE): FP_ROUND [3:0] (round
@@ -176,6 +194,10 @@ struct Context {
   void (*interrupt)(void* user, std::uint32_t m0) = nullptr;
   void* interrupt_user = nullptr;
   GlobalWaveSync* gws = nullptr;
+  // --memcheck: where findings go, and the instruction running (set only when checking).
+  MemcheckLog* memcheck = nullptr;
+  const Step* step = nullptr;
+  bool reading_atomic = false;  // an atomic's access: it reads before it writes
   // The last live region a global access hit: regions do not change while a kernel runs, so
   // most accesses are checked without the address space's lock.
   std::uint64_t region_begin = 0, region_end = 0;

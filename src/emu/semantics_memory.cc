@@ -45,6 +45,23 @@ void* global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes
   return reinterpret_cast<void*>(address);
 }
 
+// --memcheck: a read (or the read half of an atomic: `write` is true for those too, so atomics
+// are checked here by the caller passing them through check_lds_initialised before the write
+// marks them) of LDS bytes this workgroup never wrote is logged; a write marks the bytes.
+void check_lds_initialised(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+  auto& written = w.group->lds_written;
+  if (!write || c.reading_atomic) {
+    for (u64 i = 0; i < bytes; ++i)
+      if (!written[address + i]) {
+        if (c.memcheck)
+          c.memcheck->note(c.step, fmt::format("{} bytes at LDS offset {:#x}, lane {} of wave {} in workgroup ({}, {}, {})", bytes, address, lane,
+                                               w.index_in_group, w.group->id[0], w.group->id[1], w.group->id[2]));
+        break;
+      }
+  }
+  if (write) std::fill_n(written.begin() + static_cast<std::ptrdiff_t>(address), bytes, std::uint8_t{1});
+}
+
 // A flat or global address: the LDS and scratch apertures, or global memory.
 std::uint8_t* resolve_address(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write, int space) {
   if (space == 0 && address >= kSharedAperture && address < kSharedAperture + kApertureSize) {
@@ -61,6 +78,8 @@ std::uint8_t* resolve_address(Context& c, Wave& w, u32 lane, u64 address, u64 by
                                              write ? "write" : "read", bytes, address, lds.size()));
       return nullptr;
     }
+    if (!w.group->lds_written.empty()) [[unlikely]]
+      check_lds_initialised(c, w, lane, address, bytes, write);
     return lds.data() + address;
   }
   if (space == 2) {
@@ -321,7 +340,9 @@ bool vmem_atomic(Wave& w, const Step& s, Context& c) {
   const u32 n = Wide ? 8 : 4;
   return for_active_until(w, [&](u32 lane) {
     const u64 address = lane_address(w, s, lane, vaddr, saddr, Space == 3 ? 0 : Space);
+    c.reading_atomic = true;
     std::uint8_t* p = resolve_address(c, w, lane, address, n, true, Space == 3 ? 0 : Space);
+    c.reading_atomic = false;
     if (!p) return false;
     const bool shared = Space == 1 || (address >= kSharedAperture && address < kSharedAperture + kApertureSize) ||
                         (address >= kPrivateAperture && address < kPrivateAperture + kApertureSize);
@@ -437,7 +458,9 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
   const std::size_t base = Returns ? 1 : 0;
   return for_active_until(w, [&](u32 lane) {
     const u64 address = lds_address(w.vgpr(op(s, base).reg, lane), s.mods.offset);
+    c.reading_atomic = true;
     std::uint8_t* p = lds_pointer(c, w, lane, address, Wide ? 8 : 4, true);
+    c.reading_atomic = false;
     if (!p) return false;
     const Operand& data = op(s, base + 1);
     const Operand& data1 = op(s, base + 2);

@@ -24,8 +24,30 @@ Runtime& runtime() {
   return *r;
 }
 
+// --memcheck's leak check: blocks the program allocated and never freed, at exit (the runtime's
+// own blocks, for hostcalls and the device heap, are not the program's).
+void report_leaks() {
+  auto& rt = runtime();
+  std::lock_guard lock(rt.mutex);
+  std::size_t blocks = 0, bytes = 0;
+  std::string first;
+  for (const auto& [p, what] : rt.origin) {
+    const std::string_view w = what;
+    if (w == "hostcall buffer" || w == "hostcall doorbell" || w == "device heap") continue;
+    const std::size_t size = rt.allocations.count(p) ? rt.allocations.at(p) : 0;
+    if (blocks++ == 0) first = fmt::format("{} bytes at {:#x} ({})", size, p, what);
+    bytes += size;
+  }
+  if (blocks)
+    rt.report_finding(fmt::format("memcheck: {} bytes in {} block{} never freed (leaked); the first: {}", bytes, blocks,
+                                  blocks == 1 ? "" : "s", first));
+}
+
 struct Stats {
-  ~Stats() { runtime().write_stats(); }
+  ~Stats() {
+    if (runtime().check_leaks) report_leaks();
+    runtime().write_stats();
+  }
 } stats_at_exit;
 
 thread_local hipError_t last_error = hipSuccess;
@@ -53,6 +75,7 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
   rt.allocations[reinterpret_cast<std::uintptr_t>(p)] = size;
+  rt.origin[reinterpret_cast<std::uintptr_t>(p)] = what;
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, kind, what);
   return p;
 }
@@ -64,6 +87,7 @@ hipError_t release(void* p) {
   auto it = rt.allocations.find(reinterpret_cast<std::uintptr_t>(p));
   if (it == rt.allocations.end()) return ret(hipErrorInvalidValue);
   rt.allocations.erase(it);
+  rt.origin.erase(reinterpret_cast<std::uintptr_t>(p));
   rt.memory.release(reinterpret_cast<std::uint64_t>(p));
   std::free(p);
   return hipSuccess;
@@ -230,10 +254,12 @@ hipError_t run_launch(const KernelLaunch& launch) {
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
   L.kernarg = launch.arguments;
+  L.memcheck = rt.check_lds_init;
   attach_services(*prepared->kernel, L);
   auto r = gpuport::emu::run_kernel(*prepared, std::move(L), rt.memory,
                                     reinterpret_cast<std::uint64_t>(module->code_object->memory.data()));
   if (!r) rt.fail(r.diagnostics()[0].message);
+  for (const auto& m : r->memcheck) rt.report_finding("initcheck: " + m);
   std::lock_guard lock(rt.mutex);
   auto& s = rt.stats[name];
   ++s.launches;

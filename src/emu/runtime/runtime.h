@@ -81,6 +81,19 @@ struct Runtime {
   unsigned jobs = 0;
   double timeout = 0;
   std::string stats_path;
+  // gpuport run --memcheck (leaks at exit) and --initcheck (reads of LDS never written): findings
+  // go to stderr and, one per line, to findings_path, which gpuport run counts.
+  std::string findings_path;
+  bool check_leaks = false, check_lds_init = false;
+  std::map<std::uintptr_t, const char*> origin;  // what allocated each block of `allocations`
+  void report_finding(const std::string& what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "gpuport run: %s\n", what.c_str());
+    if (FILE* f = findings_path.empty() ? nullptr : std::fopen(findings_path.c_str(), "a")) {
+      std::fprintf(f, "%s\n", what.c_str());
+      std::fclose(f);
+    }
+  }
   int current_device = 0;
   unsigned device_flags = 0;
   std::set<std::string> unsupported_said;
@@ -90,6 +103,9 @@ struct Runtime {
     if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
     if (const char* s = std::getenv("GPUPORT_RUN_STATS")) stats_path = s;
+    if (const char* f = std::getenv("GPUPORT_RUN_FINDINGS")) findings_path = f;
+    check_leaks = std::getenv("GPUPORT_RUN_LEAKS") != nullptr;
+    check_lds_init = std::getenv("GPUPORT_RUN_INITCHECK") != nullptr;
   }
   void write_stats() {
     if (stats_path.empty() || stats.empty()) return;
