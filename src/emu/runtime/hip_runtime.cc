@@ -765,6 +765,14 @@ const char* hipGetErrorName(hipError_t e) {
     NAME(hipErrorStreamCaptureUnmatched) NAME(hipErrorStreamCaptureUnjoined) NAME(hipErrorStreamCaptureIsolation)
     NAME(hipErrorStreamCaptureImplicit) NAME(hipErrorCapturedEvent) NAME(hipErrorStreamCaptureWrongThread)
     NAME(hipErrorGraphExecUpdateFailure)
+    NAME(hipErrorProfilerDisabled) NAME(hipErrorProfilerNotInitialized) NAME(hipErrorProfilerAlreadyStarted)
+    NAME(hipErrorProfilerAlreadyStopped) NAME(hipErrorContextAlreadyCurrent) NAME(hipErrorUnmapFailed)
+    NAME(hipErrorArrayIsMapped) NAME(hipErrorAlreadyMapped) NAME(hipErrorAlreadyAcquired) NAME(hipErrorNotMapped)
+    NAME(hipErrorNotMappedAsArray) NAME(hipErrorNotMappedAsPointer) NAME(hipErrorECCNotCorrectable)
+    NAME(hipErrorContextAlreadyInUse) NAME(hipErrorPeerAccessUnsupported) NAME(hipErrorInvalidKernelFile)
+    NAME(hipErrorInvalidGraphicsContext) NAME(hipErrorInvalidSource) NAME(hipErrorSharedObjectSymbolNotFound)
+    NAME(hipErrorSharedObjectInitFailed) NAME(hipErrorOperatingSystem) NAME(hipErrorSetOnActiveProcess)
+    NAME(hipErrorContextIsDestroyed) NAME(hipErrorAssert) NAME(hipErrorRuntimeMemory) NAME(hipErrorRuntimeOther)
 #undef NAME
     default: return "hipErrorUnknown";
   }
