@@ -44,10 +44,9 @@ std::set<ExternalSemaphore*>& semaphores() {
 
 // hipErrorNotSupported for the handle types that need Windows' drivers, hipErrorInvalidValue
 // for a value that is no handle type.
-hipError_t refuse_handle_type(int type, int last, const char* what) {
+hipError_t refuse_handle_type(int type, int last, const char* call) {
   if (type < 2 || type > last) return ret(hipErrorInvalidValue);
-  runtime().say_unsupported(fmt::format("{} with Windows, KMT or Direct3D handles (they need a GPU driver on Windows)", what));
-  return ret(hipErrorNotSupported);
+  return refuse(call, "Windows, KMT and Direct3D handles need a GPU driver on Windows", hipErrorNotSupported);
 }
 
 bool live(ExternalSemaphore* s) {

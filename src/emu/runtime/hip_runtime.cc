@@ -35,6 +35,18 @@ hipError_t ret(hipError_t e) {
   return e;
 }
 
+void say_refused(const std::string& call, const std::string& reason, const std::string& outcome) {
+  auto& rt = runtime();
+  const std::string message = fmt::format("{}: {} ({})", call, reason, outcome);
+  std::lock_guard lock(rt.mutex);
+  if (rt.unsupported_said.insert(message).second) std::fprintf(stderr, "gpuport run: %s\n", message.c_str());
+}
+
+hipError_t refuse(const std::string& call, const std::string& reason, hipError_t e) {
+  say_refused(call, reason, fmt::format("returns {}", hipGetErrorName(e)));
+  return ret(e);
+}
+
 struct CallConfiguration {
   dim3 grid, block;
   size_t shared = 0;

@@ -97,10 +97,7 @@ bool is_mipmap(hipMipmappedArray_const_t mipmap) {
   return mipmaps().count(mipmap) != 0;
 }
 
-hipError_t refuse_mipmap_texture(const char* what) {
-  runtime().say_unsupported(fmt::format("{} (textures over whole mipmapped arrays: HIP 5.2 refuses them too)", what));
-  return ret(hipErrorNotSupported);
-}
+constexpr const char* kNoMipmapTextures = "textures over whole mipmapped arrays are not supported (nor by HIP 5.2)";
 
 }  // namespace
 }  // namespace gpuport::emu::hip
@@ -137,16 +134,15 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t mipmap) { return destroy
 
 hipError_t hipBindTextureToMipmappedArray(const textureReference* ref, hipMipmappedArray_const_t mipmap, const hipChannelFormatDesc* desc) {
   if (!ref || !mipmap || !desc || !is_mipmap(mipmap)) return ret(hipErrorInvalidValue);
-  return refuse_mipmap_texture("hipBindTextureToMipmappedArray");
+  return refuse("hipBindTextureToMipmappedArray", kNoMipmapTextures, hipErrorNotSupported);
 }
 hipError_t hipTexRefSetMipmappedArray(textureReference* ref, hipMipmappedArray* mipmap, unsigned int flags) {
   // HIP 5.2 takes only HIP_TRSA_OVERRIDE_FORMAT here.
   if (!ref || !mipmap || flags != HIP_TRSA_OVERRIDE_FORMAT || !is_mipmap(mipmap)) return ret(hipErrorInvalidValue);
-  return refuse_mipmap_texture("hipTexRefSetMipmappedArray");
+  return refuse("hipTexRefSetMipmappedArray", kNoMipmapTextures, hipErrorNotSupported);
 }
 
 hipError_t hipMemMapArrayAsync(hipArrayMapInfo* list, unsigned int count, hipStream_t) {
   if (!list || count == 0) return ret(hipErrorInvalidValue);
-  runtime().say_unsupported("hipMemMapArrayAsync (sparse arrays: HIP 5.2 refuses it too)");
-  return ret(hipErrorNotSupported);
+  return refuse("hipMemMapArrayAsync", "sparse arrays are not supported (nor by HIP 5.2)", hipErrorNotSupported);
 }
