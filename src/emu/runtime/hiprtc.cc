@@ -207,7 +207,10 @@ fs::path device_library_folder() {
 struct TemporaryFolder {
   fs::path path;
   TemporaryFolder() {
-    std::string pattern = (fs::temp_directory_path() / "gpuport-hiprtc-XXXXXX").string();
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
+    if (ec) base = "/tmp";
+    std::string pattern = (base / "gpuport-hiprtc-XXXXXX").string();
     if (mkdtemp(pattern.data())) path = pattern;
   }
   ~TemporaryFolder() {
@@ -303,6 +306,7 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
   argv.insert(argv.end(), {"-c", "program.hip", "-o", "program.hsaco"});
   ProcessOptions run;
   run.working_directory = folder.path;
+  run.environment["TMPDIR"] = folder.path.string();  // the driver's intermediate files go with the rest
   run.timeout = std::chrono::minutes(5);
   const ProcessResult result = run_process(argv, run);
   p.log += result.out + result.err;

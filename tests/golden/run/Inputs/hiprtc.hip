@@ -68,8 +68,9 @@ static std::string program_log(hiprtcProgram p) {
 #define EXPECT_RTC(call, want) check_rtc((call), (want), #call, __LINE__)
 static bool check_rtc(hiprtcResult got, hiprtcResult want, const char* call, int line) {
   const std::string what = std::string(call) + " -> " + hiprtcGetErrorString(want);
-  if (got != want) std::printf("     (got %s)\n", hiprtcGetErrorString(got));
-  return check(got == want, what.c_str(), line);
+  const bool ok = check(got == want, what.c_str(), line);
+  if (!ok) std::printf("     (got %s)\n", hiprtcGetErrorString(got));
+  return ok;
 }
 
 int main(int argc, char** argv) {
