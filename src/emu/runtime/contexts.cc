@@ -12,10 +12,12 @@
 // design") and is active from the start, so its flags cannot change (hipErrorContextAlreadyInUse).
 #include "emu/runtime/runtime.h"
 
+#include <atomic>
+
 struct ihipCtx_t {
   unsigned int flags = 0;
   bool primary = false;
-  bool destroyed = false;
+  std::atomic<bool> destroyed = false;  // set by one thread, seen by those that have it current
 };
 
 namespace gpuport::emu::hip {
