@@ -18,6 +18,7 @@
 #include "amdgpu/code_object.h"
 #include "cli/commands.h"
 #include "emu/coverage.h"
+#include "verify/compile_check.h"
 
 extern char** environ;
 
@@ -99,6 +100,8 @@ int run_program(const RunArguments& a) {
   if (a.jobs) env.push_back(fmt::format("GPUPORT_RUN_JOBS={}", a.jobs));
   if (a.timeout > 0) env.push_back(fmt::format("GPUPORT_RUN_TIMEOUT={}", a.timeout));
   if (a.wave64) env.push_back("GPUPORT_RUN_WAVE64=1");
+  // hipRTC in the runtime compiles with the same gfx1100 device libraries as the rest of gpuport.
+  env.push_back("GPUPORT_RUN_DEVICE_LIBS=" + verify::resolve_device_lib_dir({}).string());
   if (a.trace_lane >= 0) env.push_back(fmt::format("GPUPORT_EMU_TRACE={}", a.trace_lane));
   env.push_back("GPUPORT_EMULATED=1");  // a program may pick a smaller, emulation-sized workload
   if (!stats_file.empty()) env.push_back("GPUPORT_RUN_STATS=" + stats_file);

@@ -13,6 +13,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.gpuport_bin), "tests", "golden-out")
 
 config.substitutions.append(("%gpuport", os.path.join(config.gpuport_bin, "gpuport")))
+# The emulator's HIP runtime library (libamdhip64.so.5 of `gpuport run`).
+config.substitutions.append(("%hipruntime", os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.5")))
 config.substitutions.append(("%devicelibs", config.device_lib_dir))
 config.substitutions.append(("%srcroot", config.source_root))
 config.substitutions.append(("%python", sys.executable))

@@ -172,6 +172,8 @@ bool channel_layout(const hipChannelFormatDesc& d, std::uint32_t& channels, std:
   return false;
 }
 
+hipChannelFormatDesc channel_desc_of(hipArray_Format format, unsigned channels) { return desc_of(format, channels); }
+
 hipError_t copy_3d_with_arrays(const hipMemcpy3DParms& p) {
   const hipExtent e = p.extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;

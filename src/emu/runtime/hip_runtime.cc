@@ -57,6 +57,18 @@ hipError_t ret(hipError_t e) {
   return e;
 }
 
+void say_refused(const std::string& call, const std::string& reason, const std::string& outcome) {
+  auto& rt = runtime();
+  const std::string message = fmt::format("{}: {} ({})", call, reason, outcome);
+  std::lock_guard lock(rt.mutex);
+  if (rt.unsupported_said.insert(message).second) std::fprintf(stderr, "gpuport run: %s\n", message.c_str());
+}
+
+hipError_t refuse(const std::string& call, const std::string& reason, hipError_t e) {
+  say_refused(call, reason, fmt::format("returns {}", hipGetErrorName(e)));
+  return ret(e);
+}
+
 struct CallConfiguration {
   dim3 grid, block;
   size_t shared = 0;
@@ -791,6 +803,14 @@ const char* hipGetErrorName(hipError_t e) {
     NAME(hipErrorStreamCaptureUnmatched) NAME(hipErrorStreamCaptureUnjoined) NAME(hipErrorStreamCaptureIsolation)
     NAME(hipErrorStreamCaptureImplicit) NAME(hipErrorCapturedEvent) NAME(hipErrorStreamCaptureWrongThread)
     NAME(hipErrorGraphExecUpdateFailure)
+    NAME(hipErrorProfilerDisabled) NAME(hipErrorProfilerNotInitialized) NAME(hipErrorProfilerAlreadyStarted)
+    NAME(hipErrorProfilerAlreadyStopped) NAME(hipErrorContextAlreadyCurrent) NAME(hipErrorUnmapFailed)
+    NAME(hipErrorArrayIsMapped) NAME(hipErrorAlreadyMapped) NAME(hipErrorAlreadyAcquired) NAME(hipErrorNotMapped)
+    NAME(hipErrorNotMappedAsArray) NAME(hipErrorNotMappedAsPointer) NAME(hipErrorECCNotCorrectable)
+    NAME(hipErrorContextAlreadyInUse) NAME(hipErrorPeerAccessUnsupported) NAME(hipErrorInvalidKernelFile)
+    NAME(hipErrorInvalidGraphicsContext) NAME(hipErrorInvalidSource) NAME(hipErrorSharedObjectSymbolNotFound)
+    NAME(hipErrorSharedObjectInitFailed) NAME(hipErrorOperatingSystem) NAME(hipErrorSetOnActiveProcess)
+    NAME(hipErrorContextIsDestroyed) NAME(hipErrorAssert) NAME(hipErrorRuntimeMemory) NAME(hipErrorRuntimeOther)
 #undef NAME
     default: return "hipErrorUnknown";
   }

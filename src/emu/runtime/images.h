@@ -28,6 +28,10 @@ const ArrayLayout* array_layout(hipArray_const_t array);
 // (8, 16 or 32 bits; float 16 or 32). False for any other description.
 bool channel_layout(const hipChannelFormatDesc& desc, std::uint32_t& channels, std::uint32_t& bits);
 
+// The channel description of a driver-API array format with `channels` channels (1, 2 or 4;
+// any other count gives one channel_layout refuses).
+hipChannelFormatDesc channel_desc_of(hipArray_Format format, unsigned channels);
+
 // hipMemcpy3D and hipMemcpy3DAsync with an array operand (srcArray or dstArray set): extent
 // and array positions in elements, pitched-pointer positions in bytes. The linear-only 3D copy
 // is hipMemcpy3D's own; it calls this when either side is an array.

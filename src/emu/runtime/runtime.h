@@ -155,6 +155,12 @@ Runtime& runtime();
 hipError_t ret(hipError_t e);
 extern thread_local hipError_t last_error;
 
+// A call the runtime refuses with `e` for `reason` (what cannot exist on the emulated device):
+// says "gpuport run: <call>: <reason> (returns <e>)" on stderr once per call and reason.
+hipError_t refuse(const std::string& call, const std::string& reason, hipError_t e);
+// The same for a call that returns no hipError_t: `outcome` says what it does instead.
+void say_refused(const std::string& call, const std::string& reason, const std::string& outcome);
+
 // Zeroed memory registered with the emulator's address space as `kind` (every kernel access to
 // it is checked); released with release(), which keeps the block for use-after-free reports.
 void* allocate(size_t size, AddressSpace::Kind kind, const char* what);
