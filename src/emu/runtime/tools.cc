@@ -26,8 +26,10 @@ constexpr const char* kNoTracing = "gpuport's runtime does not trace its calls o
 
 using namespace gpuport::emu::hip;
 
-hipError_t hipProfilerStart() { return hipSuccess; }
-hipError_t hipProfilerStop() { return hipSuccess; }
+// What Debian's libamdhip64 5.2 returns (it has no profiler control): a program that checks the
+// result behaves here as it does on a GPU with that runtime.
+hipError_t hipProfilerStart() { return ret(hipErrorNotSupported); }
+hipError_t hipProfilerStop() { return ret(hipErrorNotSupported); }
 
 const char* hipApiName(uint32_t id) { return hip_api_name(id); }
 

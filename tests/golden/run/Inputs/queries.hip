@@ -73,8 +73,8 @@ int main() {
   EXPECT_ERROR(hipExtGetLinkTypeAndHopCount(0, 1, nullptr, &hops), hipErrorInvalidValue);
 
   // ---- profiler, names, build queries, precompiled header ----
-  EXPECT_OK(hipProfilerStart());
-  EXPECT_OK(hipProfilerStop());
+  EXPECT_ERROR(hipProfilerStart(), hipErrorNotSupported);  // as Debian's HIP 5.2 runtime answers
+  EXPECT_ERROR(hipProfilerStop(), hipErrorNotSupported);
   EXPECT(std::strcmp(hipApiName(HIP_API_ID_hipMalloc), "hipMalloc") == 0);
   EXPECT(std::strcmp(hipApiName(HIP_API_ID_hipCtxCreate), "hipCtxCreate") == 0);
   EXPECT(std::strcmp(hipApiName(100000), "unknown") == 0);
