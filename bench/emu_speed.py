@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Emulator speed (a benchmark, not a test): emulated lane-instructions per second of gpuport's
 gfx1100 emulator on a VALU-heavy and a memory-heavy kernel (bench/emu/emu_bench.hip), at -j 1
-and -j 2, from `gpuport run --stats`.
+and -j 2, from `gpuport run --stats`. A lane-instruction is one instruction of a wave times its
+active lanes (scalar instructions count the wave's active lanes too); wave-instructions/s is
+given beside it.
 
-Usage: bench/emu_speed.py [--gpuport build/bin/gpuport] [--runs 5] [--size 262144] [--rounds 64]
-Prints one line per kernel and job count: median and best lane-instructions/s of the runs."""
+With --baseline OTHER_GPUPORT, the two builds run interleaved, run by run, so that both see the
+same machine, and the ratio of their medians is printed.
+
+Usage: bench/emu_speed.py [--gpuport build/bin/gpuport] [--baseline GPUPORT] [--runs 5]
+                          [--size 262144] [--rounds 64]
+Prints one line per build, kernel and job count: median and best of the runs."""
 import argparse
 import os
 import statistics
@@ -15,6 +21,7 @@ import tempfile
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 p.add_argument("--gpuport", default=os.path.join(here, "build", "bin", "gpuport"))
+p.add_argument("--baseline", help="a second gpuport build to run interleaved with the first")
 p.add_argument("--runs", type=int, default=5)
 p.add_argument("--size", type=int, default=1 << 18)
 p.add_argument("--rounds", type=int, default=64)
@@ -26,17 +33,28 @@ libs = os.path.join(here, "build", "rocm-device-libs")
 subprocess.run(["clang-19", "-x", "hip", "--offload-arch=gfx1100", "--rocm-path=/usr", "--rocm-device-lib-path=" + libs, "-O3",
                 "-Wno-unused-result", os.path.join(here, "bench", "emu", "emu_bench.hip"), "-o", exe, "-lamdhip64", "-lstdc++", "-lm"],
                check=True)
+builds = [("this", os.path.abspath(a.gpuport))] + ([("baseline", os.path.abspath(a.baseline))] if a.baseline else [])
+medians = {}
 for jobs in (1, 2):
-    rates = {}
+    rates = {}  # (build, kernel) -> [(lane rate, wave rate)]
     for _ in range(a.runs):
-        r = subprocess.run([a.gpuport, "run", "--stats", "-j", str(jobs), "--", exe, str(a.size), str(a.rounds)],
-                           capture_output=True, text=True, check=True)
-        for line in r.stderr.splitlines():
-            cells = line.split("\t")
-            if len(cells) == 6 and not line.startswith("#"):
-                rates.setdefault(cells[0], []).append(float(cells[5]))
-    for kernel, values in sorted(rates.items()):
+        for name, gpuport in builds:
+            r = subprocess.run([gpuport, "run", "--stats", "-j", str(jobs), "--", exe, str(a.size), str(a.rounds)],
+                               capture_output=True, text=True, check=True)
+            for line in r.stderr.splitlines():
+                cells = line.split("\t")
+                if len(cells) == 6 and not line.startswith("#"):
+                    seconds = float(cells[4])
+                    rates.setdefault((name, cells[0]), []).append((float(cells[5]), int(cells[2]) / seconds if seconds else 0))
+    for (name, kernel), values in sorted(rates.items()):
         kind = "VALU-heavy" if "valu" in kernel else "memory-heavy"
-        print("-j %d  %-12s median %6.1f M lane-instr/s  best %6.1f M  (%d runs, %s)" % (
-            jobs, kind, statistics.median(values) / 1e6, max(values) / 1e6, len(values), kernel))
+        lanes = [v[0] for v in values]
+        waves = [v[1] for v in values]
+        medians[(name, jobs, kind)] = statistics.median(lanes)
+        print("%-8s -j %d  %-12s median %7.1f M lane-instr/s  best %7.1f M  (%6.1f M wave-instr/s; %d runs)" % (
+            name, jobs, kind, statistics.median(lanes) / 1e6, max(lanes) / 1e6, statistics.median(waves) / 1e6, len(values)))
+if a.baseline:
+    for (name, jobs, kind), m in sorted(medians.items()):
+        if name == "this" and medians.get(("baseline", jobs, kind)):
+            print("ratio this/baseline  -j %d  %-12s %.2fx" % (jobs, kind, m / medians[("baseline", jobs, kind)]))
 sys.exit(0)
