@@ -45,7 +45,7 @@ void* global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes
   return reinterpret_cast<void*>(address);
 }
 
-// --memcheck: a read (or the read half of an atomic: `write` is true for those too, so atomics
+// --initcheck: a read (or the read half of an atomic: `write` is true for those too, so atomics
 // are checked here by the caller passing them through check_lds_initialised before the write
 // marks them) of LDS bytes this workgroup never wrote is logged; a write marks the bytes.
 void check_lds_initialised(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
