@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   gpuport::cli::Action divergence_bench = gpuport::cli::add_divergence_bench_command(app);
   gpuport::cli::Action amdgpu = gpuport::cli::add_amdgpu_command(app);
   gpuport::cli::Action run = gpuport::cli::add_run_command(app);
+#ifdef GPUPORT_HAVE_LIFT
+  gpuport::cli::Action asm_ = gpuport::cli::add_asm_command(app);
+#endif
   try {
     std::vector<std::string> args = hipify_long_options(app, argc, argv);
     std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, without argv[0]
@@ -67,6 +70,9 @@ int main(int argc, char** argv) {
   else if (app.got_subcommand("divergence-bench")) status = divergence_bench();
   else if (app.got_subcommand("amdgpu")) status = amdgpu();
   else if (app.got_subcommand("run")) status = run();
+#ifdef GPUPORT_HAVE_LIFT
+  else if (app.got_subcommand("asm")) status = asm_();
+#endif
   // What went to stdout (a translation, a listing, a report) must have arrived: a full disk or
   // a closed pipe is an I/O error, not a success.
   if (const int err = gpuport::cli::finish_stdout(); err != 0) {

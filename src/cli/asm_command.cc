@@ -1,0 +1,152 @@
+// gpuport asm: translates NVIDIA machine code to AMD gfx1100 machine code (src/lift). Argument
+// handling, output files and printing only.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "common/file_io.h"
+#include "common/json.h"
+#include "lift/asm_translate.h"
+#include "sass/program.h"
+
+namespace gpuport::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct AsmArguments {
+  std::string input;
+  std::string target = "gfx1100";
+  std::vector<std::string> emit;
+  std::string output_dir = ".";
+  std::string kernel;
+  std::string archs;
+  std::string report;  // "json" prints a JSON report on stdout
+  bool no_optimize = false;
+};
+
+constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
+
+// "vadd.cu" -> "vadd.sm_80": the stem of the input and the arch (once: "k.sm_80.cubin" -> "k.sm_80").
+std::string output_stem(const std::string& input, int arch) {
+  std::string stem = fs::path(input).stem().string();
+  const std::string suffix = fmt::format(".sm_{}", arch);
+  if (stem.ends_with(suffix)) return stem;
+  return stem + suffix;
+}
+
+int run_asm(const AsmArguments& a) {
+  if (a.target != "gfx1100") {
+    std::fprintf(stderr, "gpuport asm: --target %s is not supported yet (gfx1100 is)\n", a.target.c_str());
+    return 2;
+  }
+  lift::AsmOptions options;
+  for (std::size_t start = 0; start < a.archs.size();) {
+    auto comma = a.archs.find(',', start);
+    const std::string one = a.archs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const int arch = sass::parse_arch(one);
+    if (arch == 0) {
+      std::fprintf(stderr, "gpuport asm: --arch %s: not an architecture (sm_80, sm_90, ...)\n", one.c_str());
+      return 2;
+    }
+    options.archs.push_back(arch);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (!a.kernel.empty()) options.kernel = a.kernel;
+  options.optimize = !a.no_optimize;
+  std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{"bundle"} : a.emit;
+  options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
+  for (const auto& e : emit) {
+    if (e == "ll") options.want_ir = true;
+    else if (e == "asm") options.want_assembly = true;
+    else if (e == "obj") options.want_code_object = true;
+    else if (e == "bundle") options.want_bundle = true;
+    else {
+      std::fprintf(stderr, "gpuport asm: --emit %s: expected obj, asm, ll or bundle\n", e.c_str());
+      return 2;
+    }
+  }
+  auto bytes = read_file(a.input, kMaxInputBytes);
+  if (!bytes) {
+    for (const auto& d : bytes.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    return 2;
+  }
+  const lift::AsmResult result = lift::translate_machine_code(a.input, bytes.value(), options);
+  int status = 0;
+  for (const auto& d : result.diagnostics) {
+    std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    if (d.severity == Severity::error) status = 1;
+  }
+  if (result.outputs.empty() && status == 0) {
+    std::fprintf(stderr, "gpuport asm: %s: no SASS for the requested architectures\n", a.input.c_str());
+    status = 1;
+  }
+  nlohmann::ordered_json report = nlohmann::ordered_json::array();
+  for (const auto& out : result.outputs) {
+    nlohmann::ordered_json o;
+    o["input"] = out.name;
+    o["arch"] = fmt::format("sm_{}", out.arch);
+    o["target"] = a.target;
+    o["ok"] = out.ok;
+    o["files"] = nlohmann::ordered_json::array();
+    o["kernels"] = nlohmann::ordered_json::array();
+    for (const auto& k : out.kernels) {
+      for (const auto& d : k.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      nlohmann::ordered_json kj;
+      kj["name"] = k.name;
+      kj["ok"] = k.ok;
+      kj["sass_instructions"] = k.sass_instructions;
+      kj["findings"] = nlohmann::ordered_json::array();
+      for (const auto& d : k.findings) kj["findings"].push_back({{"code", d.code}, {"message", d.message}, {"line", d.location.line}});
+      o["kernels"].push_back(std::move(kj));
+    }
+    if (!out.ok) {
+      status = 1;
+      std::fprintf(stderr, "gpuport asm: %s: not translated (no output written)\n", out.name.c_str());
+    } else {
+      const fs::path dir = a.output_dir;
+      const std::string stem = output_stem(a.input, out.arch) + "." + a.target;
+      auto write = [&](const std::string& ext, const std::string& content) {
+        const fs::path path = dir / (stem + ext);
+        if (auto d = write_file_atomic(path, content, {.durable = false})) {
+          std::fprintf(stderr, "%s\n", format_diagnostic(*d).c_str());
+          status = 2;
+          return;
+        }
+        o["files"].push_back(path.string());
+        if (a.report != "json") std::fprintf(stderr, "gpuport asm: wrote %s\n", path.string().c_str());
+      };
+      if (options.want_ir) write(".ll", out.ir);
+      if (options.want_assembly) write(".s", out.assembly);
+      if (options.want_code_object) write(".co", out.code_object);
+      if (options.want_bundle) write(".hipfb", out.bundle);
+    }
+    report.push_back(std::move(o));
+  }
+  if (a.report == "json") {
+    make_valid_utf8(report);
+    write_stdout(report.dump(2) + "\n");
+  }
+  return status;
+}
+
+}  // namespace
+
+Action add_asm_command(CLI::App& app) {
+  auto args = std::make_shared<AsmArguments>();
+  auto* cmd = app.add_subcommand("asm", "translate NVIDIA machine code (SASS) into AMD gfx1100 machine code through LLVM IR");
+  cmd->add_option("input", args->input, "a cubin, an executable or fatbinary with CUDA code, a .cu file, or SASS text")->required();
+  cmd->add_option("--target", args->target, "the AMD target (gfx1100)");
+  cmd->add_option("--emit", args->emit, "what to write: obj (code object), asm, ll, bundle (default: bundle)")->delimiter(',');
+  cmd->add_option("-o,--output-dir", args->output_dir, "the folder for the outputs (default: .)");
+  cmd->add_option("--kernel", args->kernel, "translate only this kernel (its mangled name)");
+  cmd->add_option("--arch", args->archs, "NVIDIA architectures: for a .cu input the ones to compile (default sm_80), "
+                                        "for others the ones to keep (default all)");
+  cmd->add_option("--report", args->report, "json: print a JSON report on standard output")->check(CLI::IsMember({"json"}));
+  cmd->add_flag("--no-opt", args->no_optimize, "keep the lifted IR unoptimised beyond inlining and SSA form");
+  return [args] { return run_asm(*args); };
+}
+
+}  // namespace gpuport::cli

@@ -1,0 +1,136 @@
+// `gpuport asm`'s work; see asm_translate.h.
+#include "lift/asm_translate.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+
+#include "lift/kernel_info.h"
+#include "lift/lower.h"
+#include "sass/cubin.h"
+#include "sass/indirect_branches.h"
+#include "sass/listing_source.h"
+#include "sass/parser.h"
+
+namespace gpuport::lift {
+
+namespace {
+
+void translate_program(const sass::SassProgram& program, const sass::Cubin* cubin, std::string_view cubin_bytes,
+                       const AsmOptions& options, AsmOutput& out) {
+  auto made = make_lift_module(out.name, options.target);
+  if (!made) {
+    KernelReport r;
+    r.findings = made.diagnostics();
+    out.kernels.push_back(std::move(r));
+    return;
+  }
+  LiftModule module = std::move(made.value());
+  bool all = true;
+  for (const auto& f : program.functions) {
+    if (!f.is_entry && !(options.kernel && f.name == *options.kernel)) continue;
+    if (options.kernel && f.name != *options.kernel) continue;
+    KernelReport report;
+    report.name = f.name;
+    LiftRequest request;
+    request.program = &program;
+    request.kernel = &f;
+    request.arch = out.arch;
+    request.target = options.target;
+    request.source_name = out.name;
+    const sass::CubinKernel* ck = cubin ? cubin->find_kernel(f.name) : nullptr;
+    if (ck != nullptr) request.info = kernel_info_from_cubin(*cubin, cubin_bytes, *ck);
+    else request.info = kernel_info_from_text(f, out.arch, report.findings);
+    if (!has_errors(report.findings)) {
+      LiftResult lifted = lift_kernel(*module.module, request);
+      report.sass_instructions = lifted.instructions;
+      report.findings.insert(report.findings.end(), lifted.findings.begin(), lifted.findings.end());
+      report.ok = lifted.function != nullptr;
+    }
+    all = all && report.ok;
+    out.kernels.push_back(std::move(report));
+  }
+  if (out.kernels.empty()) {
+    KernelReport r;
+    Diagnostic d;
+    d.code = "no-kernel";
+    d.message = options.kernel ? fmt::format("no kernel named {} in {}", *options.kernel, out.name)
+                               : fmt::format("{} has no kernel", out.name);
+    r.findings.push_back(d);
+    out.kernels.push_back(std::move(r));
+    return;
+  }
+  if (!all) return;
+  auto problems = finalize_module(module, options.optimize);
+  if (!problems.empty()) {
+    out.kernels.front().findings.insert(out.kernels.front().findings.end(), problems.begin(), problems.end());
+    return;
+  }
+  if (options.want_ir) out.ir = module_text(module);
+  if (options.want_assembly) {
+    auto text = emit_machine_code(module, EmitKind::assembly);
+    if (!text) return (void)out.kernels.front().findings.push_back(text.diagnostics().front());
+    out.assembly = std::move(text.value());
+  }
+  if (options.want_code_object || options.want_bundle) {
+    auto object = emit_machine_code(module, EmitKind::object);
+    if (!object) return (void)out.kernels.front().findings.push_back(object.diagnostics().front());
+    auto linked = link_code_object(object.value());
+    if (!linked) return (void)out.kernels.front().findings.push_back(linked.diagnostics().front());
+    out.code_object = std::move(linked.value());
+    if (options.want_bundle) {
+      auto bundle = make_offload_bundle(out.code_object, options.target);
+      if (!bundle) return (void)out.kernels.front().findings.push_back(bundle.diagnostics().front());
+      out.bundle = std::move(bundle.value());
+    }
+  }
+  out.ok = true;
+}
+
+}  // namespace
+
+AsmResult translate_machine_code(const std::filesystem::path& input, std::string_view bytes, const AsmOptions& options) {
+  AsmResult result;
+  sass::ListingRequest request;
+  request.archs = options.archs.empty() ? std::vector<int>{80} : options.archs;
+  auto listings = sass::obtain_listings(input, bytes, request);
+  result.diagnostics = listings.diagnostics;
+  for (const auto& listing : listings.listings) {
+    sass::SassParseOptions po;
+    po.file_name = listing.name;
+    po.arch = listing.arch;
+    auto parsed = sass::parse_sass(listing.text, po);
+    for (const auto& d : parsed.diagnostics)
+      if (d.severity == Severity::error) result.diagnostics.push_back(d);
+    std::optional<sass::Cubin> cubin;
+    if (!listing.cubin.empty()) {
+      auto read = sass::read_cubin(listing.cubin, listing.cubin_name.empty() ? listing.name : listing.cubin_name);
+      for (const auto& d : read.diagnostics) result.diagnostics.push_back(d);
+      cubin = std::move(read.cubin);
+    }
+    for (auto& program : parsed.programs) {
+      int arch = program.arch ? program.arch : listing.arch;
+      if (arch == 0 && options.archs.size() == 1) arch = options.archs[0];  // text that does not say
+      if (arch == 0) {
+        result.diagnostics.push_back({Severity::error, "unknown-arch",
+                                      "the listing does not say which NVIDIA architecture it is for: give it with --arch (sm_80, sm_90, ...)",
+                                      {listing.name, 0, 0}, {}});
+        continue;
+      }
+      if (!options.archs.empty() && std::find(options.archs.begin(), options.archs.end(), arch) == options.archs.end()) continue;
+      if (program.functions.empty()) continue;
+      if (cubin)
+        for (const auto& why : sass::resolve_indirect_branches(program, *cubin, listing.cubin))
+          result.diagnostics.push_back({Severity::warning, "sass-indirect-branch", why, {listing.name, 0, 0}, {}});
+      AsmOutput out;
+      out.arch = arch;
+      out.name = listing.name.find('@') == std::string::npos ? fmt::format("{}@sm_{}", listing.name, arch) : listing.name;
+      translate_program(program, cubin ? &*cubin : nullptr, listing.cubin, options, out);
+      result.outputs.push_back(std::move(out));
+    }
+  }
+  return result;
+}
+
+}  // namespace gpuport::lift

@@ -1,0 +1,52 @@
+// `gpuport asm`: NVIDIA machine code (a cubin, an executable or fatbinary, a .cu compiled with
+// nvcc, or disassembler text) to AMD gfx1100 machine code through lifted LLVM IR. One output per
+// NVIDIA architecture found in the input: the module of all its kernels as IR, assembly, a code
+// object, and the offload bundle HIP host code embeds.
+// Promise: all or nothing per output: when any kernel of it cannot be translated exactly, the
+// findings say why and that output is not produced.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "lift/sass_lift.h"
+
+namespace gpuport::lift {
+
+struct AsmOptions {
+  std::vector<int> archs;                 // .cu inputs: compile for these (default sm_80); others: keep these only
+  std::optional<std::string> kernel;      // translate only this kernel (mangled or demangled name)
+  LiftTarget target = LiftTarget::gfx1100_wave32;
+  bool optimize = true;
+  bool want_ir = true, want_assembly = false, want_code_object = true, want_bundle = true;
+};
+
+struct KernelReport {
+  std::string name;
+  bool ok = false;
+  std::size_t sass_instructions = 0;
+  std::vector<Diagnostic> findings;
+};
+
+struct AsmOutput {
+  std::string name;  // the input and its arch, for messages: "vadd.cubin@sm_80"
+  int arch = 0;
+  bool ok = false;
+  std::vector<KernelReport> kernels;
+  std::string ir;           // LLVM assembly after optimisation
+  std::string assembly;     // gfx1100 assembly text
+  std::string code_object;  // loadable ELF
+  std::string bundle;       // clang offload bundle with the code object
+};
+
+struct AsmResult {
+  std::vector<AsmOutput> outputs;
+  std::vector<Diagnostic> diagnostics;  // input problems (unreadable, tool failures)
+};
+
+AsmResult translate_machine_code(const std::filesystem::path& input, std::string_view bytes, const AsmOptions& options);
+
+}  // namespace gpuport::lift

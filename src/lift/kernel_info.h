@@ -1,0 +1,30 @@
+// What the lifter needs to know about a kernel beyond its SASS text: the parameter layout, the
+// static shared and local memory sizes, and the constant banks. From a cubin (its .nv.info
+// records and sections), or, for text alone, from the kernel's mangled name (its demangled
+// parameter types in natural C layout) and the listing itself.
+// Promise: what cannot be known is said as a finding, not guessed silently.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "lift/sass_lift.h"
+#include "sass/cubin.h"
+#include "sass/program.h"
+
+namespace gpuport::lift {
+
+// From the cubin that `program` was disassembled from. `file` is the cubin's bytes.
+KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view file, const sass::CubinKernel& kernel);
+
+// From the listing alone: the parameters from the demangled signature (natural alignment; a
+// finding when the name does not demangle to a function or names a type whose size is unknown),
+// shared and local sizes from the instructions that use them.
+KernelInfo kernel_info_from_text(const sass::SassFunction& kernel, int arch, std::vector<Diagnostic>& findings);
+
+// The parameter types of a mangled C++ function name ("float const*", "int", ...); empty when the
+// name is not a mangled function (extern "C" kernels) or has no parameters.
+std::vector<std::string> demangled_parameter_types(const std::string& mangled, bool& is_function);
+
+}  // namespace gpuport::lift

@@ -1,0 +1,240 @@
+// Lowering of lifted modules; see lower.h.
+#include "lift/lower.h"
+
+#include <fmt/format.h>
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/Mem2Reg.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "common/file_io.h"
+#include "common/plain_paths.h"
+#include "common/process.h"
+
+extern "C" void LLVMInitializeAMDGPUTargetInfo();
+extern "C" void LLVMInitializeAMDGPUTarget();
+extern "C" void LLVMInitializeAMDGPUTargetMC();
+extern "C" void LLVMInitializeAMDGPUAsmPrinter();
+
+namespace gpuport::lift {
+
+// The semantics bitcode for gfx1100 (semantics/*.cc and target_amdgcn.cc, compiled by clang-19
+// and linked at build time), compiled in by cmake/EmbedBytes.cmake.
+extern const unsigned char kSemanticsGfx1100[];
+extern const unsigned long kSemanticsGfx1100Size;
+
+namespace {
+
+Diagnostic error(std::string code, std::string message) {
+  Diagnostic d;
+  d.severity = Severity::error;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  return d;
+}
+
+void initialise_targets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> target_machine(const llvm::Module& module, LiftTarget target, std::string& why) {
+  initialise_targets();
+  const std::string triple = module.getTargetTriple();
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget(triple, why);
+  if (t == nullptr) return nullptr;
+  llvm::TargetOptions options;
+  const std::string features = target == LiftTarget::gfx1100_wave32 ? "+wavefrontsize32" : "";
+  return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(triple, target_processor(target), features, options,
+                                                                     llvm::Reloc::PIC_, std::nullopt,
+                                                                     llvm::CodeGenOptLevel::Aggressive));
+}
+
+}  // namespace
+
+LiftModule::LiftModule() = default;
+LiftModule::LiftModule(LiftModule&&) noexcept = default;
+LiftModule& LiftModule::operator=(LiftModule&&) noexcept = default;
+LiftModule::~LiftModule() {
+  module.reset();  // before its context
+}
+
+std::string target_processor(LiftTarget) { return "gfx1100"; }
+
+Result<LiftModule> make_lift_module(const std::string& name, LiftTarget target) {
+  LiftModule m;
+  m.target = target;
+  m.context = std::make_unique<llvm::LLVMContext>();
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(kSemanticsGfx1100), kSemanticsGfx1100Size);
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, "sass-semantics-gfx1100.bc", false);
+  auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), *m.context);
+  if (!parsed) {
+    std::string why;
+    llvm::handleAllErrors(parsed.takeError(), [&](const llvm::ErrorInfoBase& e) { why = e.message(); });
+    return error("internal-error", "the built-in SASS semantics bitcode cannot be read: " + why);
+  }
+  m.module = std::move(*parsed);
+  m.module->setModuleIdentifier(name);
+  m.module->setSourceFileName(name);
+  return m;
+}
+
+std::vector<Diagnostic> finalize_module(LiftModule& m, bool optimize) {
+  std::vector<Diagnostic> out;
+  llvm::Module& module = *m.module;
+  {
+    // The lifter's own output must be valid before any pass sees it (passes assume it).
+    std::string problems;
+    llvm::raw_string_ostream os(problems);
+    if (llvm::verifyModule(module, &os)) {
+      os.flush();
+      out.push_back(error("internal-error", "the lifted module is not valid LLVM IR: " + problems.substr(0, 4000)));
+      return out;
+    }
+  }
+  // Kernels stay; everything else (semantics, hooks) is inlined into them and then removed.
+  for (llvm::Function& f : module.functions()) {
+    if (f.isDeclaration() || f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  std::string why;
+  auto tm = target_machine(module, m.target, why);
+  if (!tm) {
+    out.push_back(error("internal-error", "no LLVM target machine for " + module.getTargetTriple() + ": " + why));
+    return out;
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  if (optimize) {
+    mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  } else {
+    // Readable IR: calls inlined, registers in SSA form, dead semantics gone; no other change.
+    mpm.addPass(llvm::AlwaysInlinerPass());
+    llvm::FunctionPassManager fpm;
+    fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    fpm.addPass(llvm::PromotePass());
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    mpm.addPass(llvm::GlobalDCEPass());
+  }
+  mpm.run(module, mam);
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(module, &os)) {
+    os.flush();
+    out.push_back(error("internal-error", "the lifted module is not valid LLVM IR: " + problems));
+  }
+  return out;
+}
+
+std::string module_text(const LiftModule& m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.module->print(os, nullptr);
+  os.flush();
+  return text;
+}
+
+Result<std::string> emit_machine_code(LiftModule& m, EmitKind kind) {
+  std::string why;
+  auto tm = target_machine(*m.module, m.target, why);
+  if (!tm) return error("internal-error", "no LLVM target machine: " + why);
+  // Code generation rewrites the IR (structurizing, control-flow intrinsics): run it on a copy, so
+  // that the module can be emitted again (assembly and object).
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m.module);
+  copy->setDataLayout(tm->createDataLayout());
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  const auto type = kind == EmitKind::object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, type))
+    return error("internal-error", "the AMDGPU back end cannot emit this file type");
+  pm.run(*copy);
+  return std::string(buffer.data(), buffer.size());
+}
+
+namespace {
+
+// Runs `argv` with `input` written to in.<ext> and the output read back from out.<ext>, in a
+// private folder removed afterwards.
+Result<std::string> run_tool_on_bytes(std::vector<std::string> argv, const std::string& input, const std::string& tool) {
+  const std::filesystem::path folder = make_private_folder("gpuport-lower-");
+  if (folder.empty()) return error("io-error", "cannot make a temporary folder for " + tool);
+  struct Remove {
+    std::filesystem::path p;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(p, ec);
+    }
+  } remove{folder};
+  const auto in = folder / "in", out = folder / "out";
+  if (auto d = write_file_atomic(in, input, {.durable = false})) return *d;
+  for (auto& a : argv) {
+    if (a == "@IN@") a = in.string();
+    else if (a == "@OUT@") a = out.string();
+    else if (a.find("@IN@") != std::string::npos) a.replace(a.find("@IN@"), 4, in.string());
+    else if (a.find("@OUT@") != std::string::npos) a.replace(a.find("@OUT@"), 5, out.string());
+  }
+  const std::filesystem::path program = find_program(argv[0]);
+  if (program.empty()) return error("missing-tool", fmt::format("{} is not installed ({})", argv[0], tool));
+  argv[0] = program.string();
+  ProcessOptions options;
+  options.timeout = std::chrono::minutes(2);
+  const ProcessResult r = run_process(argv, options);
+  if (!r.succeeded())
+    return error("tool-failed", fmt::format("{} failed ({}): {}{}", r.command_line, r.outcome(), r.err, r.out));
+  auto bytes = read_file(out, 1ull << 30);
+  if (!bytes) return bytes.diagnostics().front();
+  return std::move(bytes.value());
+}
+
+}  // namespace
+
+Result<std::string> link_code_object(const std::string& object) {
+  return run_tool_on_bytes({"ld.lld-19", "-shared", "--no-undefined", "@IN@", "-o", "@OUT@"}, object, "the AMDGPU code-object linker");
+}
+
+Result<std::string> make_offload_bundle(const std::string& code_object, LiftTarget target) {
+  return run_tool_on_bytes({"clang-offload-bundler-19", "--type=o",
+                            "--targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--" + target_processor(target),
+                            "--input=/dev/null", "--input=@IN@", "--output=@OUT@"},
+                           code_object, "the offload bundler (clang-tools-19)");
+}
+
+}  // namespace gpuport::lift

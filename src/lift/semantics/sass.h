@@ -1,0 +1,54 @@
+// The meaning of NVIDIA SASS instructions, written once: small functions over plain values that
+// the lifter calls (their bitcode, compiled by clang-19 for the target at build time, is linked
+// into every lifted module and inlined there) and that unit tests call natively. Modifiers are
+// arguments: the lifter passes them as constants, so inlining folds every choice away.
+// Promise: no state, no allocation, no library call; only the target hooks below reach outside.
+// Plain C types and builtins only, so the same text compiles for amdgcn, nvptx and the host.
+#pragma once
+
+typedef unsigned char sass_u8;
+typedef unsigned short sass_u16;
+typedef unsigned int sass_u32;
+typedef int sass_i32;
+typedef unsigned long long sass_u64;
+typedef long long sass_i64;
+
+#ifdef __cplusplus
+#define SASS_EXTERN extern "C"
+#else
+#define SASS_EXTERN
+#endif
+
+// Every semantic function is named gpuport_sass_<name>; the lifter looks them up by that name.
+#define SASS_SEMANTIC(ret, name) SASS_EXTERN ret gpuport_sass_##name
+// Target hooks (semantics/target_<target>.cc): what only the target can do. Named
+// gpuport_hook_<name>. A warp here is NVIDIA's: 32 threads.
+#define SASS_HOOK(ret, name) SASS_EXTERN ret gpuport_hook_##name
+
+// ---- target hooks -------------------------------------------------------------------------------
+SASS_HOOK(sass_u32, thread_id)(sass_u32 dim);       // SR_TID.X/Y/Z
+SASS_HOOK(sass_u32, block_id)(sass_u32 dim);        // SR_CTAID.X/Y/Z
+SASS_HOOK(sass_u32, block_size)(sass_u32 dim);      // ntid: c[0x0][0x0..0x8]
+SASS_HOOK(sass_u32, grid_size)(sass_u32 dim);       // nctaid: c[0x0][0xc..0x14]
+SASS_HOOK(sass_u32, lane_id)(void);                 // SR_LANEID: 0..31
+// The lanes of this warp that execute the calling instruction (bit i = lane i).
+SASS_HOOK(sass_u32, active_mask)(void);
+// Bit i set when lane i of the warp is active and passes `value` true.
+SASS_HOOK(sass_u32, ballot)(bool value);
+// `value` of lane `lane` (0..31) of this warp; undefined when that lane is not active.
+SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane);
+SASS_HOOK(void, block_barrier)(void);               // BAR.SYNC 0 with every thread
+SASS_HOOK(void, fence)(sass_u32 scope);             // 0 block (CTA), 1 device (GPU), 2 system
+SASS_HOOK(sass_u64, clock)(void);                   // SR_CLOCKLO/HI, CS2R SR_CLOCKLO
+SASS_HOOK(sass_u64, global_timer)(void);            // SR_GLOBALTIMERLO/HI (nanoseconds)
+SASS_HOOK(void, trap)(void);                        // BPT.TRAP, __trap()
+SASS_HOOK(void, sleep)(sass_u32 nanoseconds);       // NANOSLEEP
+// The hardware's approximations (MUFU): each target uses its own unit where it has one.
+SASS_HOOK(float, rcp_approx)(float x);
+SASS_HOOK(float, rsqrt_approx)(float x);
+SASS_HOOK(float, sqrt_approx)(float x);
+SASS_HOOK(float, exp2_approx)(float x);
+SASS_HOOK(float, log2_approx)(float x);
+SASS_HOOK(float, sin_approx)(float x);  // of x revolutions (x * 2 pi radians), as MUFU.SIN takes it
+SASS_HOOK(float, cos_approx)(float x);  // of x revolutions
+SASS_HOOK(float, tanh_approx)(float x);

@@ -1,0 +1,50 @@
+// The target hooks of sass.h on the host; see target_native.h.
+#include "lift/semantics/target_native.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace gpuport::lift::native {
+
+SimulatedThread& simulated_thread() {
+  thread_local SimulatedThread t;
+  return t;
+}
+
+}  // namespace gpuport::lift::native
+
+using gpuport::lift::native::simulated_thread;
+
+SASS_HOOK(sass_u32, thread_id)(sass_u32 dim) { return simulated_thread().thread[dim % 3]; }
+SASS_HOOK(sass_u32, block_id)(sass_u32 dim) { return simulated_thread().block[dim % 3]; }
+SASS_HOOK(sass_u32, block_size)(sass_u32 dim) { return simulated_thread().block_size[dim % 3]; }
+SASS_HOOK(sass_u32, grid_size)(sass_u32 dim) { return simulated_thread().grid_size[dim % 3]; }
+SASS_HOOK(sass_u32, lane_id)(void) { return simulated_thread().lane; }
+SASS_HOOK(sass_u32, active_mask)(void) { return simulated_thread().active; }
+SASS_HOOK(sass_u32, ballot)(bool value) {
+  auto& t = simulated_thread();
+  const sass_u32 mine = 1u << t.lane;
+  return ((t.ballot_others & ~mine) | (value ? mine : 0)) & t.active;
+}
+SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane) {
+  auto& t = simulated_thread();
+  return lane % 32 == t.lane ? value : t.lane_values[lane % 32];
+}
+SASS_HOOK(void, block_barrier)(void) { ++simulated_thread().barriers; }
+SASS_HOOK(void, fence)(sass_u32) { ++simulated_thread().fences; }
+SASS_HOOK(sass_u64, clock)(void) {
+  return static_cast<sass_u64>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+SASS_HOOK(sass_u64, global_timer)(void) {
+  return static_cast<sass_u64>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+SASS_HOOK(void, trap)(void) { ++simulated_thread().traps; }
+SASS_HOOK(void, sleep)(sass_u32) {}
+SASS_HOOK(float, rcp_approx)(float x) { return 1.0f / x; }
+SASS_HOOK(float, rsqrt_approx)(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }
+SASS_HOOK(float, sqrt_approx)(float x) { return std::sqrt(x); }
+SASS_HOOK(float, exp2_approx)(float x) { return std::exp2(x); }
+SASS_HOOK(float, log2_approx)(float x) { return std::log2(x); }
+SASS_HOOK(float, sin_approx)(float x) { return static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); }
+SASS_HOOK(float, cos_approx)(float x) { return static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); }
+SASS_HOOK(float, tanh_approx)(float x) { return std::tanh(x); }
