@@ -94,6 +94,7 @@ AsmResult translate_machine_code(const std::filesystem::path& input, std::string
   AsmResult result;
   sass::ListingRequest request;
   request.archs = options.archs.empty() ? std::vector<int>{80} : options.archs;
+  request.prefer_newest_disassembler = true;
   auto listings = sass::obtain_listings(input, bytes, request);
   result.diagnostics = listings.diagnostics;
   for (const auto& listing : listings.listings) {

@@ -165,6 +165,7 @@ void register_float_handlers(HandlerTable& table);
 void register_memory_handlers(HandlerTable& table);
 void register_warp_handlers(HandlerTable& table);
 void register_special_handlers(HandlerTable& table);
+void register_mma_handlers(HandlerTable& table);
 
 // Helpers the family files share.
 // The comparison code of a modifier list (ISETP/FSETP/...): "LT" -> 1 ... as semantics/*.h

@@ -500,6 +500,7 @@ const HandlerTable& handlers() {
     register_memory_handlers(t);
     register_warp_handlers(t);
     register_special_handlers(t);
+    register_mma_handlers(t);
     return t;
   }();
   return table;

@@ -145,7 +145,11 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
                                                     id.arch, id.abi_version)));
         return out;
       }
-      const Toolchain t = detect_toolchain(tc);
+      Toolchain t = detect_toolchain(tc);
+      if (request.prefer_newest_disassembler && tc == ToolchainId::cuda11 && !request.toolchain) {
+        Toolchain newest = detect_toolchain(ToolchainId::cuda13);
+        if (!newest.unavailable(Tool::nvdisasm)) t = std::move(newest);
+      }
       disassemble(path, path, std::string(bytes), path.string(), id.arch, t, false, out);
       if (!out.listings.empty()) save(request, path.filename().replace_extension(".sass"), out.listings.back().text, out);
       return out;
@@ -232,7 +236,16 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
           out.diagnostics.push_back(*err);
           continue;
         }
-        disassemble(path, cubin, std::move(bytes), fmt::format("{}@sm_{}", path.string(), arch), arch, t, true, out);
+        const Toolchain* disassembler = &t;
+        std::optional<Toolchain> newest;
+        if (request.prefer_newest_disassembler && t.id == ToolchainId::cuda11) {
+          newest = detect_toolchain(ToolchainId::cuda13);
+          if (!newest->unavailable(Tool::nvdisasm)) disassembler = &*newest;
+        }
+        disassemble(path, cubin, std::move(bytes), fmt::format("{}@sm_{}", path.string(), arch), arch, *disassembler,
+                    disassembler == &t, out);
+        if (disassembler != &t && out.listings.size() > before)
+          out.listings.back().tools = tool_versions(t, true, false, false) + ", " + out.listings.back().tools;
         if (!request.save_dir.empty()) {
           std::error_code ec;
           fs::create_directories(request.save_dir, ec);

@@ -28,6 +28,10 @@ struct ListingRequest {
   std::optional<ToolchainId> toolchain;    // std::nullopt: the arch's or the cubin's own
   CompileOptions compile;
   std::filesystem::path save_dir;          // when set, cubins and listings are kept here
+  // Disassemble CUDA 11.8 cubins with CUDA 13's nvdisasm when it is installed: 11.8's prints only
+  // the encoding of a few sm_90 instructions (VIMNMX, ...), which a reader of the text (the lifter)
+  // cannot use. The listing says which tools made it.
+  bool prefer_newest_disassembler = false;
 };
 
 struct Listing {

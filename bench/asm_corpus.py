@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The CASS measure on our corpus, by execution (a measurement for docs/RESULTS.md, not a test):
+for every program of bench/corpus, the CUDA original is compiled by nvcc 11.8 for each NVIDIA
+architecture asked for, all its kernels are translated by `gpuport asm` to gfx1100, the code
+object is linked with the HIP host code of the program's source translation (`gpuport
+translate`), and the program runs under `gpuport run` (emulated gfx1100, the emulation-sized
+workload) and is counted PASS when it prints its own RESULT ... PASS line.
+
+Usage: bench/asm_corpus.py [--gpuport build/bin/gpuport] [--work DIR] [--arch 80,90] [-j 2]
+                           [--filter TEXT] [--json FILE]
+Prints one line per program and arch, then a table per domain and the reasons of the failures
+(for a translation failure: the unsupported instructions, counted by opcode)."""
+import argparse
+import collections
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+p.add_argument("--gpuport", default=os.path.join(here, "build", "bin", "gpuport"))
+p.add_argument("--work", default="/tmp/gpuport-asm-corpus")
+p.add_argument("--arch", default="80,90")
+p.add_argument("-j", type=int, default=2)
+p.add_argument("--filter", default="")
+p.add_argument("--json")
+p.add_argument("--timeout", type=int, default=300)
+a = p.parse_args()
+gpuport = os.path.abspath(a.gpuport)
+archs = [int(x) for x in a.arch.split(",")]
+libs = os.path.join(here, "build", "rocm-device-libs")
+sources = sorted(s for s in glob.glob(os.path.join(here, "bench", "corpus", "*", "*.cu")) if a.filter in s)
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", **kw)
+
+
+def one(source):
+    domain = os.path.basename(os.path.dirname(source))
+    name = os.path.splitext(os.path.basename(source))[0]
+    d = os.path.join(a.work, domain, name)
+    os.makedirs(d, exist_ok=True)
+    results = []
+    t = run([gpuport, "translate", source, "-o", os.path.join(d, "hip"), "-q"])
+    unit = os.path.join(d, "hip", domain, name + ".cu")
+    for arch in archs:
+        r = {"program": f"{domain}/{name}", "domain": domain, "arch": f"sm_{arch}", "outcome": "", "reason": "", "seconds": 0.0}
+        start = time.time()
+        if not os.path.exists(unit):
+            r["outcome"], r["reason"] = "translate-failed", t.stderr.strip()[-300:]
+            results.append(r)
+            continue
+        out = os.path.join(d, f"sm_{arch}")
+        os.makedirs(out, exist_ok=True)
+        s = run([gpuport, "asm", source, "--arch", f"sm_{arch}", "--emit", "bundle", "-o", out, "--report", "json"])
+        r["asm_seconds"] = round(time.time() - start, 2)
+        bundle = os.path.join(out, f"{name}.sm_{arch}.gfx1100.hipfb")
+        if s.returncode != 0 or not os.path.exists(bundle):
+            r["outcome"] = "asm-failed"
+            r["findings"] = [line for line in s.stderr.splitlines() if "error:" in line]
+            r["reason"] = r["findings"][0] if r["findings"] else s.stderr.strip()[-300:]
+            results.append(r)
+            continue
+        exe = os.path.join(out, name)
+        h = run(["clang-19", "-x", "hip", "--offload-arch=gfx1100", "--offload-host-only", "--rocm-path=/usr",
+                 "--rocm-device-lib-path=" + libs, "-O2", "-Wno-unused-result", "-Xclang", "-fcuda-include-gpubinary",
+                 "-Xclang", bundle, unit, "-o", exe, "-lamdhip64", "-lstdc++", "-lm"])
+        if h.returncode != 0:
+            r["outcome"], r["reason"] = "link-failed", h.stderr.strip()[-300:]
+            results.append(r)
+            continue
+        env = dict(os.environ, CORPUS_EMULATED="1")
+        try:
+            x = run([gpuport, "run", "-j", "1", "--timeout", str(a.timeout), "--", exe], env=env, cwd=out, timeout=a.timeout + 30)
+            line = next((l for l in x.stdout.splitlines() if l.startswith("RESULT")), "")
+            if x.returncode == 0 and " PASS" in line:
+                r["outcome"] = "PASS"
+            else:
+                r["outcome"] = "FAIL"
+                r["reason"] = (line or (x.stderr.strip().splitlines() or ["exit %d" % x.returncode])[-1])[:300]
+        except subprocess.TimeoutExpired:
+            r["outcome"], r["reason"] = "FAIL", "timed out"
+        r["seconds"] = round(time.time() - start, 2)
+        results.append(r)
+    return results
+
+
+results = []
+with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
+    for rs in pool.map(one, sources):
+        for r in rs:
+            print(f"{r['program']:40} {r['arch']:6} {r['outcome']:15} {r['reason'][:150]}", flush=True)
+            results.append(r)
+
+print()
+by_domain = collections.defaultdict(lambda: collections.Counter())
+for r in results:
+    by_domain[r["domain"]][(r["arch"], r["outcome"] == "PASS")] += 1
+print(f"{'domain':24} " + " ".join(f"{'sm_%d' % x:>10}" for x in archs))
+for domain in sorted(by_domain):
+    c = by_domain[domain]
+    print(f"{domain:24} " + " ".join(f"{c[('sm_%d' % x, True)]:>4}/{c[('sm_%d' % x, True)] + c[('sm_%d' % x, False)]:<5}" for x in archs))
+for x in archs:
+    mine = [r for r in results if r["arch"] == f"sm_{x}"]
+    passed = sum(r["outcome"] == "PASS" for r in mine)
+    print(f"sm_{x}: {passed}/{len(mine)} PASS ({100.0 * passed / max(1, len(mine)):.1f}%)")
+opcodes = collections.Counter()
+for r in results:
+    for f in r.get("findings", []):
+        m = re.search(r"no semantics for (\S+)", f)
+        opcodes[m.group(1) if m else re.sub(r".*error: kernel \S+: ", "", f).split(" at byte offset")[0][:80]] += 1
+if opcodes:
+    print("\nunsupported (findings over all programs and archs):")
+    for k, v in opcodes.most_common():
+        print(f"  {v:5} {k}")
+if a.json:
+    with open(a.json, "w") as f:
+        json.dump(results, f, indent=1)
