@@ -8,6 +8,7 @@
 #include "common/file_io.h"
 #include "common/json.h"
 #include "maps/api_map.h"
+#include "sass/program.h"
 #include "verify/harness.h"
 
 namespace gpuport::cli {
@@ -26,6 +27,8 @@ struct VerifyArguments {
   bool no_cache = false;
   bool no_run = false;
   bool emulate = false;
+  bool asm_path = false;
+  std::vector<std::string> asm_archs = {"sm_80", "sm_90"};
   double timeout_s = 120;
   std::string device_lib_dir;
   std::string nvcc = "/usr/bin/nvcc";
@@ -52,6 +55,14 @@ int run_verify(const VerifyArguments& a) {
   o.run = !a.no_run;
   o.emulate = a.emulate;
   o.emulator_runtime = emulator_runtime_dir();
+  for (const auto& one : a.asm_path ? a.asm_archs : std::vector<std::string>{}) {
+    const int arch = sass::parse_arch(one);
+    if (arch == 0) {
+      std::fprintf(stderr, "gpuport verify: --asm %s: not an architecture (sm_80, sm_90, ...)\n", one.c_str());
+      return 2;
+    }
+    o.asm_archs.push_back(arch);
+  }
   o.run_timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout_s * 1000));
 
   const bool tty = ::isatty(2);
@@ -105,6 +116,12 @@ Action add_verify_command(CLI::App& app) {
   cmd->add_flag("--no-run", args->no_run, "Build only, even where a GPU is present");
   cmd->add_flag("--emulate", args->emulate,
                 "Also run each gfx1100 build on gpuport's emulator (AMD semantics, reported as gfx1100 (emulated))");
+#ifdef GPUPORT_HAVE_LIFT
+  cmd->add_flag("--asm", args->asm_path,
+                "Also prove the machine-code path: each program's SASS (nvcc 11.8 -cubin) translated by `gpuport asm` to "
+                "gfx1100, linked with the HIP host code of its translation and run on the emulator (reported as emulated)");
+  cmd->add_option("--asm-arch", args->asm_archs, "NVIDIA architectures of --asm")->delimiter(',')->capture_default_str();
+#endif
   cmd->add_option("--timeout", args->timeout_s, "Seconds a program may run")->capture_default_str();
   cmd->add_option("--rocm-device-lib-path", args->device_lib_dir, "gfx1100 device-library folder");
   cmd->add_option("--nvcc", args->nvcc, "nvcc 11.8")->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -158,6 +159,10 @@ class LiftContext {
 // (after cx.refuse) for a form it does not implement.
 using Handler = std::function<bool(LiftContext&, const sass::SassInstruction&)>;
 using HandlerTable = std::map<std::string, Handler, std::less<>>;
+
+// The numeric value of an immediate of a float instruction (nvdisasm prints "-1", "0.5", "+INF"),
+// or std::nullopt when the operand is not such an immediate (a hexadecimal immediate gives bits).
+std::optional<double> float_immediate(const sass::SassOperand& op);
 
 // One registration function per family file.
 void register_integer_handlers(HandlerTable& table);

@@ -237,9 +237,18 @@ llvm::Value* LiftContext::read_int(const sass::SassOperand& op) {
   return v;
 }
 
+// nvdisasm prints the immediates of float instructions as numbers: "0.5", "-1", "3", "+INF"; only a
+// hexadecimal immediate ("0x7fffffff") gives the bits.
+std::optional<double> float_immediate(const sass::SassOperand& op) {
+  if (op.kind != sass::OperandKind::immediate) return std::nullopt;
+  if (op.is_float) return op.float_value;
+  if (op.text.starts_with("0x") || op.text.starts_with("-0x") || op.text.find("@") != std::string_view::npos) return std::nullopt;
+  return static_cast<double>(op.value);
+}
+
 llvm::Value* LiftContext::read_float(const sass::SassOperand& op) {
   llvm::Value* v;
-  if (op.kind == sass::OperandKind::immediate && op.is_float) v = llvm::ConstantFP::get(f32(), static_cast<float>(op.float_value));
+  if (auto imm = float_immediate(op)) v = llvm::ConstantFP::get(f32(), static_cast<float>(*imm));
   else v = builder_.CreateBitCast(read(op), f32());
   if (op.absolute) v = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
   if (op.negate) v = builder_.CreateFNeg(v);
@@ -275,7 +284,7 @@ llvm::Value* LiftContext::read64(const sass::SassOperand& op) {
 
 llvm::Value* LiftContext::read_double(const sass::SassOperand& op) {
   llvm::Value* v;
-  if (op.kind == sass::OperandKind::immediate && op.is_float) v = llvm::ConstantFP::get(f64(), op.float_value);
+  if (auto imm = float_immediate(op)) v = llvm::ConstantFP::get(f64(), *imm);
   else v = builder_.CreateBitCast(read64(op), f64());
   if (op.absolute) v = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
   if (op.negate) v = builder_.CreateFNeg(v);

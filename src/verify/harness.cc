@@ -15,6 +15,9 @@
 #include "common/plain_paths.h"
 #include "common/process.h"
 #include "source/project.h"
+#ifdef GPUPORT_HAVE_LIFT
+#include "lift/asm_translate.h"
+#endif
 
 namespace gpuport::verify {
 namespace fs = std::filesystem;
@@ -296,7 +299,19 @@ std::vector<fs::path> program_inputs(const fs::path& source) {
   return all;
 }
 
-ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const VerifyOptions& options,
+// The environment of a program run on gpuport's emulator: its HIP runtime first on the library
+// path, and the corpus's emulation-sized workloads.
+std::map<std::string, std::optional<std::string>> emulator_environment(const VerifyOptions& options) {
+  std::map<std::string, std::optional<std::string>> env;
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  env["LD_LIBRARY_PATH"] = options.emulator_runtime.string() + (old_path && *old_path ? ":" + std::string(old_path) : "");
+  env["CORPUS_EMULATED"] = "1";
+  env["GPUPORT_EMULATED"] = "1";
+  env["GPUPORT_RUN_JOBS"] = std::to_string(options.jobs > 1 ? 1 : 2);  // programs already run in parallel
+  return env;
+}
+
+ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, const VerifyOptions& options,
                          bool gpu, const std::string& gpu_note) {
   ProgramReport p;
   p.source = source.string();
@@ -335,6 +350,8 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     for (const auto& d : f.findings)
       if (d.severity == Severity::error) errors += format_diagnostic(d) + "\n";
   }
+  p.hip_unit = hip_unit.string();
+  for (const auto& f : hip_files) p.hip_files.push_back(f.string());
   if (hip_unit.empty() || !errors.empty() || tr.report.io_failure) {
     p.translate.status = StepStatus::failed;
     p.translate.message = trim(errors.empty() ? std::string("no translated unit was written") : errors);
@@ -380,12 +397,7 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
     return p;
   }
   if (options.emulate && p.compile_amd.status == StepStatus::ok) {
-    std::map<std::string, std::optional<std::string>> env;
-    const char* old_path = std::getenv("LD_LIBRARY_PATH");
-    env["LD_LIBRARY_PATH"] = options.emulator_runtime.string() + (old_path && *old_path ? ":" + std::string(old_path) : "");
-    env["CORPUS_EMULATED"] = "1";
-    env["GPUPORT_EMULATED"] = "1";
-    env["GPUPORT_RUN_JOBS"] = std::to_string(options.jobs > 1 ? 1 : 2);  // programs already run in parallel
+    auto env = emulator_environment(options);
     p.run_emulated = run_program(dir / "translated-gfx1100", options.run_timeout, env);
     if (p.compile_amd_wave64.status == StepStatus::ok) {
       env["GPUPORT_RUN_WAVE64"] = "1";
@@ -428,6 +440,98 @@ ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const 
   return p;
 }
 
+#ifdef GPUPORT_HAVE_LIFT
+// --asm for one architecture: nvcc 11.8 -cubin (cached), `gpuport asm` of the cubin, the HIP host
+// code linked with the translated device code (cached), the program on the emulator.
+AsmPath verify_asm(const ProgramReport& p, const fs::path& source, int arch, const VerifyOptions& options) {
+  AsmPath a;
+  a.arch = arch;
+  const auto& cc = options.compilers;
+  const fs::path dir = options.work_dir / p.domain / p.name / fmt::format("asm-sm_{}", arch);
+  if (auto why = nvidia_unavailable(cc)) {
+    a.cubin.status = StepStatus::skipped;
+    a.cubin.message = *why;
+    return a;
+  }
+  auto argv = nvcc_command(cc);
+  argv[3] = fmt::format("-arch=sm_{}", arch);
+  argv.insert(argv.end(), {"-cubin", "-O3", "-I" + source.parent_path().string(), source.string(), "-o", "{out}"});
+  const fs::path cubin = dir / fmt::format("{}.sm_{}.cubin", p.name, arch);
+  a.cubin = cached_build(argv, cubin, program_inputs(source), nvcc11_environment(), options, true);
+  if (a.cubin.status != StepStatus::ok) return a;
+
+  const auto start = Clock::now();
+  a.translate.command = fmt::format("gpuport asm {} --emit bundle -o {}", cubin.string(), dir.string());
+  auto bytes = read_file(cubin, 1ull << 30);
+  lift::AsmOptions ao;
+  ao.archs = {arch};
+  ao.want_ir = ao.want_assembly = ao.want_code_object = false;
+  ao.want_bundle = true;
+  const fs::path bundle = dir / fmt::format("{}.sm_{}.gfx1100.hipfb", p.name, arch);
+  std::string findings;
+  bool translated = false;
+  if (bytes) {
+    const lift::AsmResult r = lift::translate_machine_code(cubin, bytes.value(), ao);
+    for (const auto& d : r.diagnostics)
+      if (d.severity == Severity::error) findings += format_diagnostic(d) + "\n";
+    for (const auto& out : r.outputs) {
+      for (const auto& k : out.kernels)
+        for (const auto& d : k.findings) findings += format_diagnostic(d) + "\n";
+      if (out.ok && !translated) {
+        if (auto err = write_file_atomic(bundle, out.bundle, {.durable = false})) findings += format_diagnostic(*err) + "\n";
+        else translated = true;
+      }
+    }
+  } else {
+    findings = format_diagnostic(bytes.diagnostics().front());
+  }
+  a.translate.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  a.translate.status = translated ? StepStatus::ok : StepStatus::failed;
+  a.translate.message = trim(findings.empty() && !translated ? std::string("no output") : findings);
+  if (!translated) return a;
+
+  if (auto why = amd_unavailable(cc)) {
+    a.link.status = StepStatus::skipped;
+    a.link.message = *why;
+    return a;
+  }
+  std::vector<std::string> link = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--offload-host-only", "--rocm-path=/usr",
+                                   "--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result",
+                                   "-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}",
+                                   "-lamdhip64"};
+  std::vector<fs::path> inputs(p.hip_files.begin(), p.hip_files.end());
+  inputs.push_back(bundle);
+  a.link = cached_build(link, dir / p.name, inputs, {}, options, false);
+  if (a.link.status != StepStatus::ok || options.emulator_runtime.empty()) return a;
+  a.run = run_program(dir / p.name, options.run_timeout, emulator_environment(options));
+  return a;
+}
+#endif
+
+ProgramReport verify_one(const fs::path& source, const maps::ApiMap& map, const VerifyOptions& options, bool gpu,
+                         const std::string& gpu_note) {
+  ProgramReport p = verify_source(source, map, options, gpu, gpu_note);
+#ifdef GPUPORT_HAVE_LIFT
+  if (!options.asm_archs.empty() && !p.hip_unit.empty() && p.translate.status == StepStatus::ok) {
+    for (int arch : options.asm_archs) p.asm_paths.push_back(verify_asm(p, source, arch, options));
+    // The machine-code path proves itself by running; a failure there fails the program.
+    if (!p.verdict.starts_with("failed"))
+      for (const auto& a : p.asm_paths) {
+        std::string why;
+        if (a.cubin.status == StepStatus::failed) why = "nvcc -cubin";
+        else if (a.translate.status == StepStatus::failed) why = "translation";
+        else if (a.link.status == StepStatus::failed) why = "host link";
+        else if (a.run.outcome != RunOutcome::passed && a.run.outcome != RunOutcome::not_run) why = std::string(run_outcome_name(a.run.outcome));
+        if (!why.empty()) {
+          p.verdict = fmt::format("failed: asm sm_{} (emulated) {}", a.arch, why);
+          break;
+        }
+      }
+  }
+#endif
+  return p;
+}
+
 }  // namespace
 
 VerifyReport verify_programs(const std::vector<fs::path>& inputs, const maps::ApiMap& map, const VerifyOptions& options,
@@ -435,6 +539,7 @@ VerifyReport verify_programs(const std::vector<fs::path>& inputs, const maps::Ap
   VerifyReport report;
   report.run_requested = options.run;
   report.emulated = options.emulate;
+  report.asm_archs = options.asm_archs;
   const auto programs = find_programs(inputs, report.errors);
   if (options.gpu_present) {
     report.gpu = *options.gpu_present;
@@ -473,6 +578,23 @@ namespace {
 std::string cell(const StepResult& s) {
   if (s.status == StepStatus::ok && s.cached) return "ok*";
   return std::string(step_status_name(s.status));
+}
+
+// One word per --asm architecture: the run's outcome, or the step that failed.
+std::string asm_outcome(const AsmPath& a) {
+  if (a.cubin.status == StepStatus::failed) return "nvcc-failed";
+  if (a.cubin.status == StepStatus::skipped) return "skipped";
+  if (a.translate.status == StepStatus::failed) return "asm-failed";
+  if (a.link.status == StepStatus::failed) return "link-failed";
+  if (a.link.status == StepStatus::skipped) return "skipped";
+  return std::string(run_outcome_name(a.run.outcome));
+}
+
+std::string asm_cell(const ProgramReport& p) {
+  if (p.asm_paths.empty()) return "-";
+  std::string c;
+  for (const auto& a : p.asm_paths) c += (c.empty() ? "" : " / ") + asm_outcome(a);
+  return c;
 }
 
 std::string run_cell(const ProgramReport& p) {
@@ -532,13 +654,19 @@ std::string format_table(const VerifyReport& r) {
   std::string out;
   std::size_t width = 24;
   for (const auto& p : r.programs) width = std::max(width, p.domain.size() + 1 + p.name.size());
-  const std::string emu_head = r.emulated ? fmt::format("{:<28} ", "gfx1100 (emulated) w32 / w64") : std::string();
+  std::string emu_head = r.emulated ? fmt::format("{:<28} ", "gfx1100 (emulated) w32 / w64") : std::string();
+  if (!r.asm_archs.empty()) {
+    std::string head = "asm";
+    for (int arch : r.asm_archs) head += fmt::format("{}sm_{}", head == "asm" ? " " : " / ", arch);
+    emu_head += fmt::format("{:<28} ", head + " (emulated)");
+  }
   out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", "program", width, "nvcc", "translate", "gfx1100",
                      "hip-nvidia", emu_head, "run (original / HIP)", "time ratio");
   for (const auto& p : r.programs) {
-    const std::string emu = r.emulated ? fmt::format("{:<28} ", fmt::format("{} / {}", run_outcome_name(p.run_emulated.outcome),
-                                                                           run_outcome_name(p.run_emulated_wave64.outcome)))
-                                       : std::string();
+    std::string emu = r.emulated ? fmt::format("{:<28} ", fmt::format("{} / {}", run_outcome_name(p.run_emulated.outcome),
+                                                                     run_outcome_name(p.run_emulated_wave64.outcome)))
+                                 : std::string();
+    if (!r.asm_archs.empty()) emu += fmt::format("{:<28} ", asm_cell(p));
     out += fmt::format("{:<{}}  {:<7} {:<9} {:<8} {:<10} {}{:<24} {}\n", p.domain + "/" + p.name, width,
                        cell(p.build_original), cell(p.translate), cell(p.compile_amd), cell(p.build_hip_nvidia), emu,
                        run_cell(p), p.runtime_ratio ? fmt::format("{:.2f}", *p.runtime_ratio) : "-");
@@ -565,6 +693,25 @@ std::string format_table(const VerifyReport& r) {
       out += fmt::format("\n{}/{}: {} ({})\n{}\n", p.domain, p.name, p.verdict, run.detail, run.output_tail);
     }
   }
+  for (const auto& p : r.programs)
+    for (const auto& a : p.asm_paths) {
+      const StepResult* failed = a.cubin.status == StepStatus::failed       ? &a.cubin
+                                 : a.translate.status == StepStatus::failed ? &a.translate
+                                 : a.link.status == StepStatus::failed      ? &a.link
+                                                                            : nullptr;
+      if (failed != nullptr) {
+        out += fmt::format("\n{}/{}: asm sm_{}: {}\n  command: {}\n", p.domain, p.name, a.arch, asm_outcome(a), failed->command);
+        std::string msg = trim(failed->message, 12);
+        for (std::size_t pos = 0; pos < msg.size();) {
+          auto nl = msg.find('\n', pos);
+          out += "  " + msg.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) + "\n";
+          pos = nl == std::string::npos ? msg.size() : nl + 1;
+        }
+      } else if (a.run.outcome != RunOutcome::passed && a.run.outcome != RunOutcome::not_run) {
+        out += fmt::format("\n{}/{}: asm sm_{} (emulated) {} ({})\n{}\n", p.domain, p.name, a.arch, run_outcome_name(a.run.outcome),
+                           a.run.detail, a.run.output_tail);
+      }
+    }
   for (const auto& e : r.errors) out += "error: " + e + "\n";
   std::size_t built = 0, passed = 0, ran = 0, steps[4] = {};
   std::vector<double> ratios;
@@ -590,6 +737,15 @@ std::string format_table(const VerifyReport& r) {
       passed64 += p.run_emulated_wave64.outcome == RunOutcome::passed;
     }
     out += fmt::format("gfx1100 (emulated) wave32 {} passed of {}, wave64 {} passed of {}; ", passed32, ran32, passed64, ran64);
+  }
+  for (std::size_t k = 0; k < r.asm_archs.size(); ++k) {
+    std::size_t translated = 0, passed_asm = 0;
+    for (const auto& p : r.programs)
+      if (k < p.asm_paths.size()) {
+        translated += p.asm_paths[k].translate.status == StepStatus::ok;
+        passed_asm += p.asm_paths[k].run.outcome == RunOutcome::passed;
+      }
+    out += fmt::format("asm sm_{}: translated {}/{}, gfx1100 (emulated) passed {}/{}; ", r.asm_archs[k], translated, n, passed_asm, n);
   }
   if (ran == 0) {
     out += fmt::format("run: not run ({})", !r.run_requested ? "--no-run" : r.gpu_note);
@@ -618,6 +774,16 @@ nlohmann::json to_json(const VerifyReport& r) {
                                  {"gfx1100_emulated", run_json(p.run_emulated)},
                                  {"gfx1100_wave64_emulated", run_json(p.run_emulated_wave64)}}}};
     if (p.runtime_ratio) j["runtime_ratio"] = *p.runtime_ratio;
+    if (!p.asm_paths.empty()) {
+      j["asm"] = nlohmann::json::array();
+      for (const auto& a : p.asm_paths)
+        j["asm"].push_back({{"arch", fmt::format("sm_{}", a.arch)},
+                            {"cubin", step_json(a.cubin)},
+                            {"translate", step_json(a.translate)},
+                            {"link", step_json(a.link)},
+                            {"gfx1100_emulated", run_json(a.run)},
+                            {"outcome", asm_outcome(a)}});
+    }
     programs.push_back(std::move(j));
   }
   nlohmann::json domains = nlohmann::json::object();
@@ -675,12 +841,18 @@ std::string to_html(const VerifyReport& r) {
   h += "<h2>Programs</h2>\n<table><tr><th>program</th><th>nvcc</th><th>translate</th><th>gfx1100</th>"
        "<th>hip-nvidia</th>";
   if (r.emulated) h += "<th>gfx1100 (emulated) wave32 / wave64</th>";
+  if (!r.asm_archs.empty()) {
+    std::string head = "asm";
+    for (int arch : r.asm_archs) head += fmt::format("{}sm_{}", head == "asm" ? " " : " / ", arch);
+    h += "<th>" + html_escape(head + " (emulated)") + "</th>";
+  }
   h += "<th>run (original / HIP)</th><th>ratio</th><th>verdict</th></tr>\n";
   auto cls = [](const StepResult& s) { return s.status == StepStatus::failed ? "bad" : s.status == StepStatus::ok ? "ok" : "muted"; };
   for (const auto& p : r.programs) {
-    const std::string emulated =
+    std::string emulated =
         r.emulated ? fmt::format("<td>{} / {}</td>", run_outcome_name(p.run_emulated.outcome), run_outcome_name(p.run_emulated_wave64.outcome))
                    : std::string();
+    if (!r.asm_archs.empty()) emulated += "<td>" + html_escape(asm_cell(p)) + "</td>";
     h += fmt::format(
         "<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td>"
         "{}<td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",

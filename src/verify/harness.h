@@ -58,6 +58,16 @@ struct RunResult {
 RunResult run_program(const std::filesystem::path& binary, std::chrono::milliseconds timeout,
                       const std::map<std::string, std::optional<std::string>>& environment = {});
 
+// `verify --asm`: the program's NVIDIA machine code for one architecture translated by `gpuport
+// asm` to gfx1100, linked with the HIP host code of the source translation, and run on the emulator.
+struct AsmPath {
+  int arch = 0;               // sm_XX of the cubin that was translated
+  StepResult cubin;           // nvcc 11.8 -cubin
+  StepResult translate;       // gpuport asm (lift + LLVM AMDGPU)
+  StepResult link;            // clang-19 host code with the translated device code
+  RunResult run;              // on gpuport's emulator (AMD semantics, emulated)
+};
+
 struct ProgramReport {
   std::string name;    // file name without extension
   std::string domain;  // the folder it lives in
@@ -71,6 +81,9 @@ struct ProgramReport {
   RunResult run_emulated;  // the gfx1100 build on gpuport's emulator (--emulate): AMD semantics, emulated
   StepResult compile_amd_wave64;  // --emulate: the same build with -mwavefrontsize64
   RunResult run_emulated_wave64;
+  std::vector<AsmPath> asm_paths;      // --asm: one per architecture
+  std::string hip_unit;                // the translated unit (empty when translation wrote none)
+  std::vector<std::string> hip_files;  // it and the translated headers it includes
   std::string verdict;                 // "passed", "failed: ...", "not run: no GPU", ...
   std::optional<double> runtime_ratio;  // translated gpu_ms / original gpu_ms
   bool built() const;
@@ -88,6 +101,9 @@ struct VerifyOptions {
   // CORPUS_EMULATED=1 so that corpus programs pick their emulation-sized workloads.
   bool emulate = false;
   std::filesystem::path emulator_runtime;
+  // The machine-code path (`gpuport asm`) for these NVIDIA architectures (80, 90); empty: off.
+  // Its runs need the emulator (they are reported as emulated, never as an AMD GPU).
+  std::vector<int> asm_archs;
   std::optional<bool> gpu_present;        // override detection
   std::chrono::milliseconds run_timeout{std::chrono::seconds(120)};
   std::chrono::milliseconds build_timeout{std::chrono::minutes(10)};
@@ -98,6 +114,7 @@ struct VerifyReport {
   bool gpu = false;
   bool run_requested = true;  // false with --no-run
   bool emulated = false;      // --emulate
+  std::vector<int> asm_archs;  // --asm
   std::string gpu_note;  // which GPU, or why there is none
   std::vector<std::string> errors;  // inputs that could not be read
   bool all_ok() const;
