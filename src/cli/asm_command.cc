@@ -24,6 +24,7 @@ struct AsmArguments {
   std::string archs;
   std::string report;  // "json" prints a JSON report on stdout
   bool no_optimize = false;
+  bool wave64 = false;
 };
 
 constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
@@ -56,6 +57,7 @@ int run_asm(const AsmArguments& a) {
   }
   if (!a.kernel.empty()) options.kernel = a.kernel;
   options.optimize = !a.no_optimize;
+  if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
   std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{"bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
   for (const auto& e : emit) {
@@ -107,7 +109,7 @@ int run_asm(const AsmArguments& a) {
       std::fprintf(stderr, "gpuport asm: %s: not translated (no output written)\n", out.name.c_str());
     } else {
       const fs::path dir = a.output_dir;
-      const std::string stem = output_stem(a.input, out.arch) + "." + a.target;
+      const std::string stem = output_stem(a.input, out.arch) + "." + a.target + (a.wave64 ? "-wave64" : "");
       auto write = [&](const std::string& ext, const std::string& content) {
         const fs::path path = dir / (stem + ext);
         if (auto d = write_file_atomic(path, content, {.durable = false})) {
@@ -145,6 +147,7 @@ Action add_asm_command(CLI::App& app) {
   cmd->add_option("--arch", args->archs, "NVIDIA architectures: for a .cu input the ones to compile (default sm_80), "
                                         "for others the ones to keep (default all)");
   cmd->add_option("--report", args->report, "json: print a JSON report on standard output")->check(CLI::IsMember({"json"}));
+  cmd->add_flag("--wave64", args->wave64, "gfx1100 in wave64 (each NVIDIA warp is one 32-lane half of a wave); default wave32");
   cmd->add_flag("--no-opt", args->no_optimize, "keep the lifted IR unoptimised beyond inlining and SSA form");
   return [args] { return run_asm(*args); };
 }

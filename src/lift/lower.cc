@@ -38,10 +38,13 @@ extern "C" void LLVMInitializeAMDGPUAsmPrinter();
 
 namespace gpuport::lift {
 
-// The semantics bitcode for gfx1100 (semantics/*.cc and target_amdgcn.cc, compiled by clang-19
-// and linked at build time), compiled in by cmake/EmbedBytes.cmake.
+// The semantics bitcode for gfx1100 in wave32 and wave64 (semantics/sass_*.cc with target_amdgcn.cc
+// or target_amdgcn_wave64.cc, compiled by clang-19 and linked at build time), compiled in by
+// cmake/embed_bytes.cmake.
 extern const unsigned char kSemanticsGfx1100[];
 extern const unsigned long kSemanticsGfx1100Size;
+extern const unsigned char kSemanticsGfx1100Wave64[];
+extern const unsigned long kSemanticsGfx1100Wave64Size;
 
 namespace {
 
@@ -69,7 +72,7 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const llvm::Module& module, 
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(triple, why);
   if (t == nullptr) return nullptr;
   llvm::TargetOptions options;
-  const std::string features = target == LiftTarget::gfx1100_wave32 ? "+wavefrontsize32" : "";
+  const std::string features = target == LiftTarget::gfx1100_wave64 ? "+wavefrontsize64" : "+wavefrontsize32";
   return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(triple, target_processor(target), features, options,
                                                                      llvm::Reloc::PIC_, std::nullopt,
                                                                      llvm::CodeGenOptLevel::Aggressive));
@@ -90,8 +93,10 @@ Result<LiftModule> make_lift_module(const std::string& name, LiftTarget target) 
   LiftModule m;
   m.target = target;
   m.context = std::make_unique<llvm::LLVMContext>();
-  const llvm::StringRef bytes(reinterpret_cast<const char*>(kSemanticsGfx1100), kSemanticsGfx1100Size);
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, "sass-semantics-gfx1100.bc", false);
+  const bool wave64 = target == LiftTarget::gfx1100_wave64;
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(wave64 ? kSemanticsGfx1100Wave64 : kSemanticsGfx1100),
+                              wave64 ? kSemanticsGfx1100Wave64Size : kSemanticsGfx1100Size);
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, wave64 ? "sass-semantics-gfx1100-wave64.bc" : "sass-semantics-gfx1100.bc", false);
   auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), *m.context);
   if (!parsed) {
     std::string why;

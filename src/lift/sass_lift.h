@@ -55,7 +55,8 @@ struct KernelInfo {
   std::map<std::uint32_t, std::vector<std::uint8_t>> constant_banks;
 };
 
-enum class LiftTarget { gfx1100_wave32 };
+// gfx1100 in wave32 (one NVIDIA warp per wave) or wave64 (one NVIDIA warp per 32-lane half).
+enum class LiftTarget { gfx1100_wave32, gfx1100_wave64 };
 
 struct LiftRequest {
   const sass::SassProgram* program = nullptr;  // the kernel's listing: callees are found here

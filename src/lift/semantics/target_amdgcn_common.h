@@ -1,0 +1,58 @@
+// The target hooks of sass.h shared by gfx1100's wave32 and wave64 (the ones that do not involve the
+// warp): thread and block ids, sizes, barriers, fences, clocks, traps, MUFU approximations. Included
+// by target_amdgcn.cc (wave32) and target_amdgcn_wave64.cc; compiled only for amdgcn.
+#pragma once
+
+#include "lift/semantics/sass.h"
+
+
+namespace {
+
+// Code object v5's hidden kernel arguments (AMDGPUUsage, "Code Object V5 Metadata"): block
+// counts at 0, 4, 8 (u32), group sizes at 12, 14, 16 (u16).
+inline const __attribute__((address_space(4))) unsigned char* hidden_arguments() {
+  return static_cast<const __attribute__((address_space(4))) unsigned char*>(__builtin_amdgcn_implicitarg_ptr());
+}
+
+}  // namespace
+
+SASS_HOOK(sass_u32, thread_id)(sass_u32 dim) {
+  return dim == 0 ? __builtin_amdgcn_workitem_id_x() : dim == 1 ? __builtin_amdgcn_workitem_id_y() : __builtin_amdgcn_workitem_id_z();
+}
+SASS_HOOK(sass_u32, block_id)(sass_u32 dim) {
+  return dim == 0 ? __builtin_amdgcn_workgroup_id_x() : dim == 1 ? __builtin_amdgcn_workgroup_id_y() : __builtin_amdgcn_workgroup_id_z();
+}
+SASS_HOOK(sass_u32, block_size)(sass_u32 dim) {
+  return *reinterpret_cast<const __attribute__((address_space(4))) sass_u16*>(hidden_arguments() + 12 + 2 * dim);
+}
+SASS_HOOK(sass_u32, grid_size)(sass_u32 dim) {
+  return *reinterpret_cast<const __attribute__((address_space(4))) sass_u32*>(hidden_arguments() + 4 * dim);
+}
+SASS_HOOK(void, block_barrier)(void) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+SASS_HOOK(void, fence)(sass_u32 scope) {
+  if (scope == 0) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+  else if (scope == 1) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  else __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
+}
+SASS_HOOK(sass_u64, clock)(void) { return __builtin_readcyclecounter(); }
+SASS_HOOK(sass_u64, global_timer)(void) { return __builtin_readsteadycounter() * 10; }
+SASS_HOOK(void, trap)(void) { __builtin_trap(); }
+SASS_HOOK(void, sleep)(sass_u32) { __builtin_amdgcn_s_sleep(1); }
+SASS_HOOK(float, rcp_approx)(float x) { return __builtin_amdgcn_rcpf(x); }
+SASS_HOOK(float, rsqrt_approx)(float x) { return __builtin_amdgcn_rsqf(x); }
+SASS_HOOK(float, sqrt_approx)(float x) { return __builtin_amdgcn_sqrtf(x); }
+SASS_HOOK(float, exp2_approx)(float x) { return __builtin_amdgcn_exp2f(x); }
+SASS_HOOK(float, log2_approx)(float x) { return __builtin_amdgcn_logf(x); }
+SASS_HOOK(float, sin_approx)(float x) { return __builtin_amdgcn_sinf(x); }
+SASS_HOOK(float, cos_approx)(float x) { return __builtin_amdgcn_cosf(x); }
+SASS_HOOK(float, tanh_approx)(float x) {
+  // tanh x = 1 - 2 / (e^2x + 1); e^2x through the hardware's exp2.
+  if (x > 10.0f) return 1.0f;
+  if (x < -10.0f) return -1.0f;
+  const float e = __builtin_amdgcn_exp2f(x * 2.8853900817779268f);  // 2 / ln 2
+  return 1.0f - 2.0f * __builtin_amdgcn_rcpf(e + 1.0f);
+}
