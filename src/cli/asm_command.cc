@@ -1,5 +1,6 @@
 // gpuport asm: translates NVIDIA machine code to AMD gfx1100 machine code (src/lift). Argument
 // handling, output files and printing only.
+#include <optional>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -25,6 +26,8 @@ struct AsmArguments {
   std::string report;  // "json" prints a JSON report on stdout
   bool no_optimize = false;
   bool wave64 = false;
+  std::optional<std::uint64_t> shared_bytes;
+  std::optional<std::uint32_t> local_bytes;
 };
 
 constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
@@ -58,6 +61,8 @@ int run_asm(const AsmArguments& a) {
   if (!a.kernel.empty()) options.kernel = a.kernel;
   options.optimize = !a.no_optimize;
   if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
+  options.text_hints.static_shared_bytes = a.shared_bytes;
+  options.text_hints.local_bytes = a.local_bytes;
   std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{"bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
   for (const auto& e : emit) {
@@ -148,6 +153,10 @@ Action add_asm_command(CLI::App& app) {
                                         "for others the ones to keep (default all)");
   cmd->add_option("--report", args->report, "json: print a JSON report on standard output")->check(CLI::IsMember({"json"}));
   cmd->add_flag("--wave64", args->wave64, "gfx1100 in wave64 (each NVIDIA warp is one 32-lane half of a wave); default wave32");
+  cmd->add_option("--shared-bytes", args->shared_bytes,
+                  "SASS text without its cubin: the kernels' static shared memory in bytes (default: from the listing)");
+  cmd->add_option("--local-bytes", args->local_bytes,
+                  "SASS text without its cubin: per-thread local memory in bytes (default: from the listing)");
   cmd->add_flag("--no-opt", args->no_optimize, "keep the lifted IR unoptimised beyond inlining and SSA form");
   return [args] { return run_asm(*args); };
 }

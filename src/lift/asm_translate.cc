@@ -5,6 +5,7 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <set>
 
 #include "lift/kernel_info.h"
 #include "lift/lower.h"
@@ -17,6 +18,30 @@ namespace gpuport::lift {
 
 namespace {
 
+// Which functions of a listing are kernels. A cubin's listing marks them (STO_CUDA_ENTRY); a
+// listing without one (cuobjdump -sass text) does not, so there every function that no other
+// function calls by name is taken for a kernel.
+std::vector<bool> kernel_functions(const sass::SassProgram& program, bool from_cubin) {
+  std::vector<bool> kernel(program.functions.size(), false);
+  bool any_marked = false;
+  for (std::size_t i = 0; i < program.functions.size(); ++i) any_marked = any_marked || program.functions[i].is_entry;
+  if (from_cubin || any_marked) {
+    for (std::size_t i = 0; i < program.functions.size(); ++i) kernel[i] = program.functions[i].is_entry;
+    return kernel;
+  }
+  std::set<std::string, std::less<>> called;
+  for (const auto& f : program.functions)
+    for (const auto& ins : f.instructions) {
+      if (!ins.opcode.starts_with("CALL")) continue;
+      for (const auto& op : ins.operands) {
+        std::string_view t(op.text);
+        if (op.kind == sass::OperandKind::label && t.starts_with("`(") && t.ends_with(")")) called.insert(std::string(t.substr(2, t.size() - 3)));
+      }
+    }
+  for (std::size_t i = 0; i < program.functions.size(); ++i) kernel[i] = !called.contains(program.functions[i].name);
+  return kernel;
+}
+
 void translate_program(const sass::SassProgram& program, const sass::Cubin* cubin, std::string_view cubin_bytes,
                        const AsmOptions& options, AsmOutput& out) {
   auto made = make_lift_module(out.name, options.target);
@@ -28,8 +53,10 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
   }
   LiftModule module = std::move(made.value());
   bool all = true;
-  for (const auto& f : program.functions) {
-    if (!f.is_entry && !(options.kernel && f.name == *options.kernel)) continue;
+  const std::vector<bool> kernels = kernel_functions(program, cubin != nullptr);
+  for (std::size_t fi = 0; fi < program.functions.size(); ++fi) {
+    const sass::SassFunction& f = program.functions[fi];
+    if (!kernels[fi] && !(options.kernel && f.name == *options.kernel)) continue;
     if (options.kernel && f.name != *options.kernel) continue;
     KernelReport report;
     report.name = f.name;
@@ -41,7 +68,12 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
     request.source_name = out.name;
     const sass::CubinKernel* ck = cubin ? cubin->find_kernel(f.name) : nullptr;
     if (ck != nullptr) request.info = kernel_info_from_cubin(*cubin, cubin_bytes, *ck);
-    else request.info = kernel_info_from_text(f, out.arch, report.findings);
+    else {
+      request.info = kernel_info_from_text(program, f, out.arch, options.text_hints, report.findings);
+      const std::uint32_t line = f.instructions.empty() ? 0 : f.instructions.front().line;
+      for (auto& d : report.findings)
+        if (d.location.file.empty()) d.location = {out.name, line, 0};
+    }
     if (!has_errors(report.findings)) {
       LiftResult lifted = lift_kernel(*module.module, request);
       report.sass_instructions = lifted.instructions;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "lift/kernel_info.h"
 #include "lift/sass_lift.h"
 
 namespace gpuport::lift {
@@ -22,6 +23,7 @@ struct AsmOptions {
   LiftTarget target = LiftTarget::gfx1100_wave32;
   bool optimize = true;
   bool want_ir = true, want_assembly = false, want_code_object = true, want_bundle = true;
+  TextLayoutHints text_hints;             // for listings without their cubin
 };
 
 struct KernelReport {
