@@ -6,8 +6,11 @@ object is linked with the HIP host code of the program's source translation (`gp
 translate`), and the program runs under `gpuport run` (emulated gfx1100, the emulation-sized
 workload) and is counted PASS when it prints its own RESULT ... PASS line.
 
+With --text, the input of `gpuport asm` is CASS's: the `cuobjdump --dump-sass` text of the
+program's cubin (CUDA 11.8's cuobjdump), without the cubin and its metadata.
+
 Usage: bench/asm_corpus.py [--gpuport build/bin/gpuport] [--work DIR] [--arch 80,90] [-j 2]
-                           [--filter TEXT] [--json FILE]
+                           [--text] [--filter TEXT] [--json FILE]
 Prints one line per program and arch, then a table per domain and the reasons of the failures
 (for a translation failure: the unsupported instructions, counted by opcode)."""
 import argparse
@@ -30,6 +33,7 @@ p.add_argument("-j", type=int, default=2)
 p.add_argument("--filter", default="")
 p.add_argument("--json")
 p.add_argument("--timeout", type=int, default=300)
+p.add_argument("--text", action="store_true", help="translate cuobjdump -sass text alone (CASS's input)")
 a = p.parse_args()
 gpuport = os.path.abspath(a.gpuport)
 archs = [int(x) for x in a.arch.split(",")]
@@ -58,7 +62,23 @@ def one(source):
             continue
         out = os.path.join(d, f"sm_{arch}")
         os.makedirs(out, exist_ok=True)
-        s = run([gpuport, "asm", source, "--arch", f"sm_{arch}", "--emit", "bundle", "-o", out, "--report", "json"])
+        asm_input = source
+        if a.text:
+            # The cubin as nvcc 11.8 makes it (gpuport runs nvcc with its toolchain environment),
+            # then only its cuobjdump text goes on.
+            temps = os.path.join(out, "cubin")
+            c = run([gpuport, "sass", "--print", "--save-temps", temps, source, "--arch", f"sm_{arch}"])
+            cubins = glob.glob(os.path.join(temps, "*.cubin"))
+            if not cubins:
+                r["outcome"], r["reason"] = "nvcc-failed", c.stderr.strip()[-300:]
+                results.append(r)
+                continue
+            listing = run(["cuobjdump", "--dump-sass", cubins[0]])
+            asm_input = os.path.join(out, name + ".sass")
+            with open(asm_input, "w") as f:
+                f.write(listing.stdout)
+            r["sass_lines"] = sum(1 for l in listing.stdout.splitlines() if re.match(r"\s+/\*[0-9a-f]{4}\*/", l))
+        s = run([gpuport, "asm", asm_input, "--arch", f"sm_{arch}", "--emit", "bundle", "-o", out, "--report", "json"])
         r["asm_seconds"] = round(time.time() - start, 2)
         bundle = os.path.join(out, f"{name}.sm_{arch}.gfx1100.hipfb")
         if s.returncode != 0 or not os.path.exists(bundle):
@@ -87,6 +107,8 @@ def one(source):
         except subprocess.TimeoutExpired:
             r["outcome"], r["reason"] = "FAIL", "timed out"
         r["seconds"] = round(time.time() - start, 2)
+        if r["outcome"] == "FAIL":
+            r["notes"] = [line for line in s.stderr.splitlines() if "note:" in line or "warning:" in line]
         results.append(r)
     return results
 

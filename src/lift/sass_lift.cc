@@ -553,6 +553,8 @@ class KernelLifter {
   llvm::BasicBlock* block_of_label(std::size_t fi, std::string_view label);
   Subroutine* subroutine_for_call(std::size_t fi, const sass::SassInstruction& call);
   Subroutine* subroutine_of_return(std::size_t fi, const sass::SassInstruction& ret);
+  std::optional<std::size_t> numeric_call_target(std::size_t fi, const sass::SassInstruction& call) const;
+  bool is_subroutine_entry(std::size_t fi, std::size_t index) const;
   void terminate(std::size_t fi, std::size_t bi, const sass::SassInstruction& last, bool last_lifted);
   void finish_returns();
 
@@ -647,7 +649,9 @@ Subroutine* KernelLifter::subroutine_for_call(std::size_t fi, const sass::SassIn
   if (callee.size() > 3 && callee.starts_with("`(") && callee.ends_with(")")) callee = callee.substr(2, callee.size() - 3);
   std::size_t target_function = fi;
   std::uint64_t address = 0;
-  if (auto b = functions_[fi].cfg.block_of_label(callee)) {
+  if (const auto at = numeric_call_target(fi, call)) {
+    address = functions_[fi].function->instructions[*at].address;
+  } else if (auto b = functions_[fi].cfg.block_of_label(callee)) {
     address = functions_[fi].function->instructions[functions_[fi].cfg.blocks[*b].first].address;
   } else {
     bool found = false;
@@ -664,6 +668,39 @@ Subroutine* KernelLifter::subroutine_for_call(std::size_t fi, const sass::SassIn
   s.return_site = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "return_site");
   subroutines_.push_back(std::move(s));
   return &subroutines_.back();
+}
+
+// cuobjdump prints a call's target as an address where nvdisasm names it. The instruction index
+// of such a target in this function, or nullopt (a named target, or none).
+std::optional<std::size_t> KernelLifter::numeric_call_target(std::size_t fi, const sass::SassInstruction& call) const {
+  for (const auto& op : call.operands) {
+    if (op.kind != sass::OperandKind::label || !std::string_view(op.text).starts_with("0x")) continue;
+    const std::size_t i = functions_[fi].function->find_instruction(static_cast<std::uint64_t>(op.value));
+    if (i != sass::SassFunction::npos) return i;
+  }
+  return std::nullopt;
+}
+
+// Whether instruction `index` starts a subroutine, for calls whose target has no name: a
+// subroutine is laid out after the code before it ends (an unguarded EXIT, RET or the kernel's
+// closing BRA to itself) and reaches a RET before any EXIT in address order. nvcc also uses
+// CALL.REL.NOINC as a jump (a loop exit); nvdisasm names those targets .L_x_N, cuobjdump does not.
+bool KernelLifter::is_subroutine_entry(std::size_t fi, std::size_t index) const {
+  const auto& ins = functions_[fi].function->instructions;
+  if (index == 0 || index >= ins.size()) return false;
+  const auto& before = ins[index - 1];
+  const bool unguarded = !before.guard || before.guard->index == 7;
+  bool ends = false;
+  if (unguarded && (before.opcode == "EXIT" || before.opcode == "RET")) ends = true;
+  if (unguarded && before.opcode == "BRA")
+    for (const auto& op : before.operands)
+      if (op.kind == sass::OperandKind::label && static_cast<std::uint64_t>(op.value) == before.address) ends = true;
+  if (!ends) return false;
+  for (std::size_t i = index; i < ins.size(); ++i) {
+    if (ins[i].opcode == "RET") return true;
+    if (ins[i].opcode == "EXIT") return false;
+  }
+  return false;
 }
 
 Subroutine* KernelLifter::subroutine_of_return(std::size_t fi, const sass::SassInstruction& ret) {
@@ -774,6 +811,17 @@ void KernelLifter::terminate(std::size_t fi, std::size_t bi, const sass::SassIns
     return;
   }
   if (op == "CALL" || op == "CAL") {
+    if (const auto at = numeric_call_target(fi, last); at && !is_subroutine_entry(fi, *at)) {
+      // A jump (see is_subroutine_entry), to the start of a block.
+      if (lf.cfg.blocks[lf.cfg.block_of[*at]].first != *at) {
+        cx_->refuse("a call whose target does not start a block");
+        b.CreateBr(exit_);
+        return;
+      }
+      if (condition == nullptr) b.CreateBr(block_at(fi, *at));
+      else b.CreateCondBr(condition, block_at(fi, *at), next());
+      return;
+    }
     Subroutine* s = subroutine_for_call(fi, last);
     if (s == nullptr) {
       cx_->refuse("a call of a function that is not in the listing (an external function: vprintf, malloc, ...)");
