@@ -153,6 +153,8 @@ AsmResult translate_machine_code(const std::filesystem::path& input, std::string
       }
       if (!options.archs.empty() && std::find(options.archs.begin(), options.archs.end(), arch) == options.archs.end()) continue;
       if (program.functions.empty()) continue;
+      if (!cubin)
+        for (auto& d : sass::redecode_undecoded(program, arch, listing.name)) result.diagnostics.push_back(std::move(d));
       if (cubin)
         for (const auto& why : sass::resolve_indirect_branches(program, *cubin, listing.cubin))
           result.diagnostics.push_back({Severity::warning, "sass-indirect-branch", why, {listing.name, 0, 0}, {}});

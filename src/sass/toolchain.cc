@@ -260,6 +260,18 @@ ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std
   return run_tool({toolchain.nvdisasm.string(), "-hex", input->string()}, po, plain);
 }
 
+ToolRun disassemble_raw(const Toolchain& toolchain, const fs::path& binary, int arch, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::nvdisasm)) return missing(*why);
+  ProcessOptions po;
+  po.timeout = timeout;
+  po.max_output_bytes = std::size_t{1} << 30;
+  po.max_memory_bytes = kDisassemblerMemory;
+  PlainPaths plain;
+  auto input = plain.input(binary);
+  if (!input) return missing(input.diagnostics());
+  return run_tool({toolchain.nvdisasm.string(), "-b", fmt::format("SM{}", arch), input->string()}, po, plain);
+}
+
 namespace {
 
 // cuobjdump runs nvdisasm from PATH: it must find its own toolchain's (CUDA 13's cuobjdump

@@ -80,6 +80,10 @@ ToolRun build_executable(const Toolchain& toolchain, const std::filesystem::path
 // nvdisasm -hex CUBIN: the listing form of tests/sass/listings.
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));
+// nvdisasm -b SM<arch> FILE: a raw instruction binary (encodings as they lie in memory, the first
+// at address 0) disassembled.
+ToolRun disassemble_raw(const Toolchain& toolchain, const std::filesystem::path& binary, int arch,
+                        std::chrono::seconds timeout = std::chrono::seconds(60));
 // cuobjdump -xelf all FILE run in `dir`: writes each embedded cubin there (<stem>.<n>.sm_XX.cubin).
 ToolRun extract_cubins(const Toolchain& toolchain, const std::filesystem::path& binary,
                        const std::filesystem::path& dir, std::chrono::seconds timeout = std::chrono::seconds(120));
