@@ -194,7 +194,7 @@ KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::S
       }
     }
   }
-  const std::uint64_t window = arch >= 90 ? 0x400 : 0;  // sm_90's shared window starts 1 KiB in
+  const std::uint64_t window = arch >= 90 ? 0x400 : 0;  // from sm_90 on the shared window starts 1 KiB in
   if (hints.static_shared_bytes) {
     info.static_shared_bytes = *hints.static_shared_bytes;
   } else if (shared_indexed) {
