@@ -97,6 +97,8 @@ int run_asm(const AsmArguments& a) {
     o["arch"] = fmt::format("sm_{}", out.arch);
     o["target"] = a.target;
     o["ok"] = out.ok;
+    o["seconds"] = {{"setup", out.setup_seconds}, {"lift", out.lift_seconds}, {"optimize", out.optimize_seconds}, {"codegen", out.codegen_seconds},
+                    {"link", out.link_seconds}};
     o["files"] = nlohmann::ordered_json::array();
     o["kernels"] = nlohmann::ordered_json::array();
     for (const auto& k : out.kernels) {

@@ -5,6 +5,7 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "lift/kernel_info.h"
@@ -42,9 +43,15 @@ std::vector<bool> kernel_functions(const sass::SassProgram& program, bool from_c
   return kernel;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void translate_program(const sass::SassProgram& program, const sass::Cubin* cubin, std::string_view cubin_bytes,
                        const AsmOptions& options, AsmOutput& out) {
+  const auto setup = std::chrono::steady_clock::now();
   auto made = make_lift_module(out.name, options.target);
+  out.setup_seconds = seconds_since(setup);
   if (!made) {
     KernelReport r;
     r.findings = made.diagnostics();
@@ -52,6 +59,7 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
     return;
   }
   LiftModule module = std::move(made.value());
+  auto phase = std::chrono::steady_clock::now();
   bool all = true;
   const std::vector<bool> kernels = kernel_functions(program, cubin != nullptr);
   for (std::size_t fi = 0; fi < program.functions.size(); ++fi) {
@@ -93,13 +101,17 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
     out.kernels.push_back(std::move(r));
     return;
   }
+  out.lift_seconds = seconds_since(phase);
   if (!all) return;
+  phase = std::chrono::steady_clock::now();
   auto problems = finalize_module(module, options.optimize);
+  out.optimize_seconds = seconds_since(phase);
   if (!problems.empty()) {
     out.kernels.front().findings.insert(out.kernels.front().findings.end(), problems.begin(), problems.end());
     return;
   }
   if (options.want_ir) out.ir = module_text(module);
+  phase = std::chrono::steady_clock::now();
   if (options.want_assembly) {
     auto text = emit_machine_code(module, EmitKind::assembly);
     if (!text) return (void)out.kernels.front().findings.push_back(text.diagnostics().front());
@@ -108,6 +120,8 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
   if (options.want_code_object || options.want_bundle) {
     auto object = emit_machine_code(module, EmitKind::object);
     if (!object) return (void)out.kernels.front().findings.push_back(object.diagnostics().front());
+    out.codegen_seconds = seconds_since(phase);
+    phase = std::chrono::steady_clock::now();
     auto linked = link_code_object(object.value());
     if (!linked) return (void)out.kernels.front().findings.push_back(linked.diagnostics().front());
     out.code_object = std::move(linked.value());
@@ -116,6 +130,9 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
       if (!bundle) return (void)out.kernels.front().findings.push_back(bundle.diagnostics().front());
       out.bundle = std::move(bundle.value());
     }
+    out.link_seconds = seconds_since(phase);
+  } else {
+    out.codegen_seconds = seconds_since(phase);
   }
   out.ok = true;
 }

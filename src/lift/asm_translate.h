@@ -42,6 +42,9 @@ struct AsmOutput {
   std::string assembly;     // gfx1100 assembly text
   std::string code_object;  // loadable ELF
   std::string bundle;       // clang offload bundle with the code object
+  // Wall time of each phase: loading the semantics bitcode, lifting to IR, optimisation, code generation (assembly and object),
+  // linking and bundling; for the translation speed benchmark.
+  double setup_seconds = 0, lift_seconds = 0, optimize_seconds = 0, codegen_seconds = 0, link_seconds = 0;
 };
 
 struct AsmResult {
