@@ -41,11 +41,25 @@ std::string output_stem(const std::string& input, int arch) {
 }
 
 int run_asm(const AsmArguments& a) {
-  if (a.target != "gfx1100") {
-    std::fprintf(stderr, "gpuport asm: --target %s is not supported yet (gfx1100 is)\n", a.target.c_str());
+  lift::AsmOptions options;
+  // gfx1100, or sm_XX: the round trip back to an NVIDIA cubin through NVPTX and ptxas 11.8.
+  const bool nvptx = a.target.starts_with("sm_");
+  if (nvptx) {
+    options.target = lift::LiftTarget::nvptx;
+    options.nvptx_sm = sass::parse_arch(a.target);
+    if (options.nvptx_sm < 70 || options.nvptx_sm > 90) {
+      std::fprintf(stderr, "gpuport asm: --target %s: the NVIDIA round trip builds sm_70 to sm_90 (CUDA 11.8's ptxas)\n",
+                   a.target.c_str());
+      return 2;
+    }
+    if (a.wave64) {
+      std::fprintf(stderr, "gpuport asm: --wave64 is for --target gfx1100\n");
+      return 2;
+    }
+  } else if (a.target != "gfx1100") {
+    std::fprintf(stderr, "gpuport asm: --target %s: expected gfx1100 or sm_XX (sm_70 to sm_90)\n", a.target.c_str());
     return 2;
   }
-  lift::AsmOptions options;
   for (std::size_t start = 0; start < a.archs.size();) {
     auto comma = a.archs.find(',', start);
     const std::string one = a.archs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
@@ -63,14 +77,17 @@ int run_asm(const AsmArguments& a) {
   if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
   options.text_hints.static_shared_bytes = a.shared_bytes;
   options.text_hints.local_bytes = a.local_bytes;
-  std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{"bundle"} : a.emit;
+  std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{nvptx ? "obj" : "bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
   for (const auto& e : emit) {
     if (e == "ll") options.want_ir = true;
     else if (e == "asm") options.want_assembly = true;
     else if (e == "obj") options.want_code_object = true;
-    else if (e == "bundle") options.want_bundle = true;
-    else {
+    else if (e == "bundle" && !nvptx) options.want_bundle = true;
+    else if (e == "bundle") {
+      std::fprintf(stderr, "gpuport asm: --emit bundle is for --target gfx1100 (an NVIDIA target makes obj: a cubin)\n");
+      return 2;
+    } else {
       std::fprintf(stderr, "gpuport asm: --emit %s: expected obj, asm, ll or bundle\n", e.c_str());
       return 2;
     }
@@ -128,8 +145,8 @@ int run_asm(const AsmArguments& a) {
         if (a.report != "json") std::fprintf(stderr, "gpuport asm: wrote %s\n", path.string().c_str());
       };
       if (options.want_ir) write(".ll", out.ir);
-      if (options.want_assembly) write(".s", out.assembly);
-      if (options.want_code_object) write(".co", out.code_object);
+      if (options.want_assembly) write(nvptx ? ".ptx" : ".s", out.assembly);
+      if (options.want_code_object) write(nvptx ? ".cubin" : ".co", out.code_object);
       if (options.want_bundle) write(".hipfb", out.bundle);
     }
     report.push_back(std::move(o));
@@ -147,8 +164,11 @@ Action add_asm_command(CLI::App& app) {
   auto args = std::make_shared<AsmArguments>();
   auto* cmd = app.add_subcommand("asm", "translate NVIDIA machine code (SASS) into AMD gfx1100 machine code through LLVM IR");
   cmd->add_option("input", args->input, "a cubin, an executable or fatbinary with CUDA code, a .cu file, or SASS text")->required();
-  cmd->add_option("--target", args->target, "the AMD target (gfx1100)");
-  cmd->add_option("--emit", args->emit, "what to write: obj (code object), asm, ll, bundle (default: bundle)")->delimiter(',');
+  cmd->add_option("--target", args->target,
+                  "gfx1100 (default), or sm_70 to sm_90: back to NVIDIA through LLVM's NVPTX back end and ptxas 11.8 "
+                  "(the round trip that checks the lifter on an NVIDIA GPU)");
+  cmd->add_option("--emit", args->emit, "what to write: obj (code object; a cubin for sm_XX), asm (gfx1100 assembly; PTX "
+                                        "for sm_XX), ll, bundle (default: bundle; obj for sm_XX)")->delimiter(',');
   cmd->add_option("-o,--output-dir", args->output_dir, "the folder for the outputs (default: .)");
   cmd->add_option("--kernel", args->kernel, "translate only this kernel (its mangled name)");
   cmd->add_option("--arch", args->archs, "NVIDIA architectures: for a .cu input the ones to compile (default sm_80), "

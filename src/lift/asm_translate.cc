@@ -50,7 +50,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 void translate_program(const sass::SassProgram& program, const sass::Cubin* cubin, std::string_view cubin_bytes,
                        const AsmOptions& options, AsmOutput& out) {
   const auto setup = std::chrono::steady_clock::now();
-  auto made = make_lift_module(out.name, options.target);
+  auto made = make_lift_module(out.name, options.target, options.nvptx_sm);
   out.setup_seconds = seconds_since(setup);
   if (!made) {
     KernelReport r;
@@ -112,12 +112,22 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
   }
   if (options.want_ir) out.ir = module_text(module);
   phase = std::chrono::steady_clock::now();
-  if (options.want_assembly) {
+  if (options.want_assembly || (options.target == LiftTarget::nvptx && options.want_code_object)) {
     auto text = emit_machine_code(module, EmitKind::assembly);
     if (!text) return (void)out.kernels.front().findings.push_back(text.diagnostics().front());
     out.assembly = std::move(text.value());
   }
-  if (options.want_code_object || options.want_bundle) {
+  if (options.target == LiftTarget::nvptx) {
+    // The round trip: PTX through ptxas 11.8 to a cubin.
+    out.codegen_seconds = seconds_since(phase);
+    phase = std::chrono::steady_clock::now();
+    if (options.want_code_object) {
+      auto cubin = assemble_ptx(out.assembly, options.nvptx_sm);
+      if (!cubin) return (void)out.kernels.front().findings.push_back(cubin.diagnostics().front());
+      out.code_object = std::move(cubin.value());
+    }
+    out.link_seconds = seconds_since(phase);
+  } else if (options.want_code_object || options.want_bundle) {
     auto object = emit_machine_code(module, EmitKind::object);
     if (!object) return (void)out.kernels.front().findings.push_back(object.diagnostics().front());
     out.codegen_seconds = seconds_since(phase);

@@ -21,6 +21,7 @@ struct AsmOptions {
   std::vector<int> archs;                 // .cu inputs: compile for these (default sm_80); others: keep these only
   std::optional<std::string> kernel;      // translate only this kernel (mangled or demangled name)
   LiftTarget target = LiftTarget::gfx1100_wave32;
+  int nvptx_sm = 0;                       // LiftTarget::nvptx: the cubin's sm_XX
   bool optimize = true;
   bool want_ir = true, want_assembly = false, want_code_object = true, want_bundle = true;
   TextLayoutHints text_hints;             // for listings without their cubin
@@ -39,8 +40,8 @@ struct AsmOutput {
   bool ok = false;
   std::vector<KernelReport> kernels;
   std::string ir;           // LLVM assembly after optimisation
-  std::string assembly;     // gfx1100 assembly text
-  std::string code_object;  // loadable ELF
+  std::string assembly;     // gfx1100 assembly text (PTX for the NVPTX round trip)
+  std::string code_object;  // loadable ELF (a cubin for the NVPTX round trip)
   std::string bundle;       // clang offload bundle with the code object
   // Wall time of each phase: loading the semantics bitcode, lifting to IR, optimisation, code generation (assembly and object),
   // linking and bundling; for the translation speed benchmark.

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -589,15 +590,23 @@ llvm::Function* KernelLifter::make_function() {
   }
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
   auto* f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, request_.info.name, module_);
-  f->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
-  f->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  if (is_amdgpu(request_.target)) {
+    f->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+    f->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  } else {
+    // NVPTX kernels: the calling convention, and the nvvm.annotations entry LLVM 19 also reads.
+    f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    llvm::NamedMDNode* annotations = module_.getOrInsertNamedMetadata("nvvm.annotations");
+    annotations->addOperand(llvm::MDNode::get(ctx, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, "kernel"),
+                                                    llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))}));
+  }
   for (unsigned i = 0; i < params.size(); ++i) {
     const auto& p = request_.info.parameters[i];
     f->getArg(i)->setName(fmt::format("param{}", i));
     if (!params[i]->isIntegerTy() && !params[i]->isPointerTy()) f->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, llvm::Align(p.alignment)));
   }
   // CUDA blocks have up to 1024 threads.
-  f->addFnAttr("amdgpu-flat-work-group-size", "1,1024");
+  if (is_amdgpu(request_.target)) f->addFnAttr("amdgpu-flat-work-group-size", "1,1024");
   // The target's CPU and features, as the semantics were compiled with, so that they inline.
   if (llvm::Function* any = module_.getFunction("gpuport_hook_lane_id")) {
     for (const char* a : {"target-cpu", "target-features"})
