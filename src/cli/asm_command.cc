@@ -8,8 +8,10 @@
 #include "cli/commands.h"
 #include "common/file_io.h"
 #include "common/json.h"
+#include "common/plain_paths.h"
 #include "lift/asm_translate.h"
 #include "sass/program.h"
+#include "sass/toolchain.h"
 
 namespace gpuport::cli {
 namespace fs = std::filesystem;
@@ -77,13 +79,18 @@ int run_asm(const AsmArguments& a) {
   if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
   options.text_hints.static_shared_bytes = a.shared_bytes;
   options.text_hints.local_bytes = a.local_bytes;
+  bool want_executable = false;
   std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{nvptx ? "obj" : "bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
   for (const auto& e : emit) {
     if (e == "ll") options.want_ir = true;
     else if (e == "asm") options.want_assembly = true;
     else if (e == "obj") options.want_code_object = true;
-    else if (e == "bundle" && !nvptx) options.want_bundle = true;
+    else if (e == "exe" && nvptx) want_executable = options.want_assembly = options.want_code_object = true;
+    else if (e == "exe") {
+      std::fprintf(stderr, "gpuport asm: --emit exe is for an NVIDIA --target (sm_XX)\n");
+      return 2;
+    } else if (e == "bundle" && !nvptx) options.want_bundle = true;
     else if (e == "bundle") {
       std::fprintf(stderr, "gpuport asm: --emit bundle is for --target gfx1100 (an NVIDIA target makes obj: a cubin)\n");
       return 2;
@@ -91,6 +98,10 @@ int run_asm(const AsmArguments& a) {
       std::fprintf(stderr, "gpuport asm: --emit %s: expected obj, asm, ll or bundle\n", e.c_str());
       return 2;
     }
+  }
+  if (want_executable && fs::path(a.input).extension() != ".cu") {
+    std::fprintf(stderr, "gpuport asm: --emit exe needs the program's .cu (its host code is built by nvcc)\n");
+    return 2;
   }
   auto bytes = read_file(a.input, kMaxInputBytes);
   if (!bytes) {
@@ -148,6 +159,25 @@ int run_asm(const AsmArguments& a) {
       if (options.want_assembly) write(nvptx ? ".ptx" : ".s", out.assembly);
       if (options.want_code_object) write(nvptx ? ".cubin" : ".co", out.code_object);
       if (options.want_bundle) write(".hipfb", out.bundle);
+      if (want_executable && status == 0) {
+        // The CUDA program itself, built by nvcc 11.8 with the round-tripped cubin and PTX in
+        // place of its own device code.
+        const fs::path exe = dir / stem;
+        const fs::path work = make_private_folder("gpuport-asm-exe-");
+        const auto toolchain = sass::detect_toolchain(sass::ToolchainId::cuda11);
+        const sass::ToolRun built = sass::build_executable_with_device_code(
+            toolchain, a.input, options.nvptx_sm, dir / (stem + ".cubin"), dir / (stem + ".ptx"), exe, work);
+        std::error_code ec;
+        if (!work.empty()) fs::remove_all(work, ec);
+        if (!built.ok) {
+          std::fprintf(stderr, "%s: error: the CUDA program with the round-tripped device code was not built: %s\n",
+                       a.input.c_str(), built.message.c_str());
+          status = 1;
+        } else {
+          o["files"].push_back(exe.string());
+          if (a.report != "json") std::fprintf(stderr, "gpuport asm: wrote %s\n", exe.string().c_str());
+        }
+      }
     }
     report.push_back(std::move(o));
   }
@@ -168,7 +198,8 @@ Action add_asm_command(CLI::App& app) {
                   "gfx1100 (default), or sm_70 to sm_90: back to NVIDIA through LLVM's NVPTX back end and ptxas 11.8 "
                   "(the round trip that checks the lifter on an NVIDIA GPU)");
   cmd->add_option("--emit", args->emit, "what to write: obj (code object; a cubin for sm_XX), asm (gfx1100 assembly; PTX "
-                                        "for sm_XX), ll, bundle (default: bundle; obj for sm_XX)")->delimiter(',');
+                                        "for sm_XX), ll, bundle (default: bundle; obj for sm_XX), exe (sm_XX with a .cu input: the "
+                                        "CUDA program built by nvcc 11.8 with the round-tripped device code)")->delimiter(',');
   cmd->add_option("-o,--output-dir", args->output_dir, "the folder for the outputs (default: .)");
   cmd->add_option("--kernel", args->kernel, "translate only this kernel (its mangled name)");
   cmd->add_option("--arch", args->archs, "NVIDIA architectures: for a .cu input the ones to compile (default sm_80), "

@@ -77,6 +77,15 @@ ToolRun compile_cubin(const Toolchain& toolchain, const std::filesystem::path& s
 ToolRun build_executable(const Toolchain& toolchain, const std::filesystem::path& source,
                          const std::filesystem::path& executable, const std::vector<std::string>& flags,
                          std::chrono::seconds timeout = std::chrono::seconds(300));
+// The device code of a CUDA program replaced: nvcc builds `source` into `executable` for sm_XX
+// as usual (nvcc -dryrun's trajectory run step by step, its intermediate files in `work_dir`),
+// except that the cubin and the PTX the fatbinary step embeds are `cubin` and `ptx` instead of
+// what cicc and ptxas made. 11.8 only.
+ToolRun build_executable_with_device_code(const Toolchain& toolchain, const std::filesystem::path& source, int arch,
+                                          const std::filesystem::path& cubin, const std::filesystem::path& ptx,
+                                          const std::filesystem::path& executable, const std::filesystem::path& work_dir,
+                                          const std::vector<std::string>& flags = {},
+                                          std::chrono::seconds timeout = std::chrono::seconds(600));
 // nvdisasm -hex CUBIN: the listing form of tests/sass/listings.
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));
