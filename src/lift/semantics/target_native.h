@@ -14,11 +14,11 @@ struct WarpExchange;  // run_warp's exchange of read_lane values, below
 struct SimulatedThread {
   sass_u32 thread[3] = {0, 0, 0}, block[3] = {0, 0, 0}, block_size[3] = {1, 1, 1}, grid_size[3] = {1, 1, 1};
   sass_u32 lane = 0;
+  WarpExchange* warp = nullptr;   // set by run_warp: read_lane then exchanges values among lanes
   sass_u32 active = 1;            // the warp's active lanes
   sass_u32 ballot_others = 0;     // what the other active lanes vote (bit i = lane i's vote)
   sass_u32 lane_values[32] = {};  // read_lane(value, i) gives lane_values[i] for i != lane
   unsigned barriers = 0, fences = 0, traps = 0;
-  WarpExchange* warp = nullptr;  // set by run_warp: read_lane then exchanges among lanes
 };
 
 // The calling thread's simulated GPU thread.
