@@ -28,11 +28,12 @@ bool suffix_only(const SassOperand& op, std::string_view allowed) {
   return true;
 }
 
-// A plain register operand (RZ allowed) without prefix modifiers, with only the allowed suffix.
-bool plain_register(const SassOperand& op, std::string_view allowed = {}) {
-  return op.kind == OperandKind::reg && !op.negate && !op.absolute && !op.bitwise_not && !op.logical_not &&
-         suffix_only(op, allowed);
+// A register operand (RZ allowed) without prefix modifiers.
+bool unmodified_register(const SassOperand& op) {
+  return op.kind == OperandKind::reg && !op.negate && !op.absolute && !op.bitwise_not && !op.logical_not;
 }
+// ... and with only the allowed suffix.
+bool plain_register(const SassOperand& op, std::string_view allowed = {}) { return unmodified_register(op) && suffix_only(op, allowed); }
 
 // A fresh [count x iN] array in the function's entry block (stack memory the semantic function
 // reads or writes through a pointer; SROA turns it back into values after inlining).
@@ -118,11 +119,13 @@ std::vector<std::string_view> modifier_list(const SassInstruction& ins) {
 bool mma_operands(LiftContext& cx, const SassInstruction& ins, std::string_view a_suffix, std::string_view b_suffix) {
   const auto& ops = ins.operands;
   if (ops.size() != 4) return cx.refuse(fmt::format("{} needs four register operands", ins.opcode));
-  if (!plain_register(ops[0]) || !plain_register(ops[1], a_suffix) || !plain_register(ops[2], b_suffix) ||
-      !plain_register(ops[3]))
-    return cx.refuse(fmt::format("{} with an operand that is not a plain register", ins.opcode));
-  if (!a_suffix.empty() && (!ops[1].has_suffix(a_suffix) || !ops[2].has_suffix(b_suffix)))
-    return cx.refuse(fmt::format("{} without {} A and {} B", ins.opcode, a_suffix, b_suffix));
+  for (const auto& op : ops)
+    if (!unmodified_register(op))
+      return cx.refuse(fmt::format("{} with an operand that is not a plain register", ins.opcode));
+  if (!suffix_only(ops[0], {}) || !suffix_only(ops[1], a_suffix) || !suffix_only(ops[2], b_suffix) || !suffix_only(ops[3], {}) ||
+      (!a_suffix.empty() && (!ops[1].has_suffix(a_suffix) || !ops[2].has_suffix(b_suffix))))
+    return cx.refuse(fmt::format("{} operand suffixes other than {} A and {} B are not supported", ins.opcode,
+                                 a_suffix.empty() ? "plain" : a_suffix, b_suffix.empty() ? "plain" : b_suffix));
   if (ops[1].is_zero_register() || ops[2].is_zero_register()) return cx.refuse(fmt::format("{} with RZ as A or B", ins.opcode));
   return true;
 }
