@@ -24,6 +24,16 @@
 
 #include "lift/semantics/sass.h"
 
+// The instructions below exchange values among the lanes of the warp (read_lane): LLVM must not move
+// their calls across divergent control flow. (sass.h may define the marker; this is the same.)
+#ifndef SASS_CONVERGENT
+#if defined(__clang__)
+#define SASS_CONVERGENT __attribute__((convergent))
+#else
+#define SASS_CONVERGENT
+#endif
+#endif
+
 // Element types of A and B.
 enum {
   SASS_MMA_F16 = 0,
@@ -47,21 +57,21 @@ SASS_SEMANTIC(sass_i32, mma_int_element)(sass_u32 word, sass_u32 e, sass_u32 typ
 // registers of f16/bf16 or k/2 of tf32, B half as many); type SASS_MMA_F16/_BF16/_TF32; f16_accumulator:
 // C and D are 2 packed-f16 registers (H0 the even column), else 4 f32 registers.
 SASS_SEMANTIC(void, hmma)(sass_u32 k, sass_u32 type, bool f16_accumulator, const sass_u32* a, const sass_u32* b,
-                          const sass_u32* c, sass_u32* d);
+                          const sass_u32* c, sass_u32* d) SASS_CONVERGENT;
 // IMMA.<m>8<k>.<A type>.<B type>[.SAT]: m 8 or 16, of 8- or 4-bit integers (A and B of one width),
 // s32 C and D (m/4 registers).
 SASS_SEMANTIC(void, imma)(sass_u32 m, sass_u32 k, sass_u32 a_type, sass_u32 b_type, bool saturate, const sass_u32* a,
-                          const sass_u32* b, const sass_u32* c, sass_u32* d);
+                          const sass_u32* b, const sass_u32* c, sass_u32* d) SASS_CONVERGENT;
 // BMMA.<m>8<k>.AND|XOR.POPC: single bits, d = c + popc(row AND|XOR column), 32-bit wrap-around.
 SASS_SEMANTIC(void, bmma)(sass_u32 m, sass_u32 k, bool xor_op, const sass_u32* a, const sass_u32* b, const sass_u32* c,
-                          sass_u32* d);
+                          sass_u32* d) SASS_CONVERGENT;
 // DMMA.884 (sm_80) / DMMA.8x8x4 (sm_90) and m16n8k4/8/16: every element f64 (a register pair).
-SASS_SEMANTIC(void, dmma)(sass_u32 m, sass_u32 k, const sass_u64* a, const sass_u64* b, const sass_u64* c, sass_u64* d);
+SASS_SEMANTIC(void, dmma)(sass_u32 m, sass_u32 k, const sass_u64* a, const sass_u64* b, const sass_u64* c, sass_u64* d) SASS_CONVERGENT;
 
 // ---- matrix moves -------------------------------------------------------------------------------
 // MOVM.16.MT88 d, a: the 8x8 matrix of 16-bit elements that the warp holds one pair per lane (row
 // lane/4, columns 2*(lane%4) and +1, as LDSM.16.M88 gives it), transposed.
-SASS_SEMANTIC(sass_u32, movm_transpose)(sass_u32 value);
+SASS_SEMANTIC(sass_u32, movm_transpose)(sass_u32 value) SASS_CONVERGENT;
 // LDSM.16.M88[.2|.4] / LDSM.16.MT88[.2|.4]: lanes 8i..8i+7 give the row addresses of 8x8 matrix i
 // (16 bytes a row). Which lane's address this lane reads for matrix `matrix`, and the byte offset in
 // that row: a 32-bit word (columns 2*(lane%4), +1 of row lane/4), or, transposed, one 16-bit element
