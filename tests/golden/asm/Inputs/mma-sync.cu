@@ -38,6 +38,20 @@ __global__ void f16_f32_1688(const uint32_t* a, const uint32_t* b, const uint32_
                : "r"(R(a, 0)), "r"(R(a, 1)), "r"(R(b, 0)), "r"(R(c, 0)), "r"(R(c, 1)), "r"(R(c, 2)), "r"(R(c, 3)));
   R(d, 0) = d0, R(d, 1) = d1, R(d, 2) = d2, R(d, 3) = d3;
 }
+__global__ void f16_f16_1688(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d) {
+  uint32_t d0, d1;
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
+               : "=r"(d0), "=r"(d1) : "r"(R(a, 0)), "r"(R(a, 1)), "r"(R(b, 0)), "r"(R(c, 0)), "r"(R(c, 1)));
+  R(d, 0) = d0, R(d, 1) = d1;
+}
+// C = 0 as a constant: ptxas gives the HMMA RZ for C (as wmma's fill_fragment(0) does).
+__global__ void f16_f32_16816_zero_c(const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* d) {
+  uint32_t d0, d1, d2, d3;
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};"
+               : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+               : "r"(R(a, 0)), "r"(R(a, 1)), "r"(R(a, 2)), "r"(R(a, 3)), "r"(R(b, 0)), "r"(R(b, 1)), "r"(0u));
+  R(d, 0) = d0, R(d, 1) = d1, R(d, 2) = d2, R(d, 3) = d3;
+}
 __global__ void tf32_1688(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d) {
   uint32_t d0, d1, d2, d3;
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
@@ -149,11 +163,12 @@ typedef void (*Kernel)(const uint32_t*, const uint32_t*, const uint32_t*, uint32
 
 // m x k times k x 8 of float values (f16, bf16 or tf32 codes), C and D f32 (or packed f16).
 enum Kind { F16, BF16, TF32 };
-static void float_case(const char* name, Kernel kernel, int k, Kind kind, Layout a_at, Layout b_at, bool f16_accumulator) {
+static void float_case(const char* name, Kernel kernel, int k, Kind kind, Layout a_at, Layout b_at, bool f16_accumulator,
+                       bool zero_c = false) {
   std::vector<float> a(16 * k), b(k * 8), c(16 * 8);
   for (auto& x : a) x = next_int(-8, 8) / 2.0f;
   for (auto& x : b) x = next_int(-8, 8) / 2.0f;
-  for (auto& x : c) x = next_int(-64, 64) / 4.0f;
+  for (auto& x : c) x = zero_c ? 0.0f : next_int(-64, 64) / 4.0f;
   auto code = [&](float x) -> uint32_t {
     if (kind == F16) return f16_bits(x);
     if (kind == BF16) return f32_bits(x) >> 16;
@@ -248,6 +263,8 @@ int main() {
   float_case("f16_f16_16816", f16_f16_16816, 16, F16, a_16816, b_16816, true);
   float_case("bf16_f32_16816", bf16_f32_16816, 16, BF16, a_16816, b_16816, false);
   float_case("f16_f32_1688", f16_f32_1688, 8, F16, a_1688, b_1688, false);
+  float_case("f16_f16_1688", f16_f16_1688, 8, F16, a_1688, b_1688, true);
+  float_case("f16_f32_16816_zero_c", f16_f32_16816_zero_c, 16, F16, a_16816, b_16816, false, true);
   float_case("tf32_1688", tf32_1688, 8, TF32, a_tf32_1688, b_tf32_1688, false);
   float_case("tf32_1684", tf32_1684, 4, TF32, a_tf32_1684, b_tf32_1684, false);
   int_case("s8_16832_sat", s8_16832_sat, 16, 32, false, a_16832, b_16832, true);
