@@ -1,9 +1,8 @@
 // Matrix (tensor core) SASS semantics; see sass_mma.h for the fragment layouts and the accumulation
 // order and rounding chosen. Each lane gathers the whole rows of A and columns of B that its own D
 // elements need (read_lane with a register index the same in every lane, so the exchange is uniform)
-// and computes its elements as plain dot products. Every loop is marked for full unrolling: its trip
-// count is a constant once the lifter's call is inlined, and unrolled loops keep the gathered words in
-// registers instead of stack memory (the default unroll threshold stops at m16n8k32's 256 terms).
+// and computes its elements as plain dot products. Shapes are template constants, one instance per
+// shape, chosen by the entry points from the lifter's constant arguments.
 #include "lift/semantics/sass_mma.h"
 
 #include "lift/semantics/sass_half.h"

@@ -13,7 +13,7 @@
 // Accumulation (PTX leaves order and intermediate rounding unspecified; fixed here): d = c + a[0]*b[0]
 // + ... + a[K-1]*b[K-1] with the terms added in k order, each step one fused multiply-add rounded to
 // nearest even in f32 (so each product is exact inside its step); denormal inputs and results are kept
-// (no flush). An f16 D is that f32 sum rounded once to f16 (nearest even). NaN results are NVIDIA's
+// (no flush). An f16 D is the f32 result of that chain rounded to f16 (nearest even). NaN results are NVIDIA's
 // canonical NaN: f32 0x7fffffff, f16 0x7fff; f64 (DMMA: the same fma chain in f64, which PTX documents
 // as "identical to .f64 fma") 0x7fffffffffffffff. tf32 elements ignore the low 13 bits of their register
 // (a NaN stays a NaN). Integers are exact: 32-bit wrap-around, or with .SAT the exact sum clamped to the
