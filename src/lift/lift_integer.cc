@@ -149,7 +149,11 @@ bool lift_imad(LiftContext& cx, const SassInstruction& ins) {
   llvm::Value* d;
   if (ins.has_modifier("HI")) {
     if (c.negate || c.bitwise_not) return cx.refuse("IMAD.HI with a negated or complemented addend is not supported");
-    d = cx.semantic("imad_hi", {cx.read_int(a), cx.read_int(b), cx.read_int(c), cx.flag(is_unsigned), ci, carry});
+    if (!is_unsigned && (co != nullptr || extended)) return cx.refuse("a signed IMAD.HI with a carry is not supported");
+    if (c.kind != OperandKind::reg && c.kind != OperandKind::uniform_reg)
+      return cx.refuse("IMAD.HI with an addend that is not a register pair is not supported");
+    // The addend is the register pair (c, c+1), as IMAD.WIDE's.
+    d = cx.semantic("imad_hi", {cx.read_int(a), cx.read_int(b), cx.read64(c), cx.flag(is_unsigned), ci, carry});
   } else {
     llvm::Value* cv = cx.read(c);
     if (c.bitwise_not) cv = cx.builder().CreateNot(cv);
@@ -306,6 +310,18 @@ bool lift_viadd(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
+// VABSDIFF[.U32] d, a, b, c: |a - b| + c (signed unless .U32), what __sad and __usad compile
+// to (PTX sad: the difference is exact, the sum wraps).
+bool lift_vabsdiff(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"U32", "S32"}) || !plain_operands(cx, ins)) return false;
+  const auto& ops = ins.operands;
+  if (ops.size() != 4) return cx.refuse("VABSDIFF needs d, a, b, c");
+  if (ins.has_modifier("S32") && ins.has_modifier("U32")) return cx.refuse("VABSDIFF with both .U32 and .S32");
+  cx.write(ops[0], cx.semantic("absdiff_add", {cx.read_int(ops[1]), cx.read_int(ops[2]), cx.read_int(ops[3]),
+                                               cx.flag(ins.has_modifier("U32"))}));
+  return true;
+}
+
 // PRMT[.F4E|.B4E|.RC8|.ECL|.ECR|.RC16] d, a, sel, b.
 bool lift_prmt(LiftContext& cx, const SassInstruction& ins) {
   static const std::pair<std::string_view, unsigned> modes[] = {{"F4E", 1}, {"B4E", 2}, {"RC8", 3}, {"ECL", 4}, {"ECR", 5}, {"RC16", 6}};
@@ -328,12 +344,12 @@ bool lift_unary(LiftContext& cx, const SassInstruction& ins, std::string_view se
   return true;
 }
 
-// FLO.{U32,S32}[.SH] d, a.
+// FLO[.U32|.S32][.SH] d, a: signed unless .U32 (nvdisasm prints bfind.s32 as a bare FLO).
 bool lift_flo(LiftContext& cx, const SassInstruction& ins) {
   if (!known_modifiers(cx, ins, {"U32", "S32", "SH"}) || !plain_operands(cx, ins)) return false;
   if (ins.operands.size() != 2) return cx.refuse("FLO needs d, a");
-  const bool is_signed = ins.has_modifier("S32");
-  if (is_signed == ins.has_modifier("U32")) return cx.refuse("FLO needs one type of .U32, .S32");
+  const bool is_signed = !ins.has_modifier("U32");
+  if (ins.has_modifier("S32") && ins.has_modifier("U32")) return cx.refuse("FLO with both .U32 and .S32");
   cx.write(ins.operands[0], cx.semantic("flo", {cx.read_int(ins.operands[1]), cx.flag(is_signed), cx.flag(ins.has_modifier("SH"))}));
   return true;
 }
@@ -459,6 +475,7 @@ void register_integer_handlers(HandlerTable& t) {
   for (const char* op : {"SEL", "USEL"}) t[op] = lift_sel;
   for (const char* op : {"IMNMX", "UIMNMX", "VIMNMX"}) t[op] = lift_imnmx;
   t["VIADD"] = lift_viadd;
+  t["VABSDIFF"] = lift_vabsdiff;
   for (const char* op : {"PRMT", "UPRMT"}) t[op] = lift_prmt;
   for (const char* op : {"IABS", "UIABS"}) t[op] = [](LiftContext& cx, const SassInstruction& ins) { return lift_unary(cx, ins, "iabs"); };
   for (const char* op : {"POPC", "UPOPC"}) t[op] = [](LiftContext& cx, const SassInstruction& ins) { return lift_unary(cx, ins, "popc"); };

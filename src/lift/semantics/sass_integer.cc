@@ -23,13 +23,12 @@ SASS_SEMANTIC(sass_u32, imad)(sass_u32 a, sass_u32 b, sass_u32 c, bool neg_c, bo
   return static_cast<sass_u32>(sum);
 }
 
-SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool ci, bool* co) {
-  const sass_u64 product = is_unsigned ? static_cast<sass_u64>(a) * b
-                                       : static_cast<sass_u64>(static_cast<sass_i64>(static_cast<sass_i32>(a)) *
-                                                               static_cast<sass_i32>(b));
-  const sass_u64 sum = (product >> 32) + c + (ci ? 1 : 0);
-  *co = (sum >> 32) != 0;
-  return static_cast<sass_u32>(sum);
+SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co) {
+  const sass_u64 product = gpuport_sass_imad_wide(a, b, 0, is_unsigned);
+  const sass_u64 sum = product + c;
+  const sass_u64 total = sum + (ci ? 1 : 0);
+  *co = sum < product || total < sum;
+  return static_cast<sass_u32>(total >> 32);
 }
 
 SASS_SEMANTIC(sass_u64, imad_wide)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned) {
@@ -173,6 +172,11 @@ SASS_SEMANTIC(sass_u32, sel)(sass_u32 a, sass_u32 b, bool p) { return p ? a : b;
 SASS_SEMANTIC(sass_u32, imnmx)(sass_u32 a, sass_u32 b, bool is_unsigned, bool take_min) {
   const bool a_less = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
   return a_less == take_min ? a : b;
+}
+
+SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned) {
+  const bool a_less = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
+  return (a_less ? b - a : a - b) + c;
 }
 
 SASS_SEMANTIC(sass_u32, iabs)(sass_u32 a) { return static_cast<sass_i32>(a) < 0 ? 0u - a : a; }

@@ -8,9 +8,13 @@
 // the adder sees ~x + 1); the sum's bits above 31 are the carry: co0 = carry >= 1, co1 = carry >= 2.
 SASS_SEMANTIC(sass_u32, iadd3)(sass_u32 a, bool neg_a, sass_u32 b, bool neg_b, sass_u32 c, bool neg_c,
                                bool ci0, bool ci1, bool* co0, bool* co1);
-// IMAD d, a, b, c (low 32 bits); .HI: high 32 of a*b + c's 64-bit extension; .X adds a carry.
+// IMAD d, a, b, c (low 32 bits); .X adds a carry.
 SASS_SEMANTIC(sass_u32, imad)(sass_u32 a, sass_u32 b, sass_u32 c, bool neg_c, bool ci, bool* co);
-SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool ci, bool* co);
+// IMAD.HI d, a, b, c: bits 32..63 of a*b + c64, where c names a register pair (c, c+1) as in
+// IMAD.WIDE: nvcc zeroes the low register when it wants only the high word added (`IMAD.MOV.U32
+// R10, RZ, RZ, RZ; IMAD.HI.U32 R17, R5, R4, R10` for __umulhi(b, c) + a __mulhi in R11). `co` is
+// the carry out of the 64-bit sum (bit 64), for the unsigned form.
+SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co);
 // IMAD.WIDE[.U32] d64, a, b, c64: a*b (signed or unsigned 32x32->64) + c64.
 SASS_SEMANTIC(sass_u64, imad_wide)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned);
 // IMAD.WIDE[.U32][.X] d64, co, a, b, c64 [, ci]: the same plus a carry in; `co` is the carry out
@@ -39,6 +43,9 @@ SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mod
 SASS_SEMANTIC(sass_u32, sel)(sass_u32 a, sass_u32 b, bool p);
 // IMNMX[.U32] d, a, b, p: the minimum when p, the maximum otherwise (signed unless .U32).
 SASS_SEMANTIC(sass_u32, imnmx)(sass_u32 a, sass_u32 b, bool is_unsigned, bool take_min);
+// VABSDIFF[.U32] d, a, b, c: |a - b| + c, the difference exact (signed unless .U32), the sum
+// modulo 2^32 (PTX sad).
+SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned);
 // IABS d, a: |a| (two's complement: |-2^31| is -2^31, as PTX abs.s32 states).
 SASS_SEMANTIC(sass_u32, iabs)(sass_u32 a);
 // POPC d, a: the number of set bits.
