@@ -189,8 +189,10 @@ bool lift_isetp(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// LOP3.LUT [p,] d, a, b, c, lut, !PT: d = lut applied bitwise; p = (d != 0). The trailing
-// predicate is always !PT in what nvcc emits; another value is refused (its role is not known).
+// LOP3.LUT [p,] d, a, b, c, lut, q: d = lut applied bitwise; p = (d != 0) || q. nvcc passes !PT
+// for a plain test and the previous word's p to test a 64-bit value for nonzero a word at a time
+// (`LOP3.LUT P4, RZ, R21, 0x80, R4, 0xf8, !PT; LOP3.LUT P4, RZ, RZ, RZ, RZ, 0xfc, P4` for
+// `(x >> 7) & 1 || y & 0x100` with 64-bit x, y), as Maxwell's LOP3.X accumulated its zero flag.
 bool lift_lop3(LiftContext& cx, const SassInstruction& ins) {
   if (!known_modifiers(cx, ins, {"LUT"}) || !plain_operands(cx, ins)) return false;
   if (!ins.has_modifier("LUT")) return cx.refuse("LOP3 without .LUT is not supported");
@@ -202,11 +204,10 @@ bool lift_lop3(LiftContext& cx, const SassInstruction& ins) {
   const SassOperand &d = ops[i], &a = ops[i + 1], &b = ops[i + 2], &c = ops[i + 3], &lut = ops[i + 4], &pin = ops[i + 5];
   const std::int64_t table = immediate_value(lut);
   if (table < 0 || table > 0xff) return cx.refuse("LOP3.LUT needs an 8-bit immediate truth table");
-  if (!is_predicate(pin) || !pin.is_true_predicate() || !pin.logical_not)
-    return cx.refuse("LOP3.LUT with a predicate input other than !PT is not supported");
+  if (!is_predicate(pin)) return cx.refuse("LOP3.LUT needs a predicate as its last operand");
   llvm::Value* r = cx.semantic("lop3", {cx.read_int(a), cx.read_int(b), cx.read_int(c), cx.u32(static_cast<std::uint64_t>(table))});
   cx.write(d, r);
-  if (p != nullptr) cx.write_predicate(*p, cx.builder().CreateICmpNE(cx.convert(r, cx.i32()), cx.u32(0)));
+  if (p != nullptr) cx.write_predicate(*p, cx.semantic("lop3_nonzero", {r, cx.read_predicate(pin)}));
   return true;
 }
 

@@ -59,6 +59,8 @@ SASS_SEMANTIC(sass_u32, lop3)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 lut) 
   return d;
 }
 
+SASS_SEMANTIC(bool, lop3_nonzero)(sass_u32 result, bool q) { return result != 0 || q; }
+
 SASS_SEMANTIC(bool, icmp)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned) {
   const bool lt = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
   const bool eq = a == b;

@@ -22,6 +22,9 @@ SASS_SEMANTIC(sass_u64, imad_wide)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_u
 SASS_SEMANTIC(sass_u64, imad_wide_carry)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co);
 // LOP3.LUT d, a, b, c, lut: bit i of d = lut[(a_i << 2) | (b_i << 1) | c_i].
 SASS_SEMANTIC(sass_u32, lop3)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 lut);
+// LOP3.LUT's predicate output: the result is nonzero, or the predicate input q is true (nvcc chains
+// q through the words of a wider value; a plain test passes !PT).
+SASS_SEMANTIC(bool, lop3_nonzero)(sass_u32 result, bool q);
 // ISETP.cmp[.U32].bop p, a, b, c: (a cmp b) bop c. cmp: 0 F, 1 LT, 2 EQ, 3 LE, 4 GT, 5 NE, 6 GE,
 // 7 T; bop: 0 AND, 1 OR, 2 XOR. .EX: `ex_equal` is the result of the lower words' compare, used
 // when the (high) words are equal.
