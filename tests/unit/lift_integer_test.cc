@@ -4,7 +4,9 @@
 // forms it does not model (lifted from SASS text, the findings checked).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "lift/kernel_info.h"
@@ -165,6 +167,114 @@ TEST(LiftIntegerImad, HighWordsAndSixtyFourBitCarries) {
   EXPECT_FALSE(c1);
   EXPECT_FALSE(c2);
   EXPECT_EQ(gpuport_sass_imad_wide(ones, ones, (mid1 >> 32) + (mid2 >> 32), true), 0xfffffffffffffffeull);
+}
+
+// nvcc 11.8's 64-bit unsigned division (__cuda_sm20_div_u64, sm_80), its integer instructions
+// transcribed one for one onto the semantic functions: a float reciprocal seeds two Newton steps
+// built from IMAD.WIDE.U32 / IMAD.HI.U32 with carries chained through IMAD.X and IADD3.X, then
+// two corrections. Exact quotients for every divisor check the carry semantics as the compiler
+// relies on them. The float seed (I2F.U64.RP, MUFU.RCP, F2I.U64.TRUNC) is computed on the host.
+std::uint64_t divide_as_nvcc(std::uint64_t n, std::uint64_t d) {
+  std::uint32_t R[32] = {};
+  bool P[7] = {};
+  bool unused0 = false, unused1 = false;
+  auto pair = [&](int r) { return (static_cast<std::uint64_t>(R[r + 1]) << 32) | R[r]; };
+  auto set_pair = [&](int r, std::uint64_t v) { R[r] = static_cast<std::uint32_t>(v), R[r + 1] = static_cast<std::uint32_t>(v >> 32); };
+  auto iadd3 = [&](std::uint32_t a, bool na, std::uint32_t b, bool nb, std::uint32_t c, bool ci0, bool ci1, bool* co) {
+    return gpuport_sass_iadd3(a, na, b, nb, c, false, ci0, ci1, co != nullptr ? co : &unused0, &unused1);
+  };
+  R[4] = static_cast<std::uint32_t>(n), R[5] = static_cast<std::uint32_t>(n >> 32);
+  R[6] = static_cast<std::uint32_t>(d), R[7] = static_cast<std::uint32_t>(d >> 32);
+  // I2F.U64.RP R9, R6; MUFU.RCP R9, R9; IADD3 R10, R9, 0x1ffffffe, RZ; F2I.U64.TRUNC R10, R10
+  float f = static_cast<float>(d);
+  if (static_cast<std::uint64_t>(f) < d && f < 1.8e19f) f = std::nextafter(f, 2e19f);  // rounded up
+  const float rcp = 1.0f / f;
+  std::uint32_t bits;
+  std::memcpy(&bits, &rcp, 4);
+  bits += 0x1ffffffe;
+  float seed;
+  std::memcpy(&seed, &bits, 4);
+  set_pair(10, seed >= 1.8446744e19f ? ~0ull : static_cast<std::uint64_t>(seed));
+  set_pair(12, gpuport_sass_imad_wide(R[10], R[6], 0, true));                 // IMAD.WIDE.U32 R12, R10, R6, RZ
+  R[13] = gpuport_sass_imad(R[10], R[7], R[13], false, false, &unused0);       // IMAD R13, R10, R7, R13
+  R[15] = iadd3(0, false, R[12], true, 0, false, false, &P[0]);                // IADD3 R15, P0, RZ, -R12, RZ
+  R[13] = gpuport_sass_imad(R[11], R[6], R[13], false, false, &unused0);       // IMAD R13, R11, R6, R13
+  R[12] = gpuport_sass_imad_hi(R[10], R[15], 0, true, false, &unused0);        // IMAD.HI.U32 R12, R10, R15, RZ
+  R[17] = gpuport_sass_imad(0, 0, ~R[13], false, P[0], &unused0);              // IMAD.X R17, RZ, RZ, ~R13, P0
+  R[13] = R[10];                                                               // IMAD.MOV.U32 R13, RZ, RZ, R10
+  R[19] = gpuport_sass_imad(R[11], R[17], 0, false, false, &unused0);          // IMAD R19, R11, R17, RZ
+  set_pair(12, gpuport_sass_imad_wide_carry(R[10], R[17], pair(12), true, false, &P[0]));  // IMAD.WIDE.U32 R12, P0, R10, R17, R12
+  R[9] = gpuport_sass_imad_hi(R[11], R[17], 0, true, false, &unused0);         // IMAD.HI.U32 R9, R11, R17, RZ
+  R[12] = gpuport_sass_imad_hi(R[11], R[15], pair(12), true, false, &P[1]);    // IMAD.HI.U32 R12, P1, R11, R15, R12
+  R[9] = gpuport_sass_imad(R[9], 1, R[11], false, P[0], &unused0);             // IMAD.X R9, R9, 0x1, R11, P0
+  R[13] = iadd3(R[19], false, R[12], false, 0, false, false, &P[2]);           // IADD3 R13, P2, R19, R12, RZ
+  R[9] = iadd3(0, false, 0, false, R[9], P[2], P[1], nullptr);                 // IADD3.X R9, RZ, RZ, R9, P2, P1
+  set_pair(10, gpuport_sass_imad_wide(R[13], R[6], 0, true));                 // IMAD.WIDE.U32 R10, R13, R6, RZ
+  R[11] = gpuport_sass_imad(R[13], R[7], R[11], false, false, &unused0);       // IMAD R11, R13, R7, R11
+  R[15] = iadd3(0, false, R[10], true, 0, false, false, &P[0]);                // IADD3 R15, P0, RZ, -R10, RZ
+  R[11] = gpuport_sass_imad(R[9], R[6], R[11], false, false, &unused0);        // IMAD R11, R9, R6, R11
+  R[12] = gpuport_sass_imad_hi(R[13], R[15], 0, true, false, &unused0);        // IMAD.HI.U32 R12, R13, R15, RZ
+  R[10] = gpuport_sass_imad(0, 0, ~R[11], false, P[0], &unused0);              // IMAD.X R10, RZ, RZ, ~R11, P0
+  R[11] = 0;                                                                   // IMAD.MOV.U32 R11, RZ, RZ, RZ
+  set_pair(12, gpuport_sass_imad_wide_carry(R[13], R[10], pair(12), true, false, &P[0]));  // IMAD.WIDE.U32 R12, P0, R13, R10, R12
+  R[14] = gpuport_sass_imad(R[9], R[10], 0, false, false, &unused0);           // IMAD R14, R9, R10, RZ
+  R[13] = gpuport_sass_imad_hi(R[9], R[15], pair(12), true, false, &P[1]);     // IMAD.HI.U32 R13, P1, R9, R15, R12
+  R[10] = gpuport_sass_imad_hi(R[9], R[10], 0, true, false, &unused0);         // IMAD.HI.U32 R10, R9, R10, RZ
+  R[13] = iadd3(R[14], false, R[13], false, 0, false, false, &P[2]);           // IADD3 R13, P2, R14, R13, RZ
+  R[9] = gpuport_sass_imad(R[10], 1, R[9], false, P[0], &unused0);             // IMAD.X R9, R10, 0x1, R9, P0
+  R[10] = gpuport_sass_imad_hi(R[13], R[4], 0, true, false, &unused0);         // IMAD.HI.U32 R10, R13, R4, RZ
+  R[9] = iadd3(0, false, 0, false, R[9], P[2], P[1], nullptr);                 // IADD3.X R9, RZ, RZ, R9, P2, P1
+  set_pair(10, gpuport_sass_imad_wide(R[13], R[5], pair(10), true));          // IMAD.WIDE.U32 R10, R13, R5, R10
+  R[13] = gpuport_sass_imad(R[9], R[5], 0, false, false, &unused0);            // IMAD R13, R9, R5, RZ
+  R[10] = gpuport_sass_imad_hi(R[9], R[4], pair(10), true, false, &P[0]);      // IMAD.HI.U32 R10, P0, R9, R4, R10
+  R[9] = gpuport_sass_imad_hi(R[9], R[5], 0, true, false, &unused0);           // IMAD.HI.U32 R9, R9, R5, RZ
+  R[13] = iadd3(R[13], false, R[10], false, 0, false, false, &P[1]);           // IADD3 R13, P1, R13, R10, RZ
+  R[9] = gpuport_sass_imad(0, 0, R[9], false, P[0], &unused0);                 // IMAD.X R9, RZ, RZ, R9, P0
+  set_pair(10, gpuport_sass_imad_wide(R[13], R[6], 0, true));                 // IMAD.WIDE.U32 R10, R13, R6, RZ
+  R[9] = gpuport_sass_imad(0, 0, R[9], false, P[1], &unused0);                 // IMAD.X R9, RZ, RZ, R9, P1
+  R[15] = iadd3(R[10], true, R[4], false, 0, false, false, &P[1]);             // IADD3 R15, P1, -R10, R4, RZ
+  R[11] = gpuport_sass_imad(R[13], R[7], R[11], false, false, &unused0);       // IMAD R11, R13, R7, R11
+  R[10] = iadd3(R[13], false, 1, false, 0, false, false, &P[2]);               // IADD3 R10, P2, R13, 0x1, RZ
+  P[0] = gpuport_sass_icmp(R[15], R[6], 6, true);                              // ISETP.GE.U32.AND P0, PT, R15, R6, PT
+  R[11] = gpuport_sass_imad(R[9], R[6], R[11], false, false, &unused0);        // IMAD R11, R9, R6, R11
+  R[12] = gpuport_sass_imad(0, 0, R[9], false, P[2], &unused0);                // IMAD.X R12, RZ, RZ, R9, P2
+  R[16] = gpuport_sass_imad(R[5], 1, ~R[11], false, P[1], &unused0);           // IMAD.X R16, R5, 0x1, ~R11, P1
+  R[11] = iadd3(R[6], true, R[15], false, 0, false, false, &P[1]);             // IADD3 R11, P1, -R6, R15, RZ
+  P[0] = gpuport_sass_icmp_ex(R[16], R[7], 6, true, P[0]);                     // ISETP.GE.U32.AND.EX P0, PT, R16, R7, PT, P0
+  R[14] = gpuport_sass_imad(R[16], 1, ~R[7], false, P[1], &unused0);           // IMAD.X R14, R16, 0x1, ~R7, P1
+  P[1] = gpuport_sass_icmp(R[6], 0, 5, true);                                  // ISETP.NE.U32.AND P1, PT, R6, RZ, PT
+  R[13] = gpuport_sass_sel(R[10], R[13], P[0]);                                // SEL R13, R10, R13, P0
+  R[11] = gpuport_sass_sel(R[11], R[15], P[0]);                                // SEL R11, R11, R15, P0
+  R[12] = gpuport_sass_sel(R[12], R[9], P[0]);                                 // SEL R12, R12, R9, P0
+  R[9] = 0;                                                                    // IMAD.MOV.U32 R9, RZ, RZ, 0x0
+  R[10] = iadd3(R[13], false, 1, false, 0, false, false, &P[2]);               // IADD3 R10, P2, R13, 0x1, RZ
+  R[14] = gpuport_sass_sel(R[14], R[16], P[0]);                                // SEL R14, R14, R16, P0
+  P[0] = gpuport_sass_icmp(R[11], R[6], 6, true);                              // ISETP.GE.U32.AND P0, PT, R11, R6, PT
+  R[11] = gpuport_sass_imad(0, 0, R[12], false, P[2], &unused0);               // IMAD.X R11, RZ, RZ, R12, P2
+  P[1] = gpuport_sass_icmp_ex(R[7], 0, 5, false, P[1]);                        // ISETP.NE.AND.EX P1, PT, R7, RZ, PT, P1
+  P[0] = gpuport_sass_icmp_ex(R[14], R[7], 6, true, P[0]);                     // ISETP.GE.U32.AND.EX P0, PT, R14, R7, PT, P0
+  R[10] = gpuport_sass_sel(R[10], R[13], P[0]);                                // SEL R10, R10, R13, P0
+  R[11] = gpuport_sass_sel(R[11], R[12], P[0]);                                // SEL R11, R11, R12, P0
+  R[10] = gpuport_sass_sel(R[10], 0xffffffffu, P[1]);                          // SEL R10, R10, 0xffffffff, P1
+  R[11] = gpuport_sass_sel(R[11], 0xffffffffu, P[1]);                          // SEL R11, R11, 0xffffffff, P1
+  return pair(10);
+}
+
+TEST(LiftIntegerImad, NvccSixtyFourBitDivisionIsExact) {
+  const std::uint64_t values[] = {1, 2, 3, 7, 10, 0xffffffffull, 0x100000000ull, 0x100000001ull, 1000000007ull,
+                                  0x123456789abcdefull, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull - 1, ~0ull};
+  for (std::uint64_t n : values)
+    for (std::uint64_t d : values) EXPECT_EQ(divide_as_nvcc(n, d), n / d) << n << " / " << d;
+  std::uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::uint64_t n = x;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::uint64_t d = x >> (x & 63);  // divisors of every size
+    if (d == 0) continue;
+    ASSERT_EQ(divide_as_nvcc(n, d), n / d) << n << " / " << d;
+  }
+  EXPECT_EQ(divide_as_nvcc(5, 0), ~0ull);  // division by zero: all ones, as nvcc's routine returns
 }
 
 // ---- PRMT ---------------------------------------------------------------------------------------
