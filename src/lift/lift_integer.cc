@@ -57,7 +57,7 @@ bool plain_operands(LiftContext& cx, const SassInstruction& ins, std::size_t byt
 
 bool no_prefixes(const SassOperand& op) { return !op.negate && !op.absolute && !op.bitwise_not && !op.logical_not; }
 
-// An 8-bit immediate (LUTs, masks), or -1 when the operand is not an immediate.
+// A plain integer immediate's value (truth tables, masks), or -1 when the operand is not one.
 std::int64_t immediate_value(const SassOperand& op) {
   if (op.kind != OperandKind::immediate || op.is_float || !no_prefixes(op)) return -1;
   return op.value;
