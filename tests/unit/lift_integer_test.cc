@@ -407,7 +407,7 @@ std::string lift_findings(const std::string& body) {
   request.kernel = &parsed.programs.front().functions.front();
   request.arch = 80;
   std::vector<gpuport::Diagnostic> info_findings;
-  request.info = gpuport::lift::kernel_info_from_text(*request.kernel, 80, info_findings);
+  request.info = gpuport::lift::kernel_info_from_text(*request.program, *request.kernel, 80, {}, info_findings);
   request.source_name = "t.sass";
   auto result = gpuport::lift::lift_kernel(*module->module, request);
   std::string out;
