@@ -133,6 +133,7 @@ int run_asm(const AsmArguments& a) {
       for (const auto& d : k.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
       nlohmann::ordered_json kj;
       kj["name"] = k.name;
+      if (k.hip_name != k.name) kj["hip_name"] = k.hip_name;
       kj["ok"] = k.ok;
       kj["sass_instructions"] = k.sass_instructions;
       kj["findings"] = nlohmann::ordered_json::array();

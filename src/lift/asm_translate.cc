@@ -8,6 +8,7 @@
 #include <chrono>
 #include <set>
 
+#include "lift/hip_names.h"
 #include "lift/kernel_info.h"
 #include "lift/lower.h"
 #include "sass/cubin.h"
@@ -82,6 +83,19 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
       for (auto& d : report.findings)
         if (d.location.file.empty()) d.location = {out.name, line, 0};
     }
+    // The name the HIP host code registers the kernel by (vector types, anonymous namespaces
+    // and library types are spelt differently in HIP's C++).
+    const HipName hip = hip_mangled_name(f.name);
+    if (!hip.reason.empty()) {
+      Diagnostic d;
+      d.severity = Severity::warning;
+      d.code = "hip-name-unknown";
+      d.message = fmt::format("kernel {}: its HIP name cannot be derived ({}); nvcc's name is kept, which HIP host code "
+                              "may register differently", f.name, hip.reason);
+      report.findings.push_back(d);
+    }
+    request.info.name = hip.name;
+    report.hip_name = hip.name;
     if (!has_errors(report.findings)) {
       LiftResult lifted = lift_kernel(*module.module, request);
       report.sass_instructions = lifted.instructions;

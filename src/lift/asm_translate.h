@@ -28,7 +28,8 @@ struct AsmOptions {
 };
 
 struct KernelReport {
-  std::string name;
+  std::string name;      // nvcc's mangled name
+  std::string hip_name;  // the name the translation gives it: the one HIP host code registers
   bool ok = false;
   std::size_t sass_instructions = 0;
   std::vector<Diagnostic> findings;

@@ -449,7 +449,7 @@ bool LiftContext::refuse(const std::string& why) {
   Diagnostic d;
   d.severity = Severity::error;
   d.code = "unsupported-instruction";
-  const std::string kernel = request_.info.name;
+  const std::string kernel = request_.kernel != nullptr ? request_.kernel->name : request_.info.name;  // nvcc's name, as the listing says
   if (current_ != nullptr) {
     d.message = fmt::format("kernel {}: {} at byte offset {:#06x}{} ({})", kernel, why, current_->address,
                             current_function_ != nullptr && current_function_->name != kernel
