@@ -192,7 +192,9 @@ llvm::GlobalVariable* LiftContext::bank_global(std::uint32_t bank) {
   llvm::GlobalVariable* g = nullptr;
   const auto& info = request_.info;
   const auto data = info.constant_banks.find(bank);
-  if (data != info.constant_banks.end()) {
+  if (bank == 3) {
+    g = module_constant_bank(*this);  // __constant__ variables: host-writable (lift_memory.cc)
+  } else if (data != info.constant_banks.end()) {
     // A private copy of the bank in the target's constant space (the module's variables that
     // the host can write are separate globals, see ModuleVariable).
     auto* array = llvm::ArrayType::get(i8(), data->second.size());
@@ -213,6 +215,7 @@ llvm::Value* LiftContext::read(const sass::SassOperand& op) {
     case K::uniform_reg: return reg(true, op.index);
     case K::immediate:
       if (op.is_float) return builder_.CreateBitCast(llvm::ConstantFP::get(f32(), static_cast<float>(op.float_value)), i32());
+      if (op.text.find("@") != std::string_view::npos) return relocated_immediate(*this, op);  // 32@lo(symbol): lift_memory.cc
       return u32(static_cast<std::uint64_t>(op.value));
     case K::constant: {
       llvm::Value* index = nullptr;
