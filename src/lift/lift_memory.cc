@@ -6,6 +6,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalAlias.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 #include <charconv>
@@ -483,11 +484,6 @@ bool lift_membar(LiftContext& cx, const SassInstruction& ins) {
 
 // ---- module variables -------------------------------------------------------------------------------
 
-// `.size` for a symbol the assembler cannot size itself (an alias takes its aliasee's size).
-void set_symbol_size(llvm::Module& m, std::string_view name, std::uint64_t size) {
-  m.appendModuleInlineAsm(fmt::format(".size \"{}\", {}", name, size));
-}
-
 llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& bytes, std::uint64_t size) {
   std::vector<std::uint8_t> data(bytes.begin(), bytes.end());
   data.resize(size, 0);
@@ -530,11 +526,14 @@ llvm::GlobalVariable* module_constant_bank(LiftContext& cx) {
   const std::string name = "__gpuport_constant_bank3";
   if (llvm::GlobalVariable* g = m.getNamedGlobal(name)) return g;
   const std::uint64_t size = std::max<std::uint64_t>(data->second.size(), 1);
-  auto* bank = new llvm::GlobalVariable(m, llvm::ArrayType::get(cx.i8(), size), false, llvm::GlobalValue::ExternalLinkage,
+  // Private, so that the code generator gives each alias its own .size (an alias of a visible
+  // object takes the object's size); kept in llvm.compiler.used so that GlobalOpt does not turn
+  // the alias at offset 0 into the bank itself (with the bank's size).
+  auto* bank = new llvm::GlobalVariable(m, llvm::ArrayType::get(cx.i8(), size), false, llvm::GlobalValue::PrivateLinkage,
                                         initial_bytes(cx, data->second, size), name, nullptr, llvm::GlobalValue::NotThreadLocal, 4);
   bank->setExternallyInitialized(true);
-  bank->setVisibility(llvm::GlobalValue::ProtectedVisibility);
   bank->setAlignment(llvm::Align(16));
+  llvm::appendToCompilerUsed(m, {bank});
   for (const auto& v : info.variables) {
     if (v.bank != 3 || m.getNamedValue(v.name) != nullptr) continue;
     if (v.offset + v.size > size) {
@@ -544,7 +543,6 @@ llvm::GlobalVariable* module_constant_bank(LiftContext& cx) {
     auto* at = llvm::ConstantExpr::getGetElementPtr(cx.i8(), bank, cx.u64(v.offset));
     auto* alias = llvm::GlobalAlias::create(llvm::ArrayType::get(cx.i8(), v.size), 4, llvm::GlobalValue::ExternalLinkage, v.name, at, &m);
     alias->setVisibility(llvm::GlobalValue::ProtectedVisibility);
-    set_symbol_size(m, v.name, v.size);
   }
   return bank;
 }
