@@ -482,6 +482,31 @@ bool lift_membar(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
+// QSPC.E.{S|G|L} Pd, RZ, [a]: whether the generic address a lies in the shared (.S), local (.L)
+// or global (.G: neither) window. nvcc emits it on the fallback path of a generic half2 atomic
+// whose ATOM reported (Pd false) that it did not do the work; here ATOM always does it, but the
+// fallback must still lift. A window is recognised by the high 32 bits of its generic base (the
+// aperture of the target's flat addressing).
+bool lift_qspc(LiftContext& cx, const SassInstruction& ins) {
+  if (!check_modifiers(cx, ins, {"E", "S", "G", "L"}, false)) return false;
+  const auto& ops = ins.operands;
+  if (ops.size() != 3 || !is_predicate(ops[0]) || !ops[1].is_zero_register() || ops[2].kind != OperandKind::memory)
+    return cx.refuse("QSPC other than QSPC Pd, RZ, [address]");
+  auto& b = cx.builder();
+  llvm::Value* high = b.CreateLShr(cx.address(ops[2].address, ins.has_modifier("E")), 32);
+  auto in_window = [&](llvm::Value* base) { return b.CreateICmpEQ(high, b.CreateLShr(b.CreatePtrToInt(base, cx.i64()), 32)); };
+  llvm::Value* shared = in_window(cx.generic_shared_base());
+  // A kernel without local memory has no local window for a generic address to fall in.
+  llvm::Value* local = cx.request().info.local_bytes > 0 ? in_window(cx.generic_local_base()) : cx.flag(false);
+  llvm::Value* result;
+  if (ins.has_modifier("S")) result = shared;
+  else if (ins.has_modifier("L")) result = local;
+  else if (ins.has_modifier("G")) result = b.CreateNot(b.CreateOr(shared, local));
+  else return cx.refuse("QSPC without a space");
+  cx.write_predicate(ops[0], result);
+  return true;
+}
+
 // ---- module variables -------------------------------------------------------------------------------
 
 llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& bytes, std::uint64_t size) {
@@ -602,6 +627,7 @@ void register_memory_handlers(HandlerTable& t) {
   t["REDG"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_atomic(cx, ins, Space::global, false); };
   t["LDGSTS"] = lift_ldgsts;
   t["MEMBAR"] = lift_membar;
+  t["QSPC"] = lift_qspc;
   // Waits with nothing to wait for: LDGDEPBAR closes a group of LDGSTS copies (already done);
   // CGAERRBAR waits for the cluster's outstanding memory errors to be reported (sm_90), which
   // changes no value. (DEPBAR, ERRBAR and CCTL are no-ops in the core.)

@@ -206,6 +206,16 @@ TEST(LiftMemory, AsyncCopyForms) {
   EXPECT_NE(l.ir.find("store <4 x i8>"), std::string::npos) << l.ir;
 }
 
+TEST(LiftMemory, AddressSpaceQueries) {
+  const Lifted l = lift(kSetup + line(0x40, "QSPC.E.S P0, RZ, [R2]") + line(0x50, "QSPC.E.G P1, RZ, [R2]") +
+                        line(0x60, "@P0 STG.E [R2.64], R4") + line(0x70, "@P1 STG.E [R2.64+0x4], R4"));
+  ASSERT_TRUE(l.ok) << l.findings;
+  // The high word of the address against the high word of the shared window's generic base.
+  EXPECT_NE(l.ir.find("lshr i64 ptrtoint (ptr addrspacecast (ptr addrspace(3) @k.dynamic_shared to ptr) to i64), 32"), std::string::npos)
+      << l.ir;
+  EXPECT_NE(l.ir.find("addrspacecast ptr addrspace(5) %local to ptr"), std::string::npos) << l.ir;  // .G: not local either
+}
+
 TEST(LiftMemory, MembarScopesUseTheFenceHook) {
   const Lifted l = lift(line(0x0, "MEMBAR.SC.GPU") + line(0x10, "MEMBAR.ALL.CTA") + line(0x20, "MEMBAR.SC.SYS") + line(0x30, "ERRBAR") +
                         line(0x40, "CGAERRBAR") + line(0x50, "CCTL.IVALL"));
