@@ -517,18 +517,55 @@ llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& 
   return llvm::ConstantDataArray::get(cx.context(), llvm::ArrayRef<std::uint8_t>(data));
 }
 
+// The names the HIP host code registers a cubin variable by (clang's mangling of the same
+// declaration), the first for the global and the others as aliases of it:
+//  - nvcc names an anonymous namespace `_INTERNAL_<hash>_<file>` + `_GLOBAL__N__<hash>_<file>`
+//    where clang has `_GLOBAL__N_1`: _ZN38_INTERNAL_..40_GLOBAL__N__..3keyE -> _ZN12_GLOBAL__N_13keyE;
+//  - a namespace-scope name without mangling is `x` when the variable is extern and `_ZL1x` when
+//    it is static, and the cubin does not say which (both are local symbols there): both.
+std::vector<std::string> host_names(const std::string& cubin) {
+  if (!cubin.starts_with("_Z")) return {cubin, fmt::format("_ZL{}{}", cubin.size(), cubin)};
+  if (!cubin.starts_with("_ZN")) return {cubin};
+  // _ZN <length><name>... E, nothing else (templates, functions: kept as they are).
+  std::vector<std::string> parts;
+  std::size_t at = 3;
+  while (at < cubin.size() && cubin[at] >= '0' && cubin[at] <= '9') {
+    std::size_t length = 0;
+    while (at < cubin.size() && cubin[at] >= '0' && cubin[at] <= '9') length = length * 10 + static_cast<std::size_t>(cubin[at++] - '0');
+    if (length == 0 || at + length > cubin.size()) return {cubin};
+    parts.push_back(cubin.substr(at, length));
+    at += length;
+  }
+  if (at + 1 != cubin.size() || cubin[at] != 'E') return {cubin};
+  std::vector<std::string> kept;
+  for (const auto& part : parts) {
+    if (part.starts_with("_INTERNAL_")) continue;
+    kept.push_back(part.starts_with("_GLOBAL__N__") ? "_GLOBAL__N_1" : part);
+  }
+  if (kept == parts || kept.empty()) return {cubin};
+  if (kept.size() == 1) return {fmt::format("_ZL{}{}", kept[0].size(), kept[0])};
+  std::string out = "_ZN";
+  for (const auto& part : kept) out += fmt::format("{}{}", part.size(), part);
+  return {out + "E"};
+}
+
 // A __device__ variable: an addrspace(1) global of its name, size and initial bytes, visible to
 // the host (protected, as HIP makes its device variables) and externally initialised (the host
 // may write it before a launch, so its initial value is no constant to fold).
 llvm::GlobalValue* device_variable(LiftContext& cx, const ModuleVariable& v) {
   llvm::Module& m = cx.module();
-  if (llvm::GlobalValue* g = m.getNamedValue(v.name)) return g;
+  const std::vector<std::string> names = host_names(v.name);
+  if (llvm::GlobalValue* g = m.getNamedValue(names[0])) return g;
   const std::uint64_t size = std::max<std::uint64_t>(v.size, 1);
-  auto* g = new llvm::GlobalVariable(m, llvm::ArrayType::get(cx.i8(), size), false, llvm::GlobalValue::ExternalLinkage,
-                                     initial_bytes(cx, v.initial, size), v.name, nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  auto* type = llvm::ArrayType::get(cx.i8(), size);
+  auto* g = new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::ExternalLinkage, initial_bytes(cx, v.initial, size), names[0],
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   g->setExternallyInitialized(true);
   g->setVisibility(llvm::GlobalValue::ProtectedVisibility);
   g->setAlignment(llvm::Align(16));
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (m.getNamedValue(names[i]) == nullptr)
+      llvm::GlobalAlias::create(type, 1, llvm::GlobalValue::ExternalLinkage, names[i], g, &m)->setVisibility(llvm::GlobalValue::ProtectedVisibility);
   return g;
 }
 
@@ -560,14 +597,17 @@ llvm::GlobalVariable* module_constant_bank(LiftContext& cx) {
   bank->setAlignment(llvm::Align(16));
   llvm::appendToCompilerUsed(m, {bank});
   for (const auto& v : info.variables) {
-    if (v.bank != 3 || m.getNamedValue(v.name) != nullptr) continue;
+    if (v.bank != 3) continue;
     if (v.offset + v.size > size) {
       cx.refuse(fmt::format("__constant__ variable {} lies outside constant bank 3", v.name));
       continue;
     }
     auto* at = llvm::ConstantExpr::getGetElementPtr(cx.i8(), bank, cx.u64(v.offset));
-    auto* alias = llvm::GlobalAlias::create(llvm::ArrayType::get(cx.i8(), v.size), 4, llvm::GlobalValue::ExternalLinkage, v.name, at, &m);
-    alias->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+    for (const std::string& name : host_names(v.name)) {
+      if (m.getNamedValue(name) != nullptr) continue;
+      auto* alias = llvm::GlobalAlias::create(llvm::ArrayType::get(cx.i8(), v.size), 4, llvm::GlobalValue::ExternalLinkage, name, at, &m);
+      alias->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+    }
   }
   return bank;
 }
@@ -598,7 +638,7 @@ llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   if (v == nullptr) return fail(fmt::format("a relocation of {}, which is not a __device__ or __constant__ variable of the cubin", inner));
   llvm::Value* symbol = nullptr;
   if (v->bank == 3) {
-    if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(v->name);
+    if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(v->name)[0]);
   } else if (v->bank == 0) {
     symbol = device_variable(cx, *v);
   }
@@ -630,7 +670,11 @@ void register_memory_handlers(HandlerTable& t) {
   t["QSPC"] = lift_qspc;
   // Waits with nothing to wait for: LDGDEPBAR closes a group of LDGSTS copies (already done);
   // CGAERRBAR waits for the cluster's outstanding memory errors to be reported (sm_90), which
-  // changes no value. (DEPBAR, ERRBAR and CCTL are no-ops in the core.)
+  // changes no value. The core treats these as no-ops too: DEPBAR (waits on scoreboards: every
+  // lifted access completes in program order), ERRBAR (waits for memory errors to be reported,
+  // after MEMBAR.SYS), CCTL/CCTLL (cache control: CCTL.IVALL invalidates NVIDIA's incoherent L1
+  // after an acquire load or fence; here the acquire's order comes from the fence that MEMBAR
+  // lifts to, and strong loads are atomic loads that the target keeps coherent).
   t["LDGDEPBAR"] = [](LiftContext&, const SassInstruction&) { return true; };
   t["CGAERRBAR"] = [](LiftContext&, const SassInstruction&) { return true; };
 }

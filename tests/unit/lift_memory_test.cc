@@ -175,6 +175,9 @@ TEST(LiftMemory, ConstantBankThreeAndDeviceVariablesAreNamedGlobals) {
                             line(0xc0, "MOV R16, UR6") + line(0xd0, "STG.E [R14.64+0x4], R16"),
                         &info);
   ASSERT_TRUE(l.ok) << l.findings;
+  // A name without mangling is also registered as a static's (_ZL<length><name>).
+  EXPECT_NE(l.ir.find("@_ZL5first = protected alias [4 x i8], ptr addrspace(4) @__gpuport_constant_bank3"), std::string::npos) << l.ir;
+  EXPECT_NE(l.ir.find("@_ZL7counter = protected alias [4 x i8], ptr addrspace(1) @counter"), std::string::npos) << l.ir;
   EXPECT_NE(l.ir.find("@__gpuport_constant_bank3 = private addrspace(4) externally_initialized global [12 x i8] "
                       "c\"\\01\\00\\00\\00\\FE\\FF\\00\\00\\09\\09\\09\\09\""),
             std::string::npos)
@@ -192,6 +195,27 @@ TEST(LiftMemory, ConstantBankThreeAndDeviceVariablesAreNamedGlobals) {
   EXPECT_NE(l.ir.find("add (i64 ptrtoint (ptr addrspace(1) @table to i64), i64 4)"), std::string::npos) << l.ir;
   EXPECT_NE(l.ir.find("load i16, ptr addrspace(4)"), std::string::npos) << l.ir;
   EXPECT_NE(l.ir.find("load i64, ptr addrspace(4)"), std::string::npos) << l.ir;
+}
+
+TEST(LiftMemory, AnonymousNamespaceVariablesGetClangsNames) {
+  // nvcc's names for variables in anonymous namespaces (from a cubin of names.cu); clang's host
+  // code registers them as _ZN12_GLOBAL__N_13a_yE and _ZN2ns12_GLOBAL__N_13n_dE.
+  KernelInfo info;
+  info.constant_banks[3] = {0, 0, 0, 0, 0, 0, 0, 0};
+  info.variables = {{"_ZN38_INTERNAL_195921c1_8_names_cu_208e454540_GLOBAL__N__195921c1_8_names_cu_208e45453a_yE", 3, 0, 8, {}},
+                    {"_ZN38_INTERNAL_195921c1_8_names_cu_208e45452ns40_GLOBAL__N__195921c1_8_names_cu_208e45453n_dE", 0, 0, 4, {}},
+                    {"_ZN2ns3n_zE", 0, 0, 4, {}}};
+  const Lifted l = lift(kSetup + line(0x40, "LDC R8, c[0x3][0x4]") +
+                            line(0x50, "MOV R10, 32@lo(_ZN38_INTERNAL_195921c1_8_names_cu_208e45452ns40_GLOBAL__N__195921c1_8_names_cu_208e45453n_dE)") +
+                            line(0x60, "MOV R11, 32@hi(_ZN38_INTERNAL_195921c1_8_names_cu_208e45452ns40_GLOBAL__N__195921c1_8_names_cu_208e45453n_dE)") +
+                            line(0x70, "STG.E [R10.64], R8") + line(0x80, "MOV R12, 32@lo(_ZN2ns3n_zE)") + line(0x90, "MOV R13, 32@hi(_ZN2ns3n_zE)") +
+                            line(0xa0, "STG.E [R12.64], R8"),
+                        &info);
+  ASSERT_TRUE(l.ok) << l.findings;
+  EXPECT_NE(l.ir.find("@_ZN12_GLOBAL__N_13a_yE = protected alias [8 x i8]"), std::string::npos) << l.ir;
+  EXPECT_NE(l.ir.find("@_ZN2ns12_GLOBAL__N_13n_dE = protected addrspace(1) externally_initialized global [4 x i8]"), std::string::npos) << l.ir;
+  EXPECT_NE(l.ir.find("@_ZN2ns3n_zE = protected addrspace(1)"), std::string::npos) << l.ir;
+  EXPECT_EQ(l.ir.find("_INTERNAL_"), std::string::npos) << l.ir;
 }
 
 TEST(LiftMemory, AsyncCopyForms) {
