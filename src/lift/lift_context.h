@@ -181,11 +181,12 @@ int float_compare_code(const sass::SassInstruction& ins);
 int boolean_op_code(const sass::SassInstruction& ins);
 
 // Module variables (lift_memory.cc). The cubin's __constant__ variables (constant bank 3) and
-// __device__ variables become globals of the module under the names the HIP host code registers
+// __device__ variables become globals of the module under the names the host code registers
 // them by, created once per module with their initial bytes.
-// Bank 3 as one host-writable addrspace(4) global (each variable an alias into it), or nullptr
-// (after a finding) when the kernel's info has no bank 3.
-llvm::GlobalVariable* module_constant_bank(LiftContext& cx);
+// The address of c[0x3][offset + ...]: `at` is the byte offset in the bank (offset plus any
+// register index), `offset` the constant part that names the variable where each variable is a
+// global of its own (NVPTX); nullptr after a finding when the kernel's info has no bank 3.
+llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, llvm::Value* at);
 // The 32 bits a relocated immediate stands for: 32@lo(symbol) / 32@hi(symbol) of a module
 // variable's address; poison after a finding for any other symbol or form.
 llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op);

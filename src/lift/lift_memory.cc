@@ -523,7 +523,9 @@ llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& 
 //    where clang has `_GLOBAL__N_1`: _ZN38_INTERNAL_..40_GLOBAL__N__..3keyE -> _ZN12_GLOBAL__N_13keyE;
 //  - a namespace-scope name without mangling is `x` when the variable is extern and `_ZL1x` when
 //    it is static, and the cubin does not say which (both are local symbols there): both.
-std::vector<std::string> host_names(const std::string& cubin) {
+// For the NVIDIA round trip the host code is nvcc's, which registers the cubin's own names.
+std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin) {
+  if (!is_amdgpu(cx.request().target)) return {cubin};
   if (!cubin.starts_with("_Z")) return {cubin, fmt::format("_ZL{}{}", cubin.size(), cubin)};
   if (!cubin.starts_with("_ZN")) return {cubin};
   // _ZN <length><name>... E, nothing else (templates, functions: kept as they are).
@@ -554,14 +556,14 @@ std::vector<std::string> host_names(const std::string& cubin) {
 // may write it before a launch, so its initial value is no constant to fold).
 llvm::GlobalValue* device_variable(LiftContext& cx, const ModuleVariable& v) {
   llvm::Module& m = cx.module();
-  const std::vector<std::string> names = host_names(v.name);
+  const std::vector<std::string> names = host_names(cx, v.name);
   if (llvm::GlobalValue* g = m.getNamedValue(names[0])) return g;
   const std::uint64_t size = std::max<std::uint64_t>(v.size, 1);
   auto* type = llvm::ArrayType::get(cx.i8(), size);
   auto* g = new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::ExternalLinkage, initial_bytes(cx, v.initial, size), names[0],
                                      nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   g->setExternallyInitialized(true);
-  g->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  if (is_amdgpu(cx.request().target)) g->setVisibility(llvm::GlobalValue::ProtectedVisibility);
   g->setAlignment(llvm::Align(16));
   for (std::size_t i = 1; i < names.size(); ++i)
     if (m.getNamedValue(names[i]) == nullptr)
@@ -574,8 +576,6 @@ const ModuleVariable* find_variable(LiftContext& cx, std::string_view name) {
     if (v.name == name) return &v;
   return nullptr;
 }
-
-}  // namespace
 
 // Bank 3 keeps the cubin's layout whole (a register-indexed LDC may be computed from any
 // variable's offset); each __constant__ variable is an alias at its offset, so the host finds it
@@ -603,13 +603,42 @@ llvm::GlobalVariable* module_constant_bank(LiftContext& cx) {
       continue;
     }
     auto* at = llvm::ConstantExpr::getGetElementPtr(cx.i8(), bank, cx.u64(v.offset));
-    for (const std::string& name : host_names(v.name)) {
+    for (const std::string& name : host_names(cx, v.name)) {
       if (m.getNamedValue(name) != nullptr) continue;
       auto* alias = llvm::GlobalAlias::create(llvm::ArrayType::get(cx.i8(), v.size), 4, llvm::GlobalValue::ExternalLinkage, name, at, &m);
       alias->setVisibility(llvm::GlobalValue::ProtectedVisibility);
     }
   }
   return bank;
+}
+
+// NVPTX cannot alias data: each __constant__ variable is a .const global of its own, and an
+// access goes to the variable whose bytes hold the constant part of its bank offset.
+llvm::GlobalVariable* constant_variable(LiftContext& cx, const ModuleVariable& v) {
+  llvm::Module& m = cx.module();
+  if (llvm::GlobalVariable* g = m.getNamedGlobal(v.name)) return g;
+  const std::uint64_t size = std::max<std::uint64_t>(v.size, 1);
+  auto* g = new llvm::GlobalVariable(m, llvm::ArrayType::get(cx.i8(), size), false, llvm::GlobalValue::ExternalLinkage,
+                                     initial_bytes(cx, v.initial, size), v.name, nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+  g->setExternallyInitialized(true);
+  g->setAlignment(llvm::Align(16));
+  return g;
+}
+
+}  // namespace
+
+llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, llvm::Value* at) {
+  auto& b = cx.builder();
+  if (is_amdgpu(cx.request().target)) {
+    if (llvm::GlobalVariable* bank = module_constant_bank(cx)) return b.CreateGEP(cx.i8(), bank, at);
+    cx.refuse("constant bank 3 is not available (its data comes from the cubin)");
+    return nullptr;
+  }
+  for (const auto& v : cx.request().info.variables)
+    if (v.bank == 3 && offset >= v.offset && offset < v.offset + v.size)
+      return b.CreateGEP(cx.i8(), constant_variable(cx, v), b.CreateSub(at, cx.u32(v.offset)));
+  cx.refuse(fmt::format("c[0x3][{:#x}] lies in no __constant__ variable of the cubin", offset));
+  return nullptr;
 }
 
 // 32@lo(symbol) / 32@hi(symbol), also with an addend: 32@lo((symbol+0x10)).
@@ -638,7 +667,8 @@ llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   if (v == nullptr) return fail(fmt::format("a relocation of {}, which is not a __device__ or __constant__ variable of the cubin", inner));
   llvm::Value* symbol = nullptr;
   if (v->bank == 3) {
-    if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(v->name)[0]);
+    if (!is_amdgpu(cx.request().target)) symbol = constant_variable(cx, *v);
+    else if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(cx, v->name)[0]);
   } else if (v->bank == 0) {
     symbol = device_variable(cx, *v);
   }

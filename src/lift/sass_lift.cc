@@ -176,7 +176,14 @@ llvm::Value* LiftContext::constant_bank(std::uint32_t bank, std::int64_t offset,
     refuse(fmt::format("constant bank 0 offset {:#x} has no known meaning on sm_{}", offset, request_.arch));
     return llvm::PoisonValue::get(type);
   }
-  // Read-only banks (2: the compiler's constants and jump tables) and __constant__ variables (3).
+  // __constant__ variables (3): host-writable globals of the module (lift_memory.cc).
+  if (bank == 3) {
+    llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
+    if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
+    if (llvm::Value* p = constant_variable_pointer(*this, static_cast<std::uint64_t>(offset), at)) return builder_.CreateLoad(type, p);
+    return llvm::PoisonValue::get(type);
+  }
+  // Read-only banks (2: the compiler's constants and jump tables).
   if (llvm::GlobalVariable* g = bank_global(bank)) {
     llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
     if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
@@ -192,9 +199,7 @@ llvm::GlobalVariable* LiftContext::bank_global(std::uint32_t bank) {
   llvm::GlobalVariable* g = nullptr;
   const auto& info = request_.info;
   const auto data = info.constant_banks.find(bank);
-  if (bank == 3) {
-    g = module_constant_bank(*this);  // __constant__ variables: host-writable (lift_memory.cc)
-  } else if (data != info.constant_banks.end()) {
+  if (data != info.constant_banks.end()) {
     // A private copy of the bank in the target's constant space (the module's variables that
     // the host can write are separate globals, see ModuleVariable).
     auto* array = llvm::ArrayType::get(i8(), data->second.size());

@@ -20,7 +20,7 @@ struct Lifted {
   std::string ir;
   std::string findings;
 };
-Lifted lift(const std::string& body, const KernelInfo* extra = nullptr) {
+Lifted lift(const std::string& body, const KernelInfo* extra = nullptr, LiftTarget target = LiftTarget::gfx1100_wave32) {
   const std::string listing = "\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
                               "\t.section\t.text.k\n"
                               "        .other          k,@\"STO_CUDA_ENTRY STV_DEFAULT\"\n"
@@ -34,7 +34,7 @@ Lifted lift(const std::string& body, const KernelInfo* extra = nullptr) {
     out.findings = "the listing did not parse";
     return out;
   }
-  auto made = make_lift_module("test", LiftTarget::gfx1100_wave32);
+  auto made = make_lift_module("test", target, target == LiftTarget::nvptx ? 80 : 0);
   if (!made) {
     out.findings = "no lift module";
     return out;
@@ -44,6 +44,7 @@ Lifted lift(const std::string& body, const KernelInfo* extra = nullptr) {
   request.program = &parsed.programs[0];
   request.kernel = &parsed.programs[0].functions[0];
   request.arch = 80;
+  request.target = target;
   if (extra != nullptr) request.info = *extra;
   request.info.name = "k";
   request.info.parameters = {{0, 8, 8, true}, {8, 8, 8, true}};
@@ -216,6 +217,25 @@ TEST(LiftMemory, AnonymousNamespaceVariablesGetClangsNames) {
   EXPECT_NE(l.ir.find("@_ZN2ns12_GLOBAL__N_13n_dE = protected addrspace(1) externally_initialized global [4 x i8]"), std::string::npos) << l.ir;
   EXPECT_NE(l.ir.find("@_ZN2ns3n_zE = protected addrspace(1)"), std::string::npos) << l.ir;
   EXPECT_EQ(l.ir.find("_INTERNAL_"), std::string::npos) << l.ir;
+}
+
+TEST(LiftMemory, NvptxRoundTripKeepsEachConstantVariableApart) {
+  // PTX has no data aliases: each __constant__ variable is a .const global under the cubin's name
+  // (nvcc's host code registers those), and c[0x3][R+offset] reads the variable holding offset.
+  KernelInfo info;
+  info.constant_banks[3] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+  info.variables = {{"first", 3, 0, 4, {1, 0, 0, 0}}, {"second", 3, 4, 8, {2, 0, 0, 0, 3, 0, 0, 0}}};
+  const Lifted l = lift(kSetup + line(0x40, "LDC R8, c[0x3][R4+0x4]") + line(0x50, "STG.E [R2.64], R8") +
+                            line(0x60, "LDC R9, c[0x3][0x0]") + line(0x70, "STG.E [R2.64+0x4], R9"),
+                        &info, LiftTarget::nvptx);
+  ASSERT_TRUE(l.ok) << l.findings;
+  EXPECT_NE(l.ir.find("@second = addrspace(4) externally_initialized global [8 x i8]"), std::string::npos) << l.ir;
+  EXPECT_NE(l.ir.find("@first = addrspace(4) externally_initialized global [4 x i8]"), std::string::npos) << l.ir;
+  EXPECT_EQ(l.ir.find("alias"), std::string::npos) << l.ir;
+  EXPECT_EQ(l.ir.find("_ZL"), std::string::npos) << l.ir;
+  const Lifted outside = lift(kSetup + line(0x40, "LDC R8, c[0x3][0xc]"), &info, LiftTarget::nvptx);
+  EXPECT_FALSE(outside.ok);
+  EXPECT_NE(outside.findings.find("c[0x3][0xc] lies in no __constant__ variable"), std::string::npos) << outside.findings;
 }
 
 TEST(LiftMemory, AsyncCopyForms) {
