@@ -9,6 +9,7 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <functional>
 #include <set>
@@ -526,7 +527,12 @@ llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& 
 // For the NVIDIA round trip the host code is nvcc's, which registers the cubin's own names.
 std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin) {
   if (!is_amdgpu(cx.request().target)) return {cubin};
-  if (!cubin.starts_with("_Z")) return {cubin, fmt::format("_ZL{}{}", cubin.size(), cubin)};
+  if (!cubin.starts_with("_Z")) {
+    // Only a C identifier can be a static's name ($str, nvcc's printf format strings, cannot).
+    const bool identifier = std::all_of(cubin.begin(), cubin.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!identifier) return {cubin};
+    return {cubin, fmt::format("_ZL{}{}", cubin.size(), cubin)};
+  }
   if (!cubin.starts_with("_ZN")) return {cubin};
   // _ZN <length><name>... E, nothing else (templates, functions: kept as they are).
   std::vector<std::string> parts;
@@ -652,15 +658,38 @@ llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   if (!(low || high) || !text.ends_with(")")) return fail(fmt::format("a relocated immediate of the form {}", text));
   std::string_view inner = text.substr(6, text.size() - 7);
   std::uint64_t addend = 0;
+  auto trim = [](std::string_view t) {
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    return t;
+  };
+  if (inner.starts_with("(") && inner.ends_with(")") && inner.find("@srel") != std::string_view::npos) {
+    // (function + label@srel): a code address, nvcc's return address in R20/R21 before a
+    // CALL.ABS.NOINC of vprintf or __assertfail. Code has no address in the lifted kernel: the
+    // label's byte offset in its function stands for it. Nothing reads it as an address: the
+    // library calls the lifter implements ignore it, and subroutine returns go through the core's
+    // return sites, not through a register.
+    const std::string_view body = inner.substr(1, inner.size() - 2);
+    const auto plus = body.find('+');
+    const std::string_view function = trim(body.substr(0, plus == std::string_view::npos ? 0 : plus));
+    const std::string_view label = plus == std::string_view::npos ? std::string_view{} : trim(body.substr(plus + 1));
+    const sass::SassFunction* f = cx.request().program ? cx.request().program->find_function(function) : nullptr;
+    if (f != nullptr && label.ends_with("@srel")) {
+      const std::string_view name = label.substr(0, label.size() - 5);
+      for (const auto& l : f->labels)
+        if (l.name == name) return cx.u32(low ? l.address : 0);
+    }
+    return fail(fmt::format("a code-address relocation {} whose label is not in the listing", text));
+  }
   if (inner.starts_with("(") && inner.ends_with(")")) {
     inner = inner.substr(1, inner.size() - 2);
     if (const auto plus = inner.find('+'); plus != std::string_view::npos) {
-      std::string_view number = inner.substr(plus + 1);
+      std::string_view number = trim(inner.substr(plus + 1));
       int base = 10;
       if (number.starts_with("0x")) number.remove_prefix(2), base = 16;
       auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), addend, base);
       if (ec != std::errc() || end != number.data() + number.size()) return fail(fmt::format("a relocation addend in {}", text));
-      inner = inner.substr(0, plus);
+      inner = trim(inner.substr(0, plus));
     }
   }
   const ModuleVariable* v = find_variable(cx, inner);

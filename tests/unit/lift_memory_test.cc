@@ -238,6 +238,30 @@ TEST(LiftMemory, NvptxRoundTripKeepsEachConstantVariableApart) {
   EXPECT_NE(outside.findings.find("c[0x3][0xc] lies in no __constant__ variable"), std::string::npos) << outside.findings;
 }
 
+TEST(LiftMemory, PrintfStringsAndReturnAddresses) {
+  // What nvcc emits around printf: the format string ($str, in .nv.global.init) by relocation,
+  // and the return address of the CALL.ABS in R20/R21 as (kernel + label@srel).
+  KernelInfo info;
+  info.variables = {{"$str", 0, 8, 4, {'h', 'i', '\n', 0}}};
+  const Lifted l = lift(kSetup + line(0x40, "MOV R8, 32@lo($str)") + line(0x50, "MOV R9, 32@hi($str)") +
+                            line(0x60, "MOV R20, 32@lo((k + .L_x_0@srel))") + line(0x70, "MOV R21, 32@hi((k + .L_x_0@srel))") +
+                            line(0x80, "STG.E [R8.64], R20") + line(0x90, "STG.E [R8.64+0x4], R21") + ".L_x_0:\n" +
+                            line(0xa0, "MOV R10, 32@lo((k + .L_x_9@srel))"),
+                        &info);
+  EXPECT_FALSE(l.ok);  // .L_x_9 is no label of the listing
+  EXPECT_NE(l.findings.find("whose label is not in the listing"), std::string::npos) << l.findings;
+  const Lifted ok = lift(kSetup + line(0x40, "MOV R8, 32@lo($str)") + line(0x50, "MOV R9, 32@hi($str)") +
+                             line(0x60, "MOV R20, 32@lo((k + .L_x_0@srel))") + line(0x70, "MOV R21, 32@hi((k + .L_x_0@srel))") +
+                             line(0x80, "STG.E [R8.64], R20") + line(0x90, "STG.E [R8.64+0x4], R21") + ".L_x_0:\n" +
+                             line(0xa0, "MOV R10, 0x1"),
+                         &info);
+  ASSERT_TRUE(ok.ok) << ok.findings;
+  EXPECT_NE(ok.ir.find("@\"$str\" = protected addrspace(1) externally_initialized global [4 x i8] c\"hi\\0A\\00\""), std::string::npos)
+      << ok.ir;
+  EXPECT_EQ(ok.ir.find("_ZL4$str"), std::string::npos) << ok.ir;
+  EXPECT_NE(ok.ir.find("store i32 160, ptr addrspace(1)"), std::string::npos) << ok.ir;  // .L_x_0 is at 0xa0
+}
+
 TEST(LiftMemory, AsyncCopyForms) {
   const Lifted l = lift(kSetup + line(0x40, "LDGSTS.E.BYPASS.128 [R4], [R2.64]") +
                         line(0x50, "LDGSTS.E.BYPASS.128.ZFILL [R4+0x10], [R2.64], P0") + line(0x60, "LDGSTS.E [R4+0x20], [R2.64], !P1") +
