@@ -77,8 +77,13 @@ llvm::SyncScope::ID memory_scope(LiftContext& cx, const SassInstruction& ins, st
 }
 
 // A strong (.STRONG.GPU/.SYS/.SM: relaxed at that scope, what volatile and cuda::atomic_ref
-// loads and stores compile to) or .MMIO access.
-bool is_strong(const SassInstruction& ins) { return ins.has_modifier("STRONG") || ins.has_modifier("MMIO"); }
+// loads and stores compile to) or .MMIO access; a scope alone (sm_70's LDG.E.SYS for volatile)
+// says the same.
+bool is_strong(const SassInstruction& ins) {
+  for (const char* m : {"STRONG", "MMIO", "CTA", "SM", "GPU", "SYS"})
+    if (ins.has_modifier(m)) return true;
+  return false;
+}
 
 const SassOperand* memory_operand(const SassInstruction& ins, std::size_t nth = 0) {
   for (const auto& op : ins.operands)
