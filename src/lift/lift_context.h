@@ -188,7 +188,8 @@ int boolean_op_code(const sass::SassInstruction& ins);
 // global of its own (NVPTX); nullptr after a finding when the kernel's info has no bank 3.
 llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, llvm::Value* at);
 // The 32 bits a relocated immediate stands for: 32@lo(symbol) / 32@hi(symbol) of a module
-// variable's address; poison after a finding for any other symbol or form.
+// variable's address (+ addend), or of a code label ((kernel + .L_x_N@srel), a return address:
+// the label's offset); poison after a finding for any other symbol or form.
 llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op);
 
 }  // namespace gpuport::lift
