@@ -33,6 +33,36 @@ std::vector<std::string> split_top_level(std::string_view list) {
 
 bool is_pointer_type(const std::string& t) { return !t.empty() && t.back() == '*'; }
 
+// The module's __constant__ variables (.nv.constant3: bank 3, whose bytes are kept whole in
+// constant_banks[3]) and __device__ variables (.nv.global, zero-initialised, and
+// .nv.global.init), from the cubin's object symbols: the lifted module holds them as globals of
+// the same names, which is how the HIP host code finds them (hipMemcpyToSymbol and friends).
+void add_module_variables(const sass::Cubin& cubin, std::string_view file, KernelInfo& info) {
+  constexpr std::uint8_t kObjectSymbol = 1;  // STT_OBJECT
+  for (const auto& symbol : cubin.symbols) {
+    if ((symbol.info & 0xf) != kObjectSymbol || symbol.section >= cubin.sections.size() || symbol.name.empty()) continue;
+    const sass::CubinSection& section = cubin.sections[symbol.section];
+    ModuleVariable v;
+    if (section.name == ".nv.constant3") v.bank = 3;
+    else if (section.name != ".nv.global" && section.name != ".nv.global.init") continue;
+    v.name = symbol.name;
+    v.offset = symbol.value;
+    v.size = symbol.size;
+    const std::string_view bytes = sass::Cubin::section_bytes(file, section);
+    if (symbol.value < bytes.size()) {
+      const std::string_view mine = bytes.substr(symbol.value, symbol.size);
+      v.initial.assign(mine.begin(), mine.end());
+    }
+    info.variables.push_back(std::move(v));
+  }
+  if (const sass::CubinSection* s = cubin.find_section(".nv.constant3")) {
+    const std::string_view bytes = sass::Cubin::section_bytes(file, *s);
+    std::vector<std::uint8_t> bank(bytes.begin(), bytes.end());
+    bank.resize(s->size, 0);  // NOBITS: all zero
+    info.constant_banks[3] = std::move(bank);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> demangled_parameter_types(const std::string& mangled, bool& is_function) {
@@ -77,6 +107,7 @@ KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view fil
     const std::string_view bytes = sass::Cubin::section_bytes(file, *s);
     info.constant_banks[2] = std::vector<std::uint8_t>(bytes.begin(), bytes.end());
   }
+  add_module_variables(cubin, file, info);
   return info;
 }
 

@@ -176,7 +176,14 @@ llvm::Value* LiftContext::constant_bank(std::uint32_t bank, std::int64_t offset,
     refuse(fmt::format("constant bank 0 offset {:#x} has no known meaning on sm_{}", offset, request_.arch));
     return llvm::PoisonValue::get(type);
   }
-  // Read-only banks (2: the compiler's constants and jump tables) and __constant__ variables (3).
+  // __constant__ variables (3): host-writable globals of the module (lift_memory.cc).
+  if (bank == 3) {
+    llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
+    if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
+    if (llvm::Value* p = constant_variable_pointer(*this, static_cast<std::uint64_t>(offset), at)) return builder_.CreateLoad(type, p);
+    return llvm::PoisonValue::get(type);
+  }
+  // Read-only banks (2: the compiler's constants and jump tables).
   if (llvm::GlobalVariable* g = bank_global(bank)) {
     llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
     if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
@@ -213,6 +220,7 @@ llvm::Value* LiftContext::read(const sass::SassOperand& op) {
     case K::uniform_reg: return reg(true, op.index);
     case K::immediate:
       if (op.is_float) return builder_.CreateBitCast(llvm::ConstantFP::get(f32(), static_cast<float>(op.float_value)), i32());
+      if (op.text.find("@") != std::string_view::npos) return relocated_immediate(*this, op);  // 32@lo(symbol): lift_memory.cc
       return u32(static_cast<std::uint64_t>(op.value));
     case K::constant: {
       llvm::Value* index = nullptr;
