@@ -449,7 +449,7 @@ bool lift_half_arithmetic(LiftContext& cx, const SassInstruction& ins) {
   const bool bf16 = ins.has_modifier("BF16_V2");
   const int format = bf16 ? 3 : 2;
   const auto sources = half_sources(cx, ins, 1, bf16);
-  if (!cx.ok()) return false;
+  if (sources.empty()) return false;  // half_sources refused
   if (sources.size() != Sources) return cx.refuse(fmt::format("{} needs {} packed-half sources", std::string_view(ins.opcode), Sources));
   auto& b = cx.builder();
   const std::string_view opcode(ins.opcode);
@@ -486,7 +486,7 @@ bool lift_hsetp2(LiftContext& cx, const SassInstruction& ins) {
     return cx.refuse("an HSETP2 form without a comparison, a boolean operation or two predicates");
   const bool bf16 = ins.has_modifier("BF16_V2");
   const auto sources = half_sources(cx, ins, 2, bf16);
-  if (!cx.ok()) return false;
+  if (sources.empty()) return false;  // half_sources refused
   if (sources.size() != 2 || !is_predicate(ops.back())) return cx.refuse("HSETP2 needs two packed-half sources and a predicate");
   const int format = bf16 ? 3 : 2;
   const bool ftz = ins.has_modifier("FTZ");
@@ -515,7 +515,7 @@ bool lift_hset2(LiftContext& cx, const SassInstruction& ins) {
   if (cmp < 0 || bop < 0 || ops.size() < 4) return cx.refuse("an HSET2 form without a comparison or boolean operation");
   const bool bf16 = ins.has_modifier("BF16_V2");
   const auto sources = half_sources(cx, ins, 1, bf16);
-  if (!cx.ok()) return false;
+  if (sources.empty()) return false;  // half_sources refused
   if (sources.size() != 2 || !is_predicate(ops.back())) return cx.refuse("HSET2 needs two packed-half sources and a predicate");
   const int format = bf16 ? 3 : 2;
   const bool ftz = ins.has_modifier("FTZ");
@@ -538,7 +538,7 @@ bool lift_hmnmx2(LiftContext& cx, const SassInstruction& ins) {
   const auto& ops = ins.operands;
   const bool bf16 = ins.has_modifier("BF16_V2");
   const auto sources = half_sources(cx, ins, 1, bf16);
-  if (!cx.ok()) return false;
+  if (sources.empty()) return false;  // half_sources refused
   if (sources.size() != 2 || ops.size() < 4 || !is_predicate(ops.back())) return cx.refuse("HMNMX2 needs d, a, b, p");
   auto& b = cx.builder();
   llvm::Value* min = cx.read_predicate(ops.back());
