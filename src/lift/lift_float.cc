@@ -184,6 +184,7 @@ bool lift_frnd(LiftContext& cx, const SassInstruction& ins) {
   const int mode = integer_rounding_code(ins);
   if (ins.has_modifier("F64")) {
     if (ins.has_modifier("F32")) return cx.refuse("FRND between f32 and f64 is not supported");
+    if (ins.has_modifier("FTZ")) return cx.refuse("FRND.F64.FTZ is not supported (f64 has no flush-to-zero)");
     cx.write64(ops[0], cx.semantic("frnd64", {cx.read_double(ops[1]), cx.u32(mode)}));
   } else {
     cx.write(ops[0], cx.semantic("frnd", {cx.read_float(ops[1]), cx.u32(mode), cx.flag(ins.has_modifier("FTZ"))}));

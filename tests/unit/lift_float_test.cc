@@ -162,6 +162,7 @@ TEST(LiftFloat, MufuFlushesDenormalsAndGivesCanonicalNan) {
   EXPECT_NEAR(mufu(0.25f, 1), 1.0f, 1e-6f);             // SIN of a quarter revolution
   EXPECT_NEAR(mufu(0.5f, 0), -1.0f, 1e-6f);             // COS of half a revolution
   EXPECT_NEAR(mufu(0.5f, 9), 0.46211715726f, 1e-6f);    // TANH
+  EXPECT_EQ(mufu(0x1p-140f, 9), 0x1p-140f);            // TANH keeps denormals (tanh.approx.f32 is a bare MUFU.TANH)
   EXPECT_EQ(bits(mufu(kNan, 9)), kCanonicalNan);
   // The 64H forms: the high word of 1/x and 1/sqrt(x) for the double whose high word is given.
   EXPECT_EQ(gpuport_sass_mufu(0x40000000u, 6), 0x3fe00000u);  // 1/2

@@ -382,7 +382,10 @@ SASS_SEMANTIC(sass_u32, mufu)(sass_u32 a, sass_u32 op) {
     const double r = op == 6 ? 1.0 / d : 1.0 / __builtin_sqrt(d);
     return static_cast<sass_u32>(bits64(r) >> 32);
   }
-  const float x = flush(from_bits(a));
+  // TANH keeps denormals: nvcc emits tanh.approx.f32 (which PTX defines on subnormals) as a bare
+  // MUFU.TANH, where it wraps the others in scaling code for denormal operands.
+  const bool keeps_denormals = op == 9;
+  const float x = keeps_denormals ? from_bits(a) : flush(from_bits(a));
   float r;
   switch (op) {
     case 0: r = gpuport_hook_cos_approx(x); break;
@@ -395,7 +398,7 @@ SASS_SEMANTIC(sass_u32, mufu)(sass_u32 a, sass_u32 op) {
     default: r = gpuport_hook_tanh_approx(x); break;
   }
   if (is_nan(r)) return kCanonicalNan;
-  return bits(flush(r));
+  return bits(keeps_denormals ? r : flush(r));
 }
 
 SASS_SEMANTIC(bool, fchk)(float a, float b) {

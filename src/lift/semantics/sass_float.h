@@ -23,9 +23,10 @@ SASS_SEMANTIC(bool, fcmp)(float a, float b, sass_u32 cmp, bool ftz);
 // gives the other, two give the canonical NaN; -0 is below +0.
 SASS_SEMANTIC(float, fmnmx)(float a, float b, bool min, bool ftz);
 // MUFU.op d, a on the bits of a. op: 0 COS, 1 SIN, 2 EX2, 3 LG2, 4 RCP, 5 RSQ, 6 RCP64H,
-// 7 RSQ64H, 8 SQRT, 9 TANH. The f32 forms flush denormal inputs and results to zero (the
+// 7 RSQ64H, 8 SQRT, 9 TANH. The f32 forms but TANH flush denormal inputs and results to zero (the
 // compiler scales denormal operands itself before MUFU: nvcc's sqrt.approx, lg2.approx and
-// ex2.approx sequences) and go through the target's approximation hooks; their error bound is
+// ex2.approx sequences; tanh.approx.f32 is a bare MUFU.TANH, so TANH keeps them) and go through
+// the target's approximation hooks; their error bound is
 // NVIDIA's documented one or better (see target_amdgcn_common.h). The 64H forms take and give
 // the high word of a double (the low word of the input is taken as 0), a seed that the
 // compiler's code refines with DFMA; we give the correctly rounded value's high word.
