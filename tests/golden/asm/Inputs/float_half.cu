@@ -50,6 +50,11 @@ __global__ void halves(const __half2* a, const __half2* b, const __half2* c, con
   fout[i * kSide + 0] = __low2float(x);
   fout[i * kSide + 1] = __high2float(y);
   fout[i * kSide + 2] = __low2float(x) + __high2float(z);
+  // Scalar compares of both halves at once: HSETP2 with two predicate outputs, guarding stores.
+  fout[i * kSide + 3] = 0.0f;
+  fout[i * kSide + 4] = 0.0f;
+  if (__hlt(__low2half(x), __low2half(y))) fout[i * kSide + 3] = 1.0f;
+  if (__hgeu(__high2half(x), __high2half(y))) fout[i * kSide + 4] = 1.0f;
 #endif
 }
 
@@ -171,8 +176,10 @@ int main() {
         if (!same16(got, bwant[k], kBF16) && bad++ < 30) printf("mismatch: bf16 element %d lane %d output %d: got 0x%04x want 0x%04x\n", i, lane, k, got, bwant[k]);
       }
     }
-    const double fwant[3] = {decode(xs[i][0], kF16), decode(ys[i][1], kF16), (double)(float)(decode(xs[i][0], kF16) + decode(zs[i][1], kF16))};
-    for (int k = 0; k < 3; ++k) {
+    const double fwant[5] = {decode(xs[i][0], kF16), decode(ys[i][1], kF16), (double)(float)(decode(xs[i][0], kF16) + decode(zs[i][1], kF16)),
+                             decode(xs[i][0], kF16) < decode(ys[i][0], kF16) ? 1.0 : 0.0,
+                             !(decode(xs[i][1], kF16) < decode(ys[i][1], kF16)) ? 1.0 : 0.0};
+    for (int k = 0; k < 5; ++k) {
       const bool ok = (std::isnan(fout[i * kSide + k]) && std::isnan(fwant[k])) || (double)fout[i * kSide + k] == fwant[k];
       if (!ok && bad++ < 30) printf("mismatch: f32 element %d output %d: got %a want %a\n", i, k, fout[i * kSide + k], fwant[k]);
     }
