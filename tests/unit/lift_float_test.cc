@@ -130,18 +130,29 @@ TEST(LiftFloat, DivisionCheckTakesTheSlowPathWhereTheFastOneCanFail) {
   // reciprocal seed, as the native hook gives).
   std::mt19937 random(7);
   std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
-  std::uniform_int_distribution<int> exponent(-60, 60);
-  for (int i = 0; i < 20000; ++i) {
-    const float a = std::ldexp(mantissa(random), exponent(random)) * (i & 1 ? -1.0f : 1.0f);
-    const float b = std::ldexp(mantissa(random), exponent(random));
-    ASSERT_FALSE(gpuport_sass_fchk(a, b));
-    const float r0 = from_bits(gpuport_sass_mufu(bits(b), 4));
-    const float e = gpuport_sass_ffma(-b, r0, 1.0f, RN, false, false);
-    const float r = gpuport_sass_ffma(r0, e, r0, RN, false, false);
-    const float q0 = gpuport_sass_ffma(a, r, 0.0f, RN, false, false);
-    const float residual = gpuport_sass_ffma(-b, q0, a, RN, false, false);
-    ASSERT_EQ(gpuport_sass_ffma(r, residual, q0, RN, false, false), a / b) << a << " / " << b;
+  std::uniform_int_distribution<int> exponent(-60, 60), any_exponent(-149, 127);
+  int fast = 0;
+  for (int i = 0; i < 200000; ++i) {
+    // Half the cases in the middle of the range (all fast), half anywhere (near the limits).
+    const bool anywhere = i % 2 != 0;
+    const float a = std::ldexp(mantissa(random), anywhere ? any_exponent(random) : exponent(random)) * (i & 2 ? -1.0f : 1.0f);
+    const float b = std::ldexp(mantissa(random), anywhere ? any_exponent(random) : exponent(random));
+    if (!anywhere) {
+      ASSERT_FALSE(gpuport_sass_fchk(a, b));
+    }
+    if (std::isinf(a) || std::isinf(b) || gpuport_sass_fchk(a, b)) continue;
+    ++fast;
+    // gfx1100's V_RCP_F32 is within 1 ulp: the sequence must also hold with a seed one ulp off.
+    const float exact_seed = from_bits(gpuport_sass_mufu(bits(b), 4));
+    for (const float r0 : {exact_seed, std::nextafter(exact_seed, 0.0f), std::nextafter(exact_seed, kInf)}) {
+      const float e = gpuport_sass_ffma(-b, r0, 1.0f, RN, false, false);
+      const float r = gpuport_sass_ffma(r0, e, r0, RN, false, false);
+      const float q0 = gpuport_sass_ffma(a, r, 0.0f, RN, false, false);
+      const float residual = gpuport_sass_ffma(-b, q0, a, RN, false, false);
+      ASSERT_EQ(gpuport_sass_ffma(r, residual, q0, RN, false, false), a / b) << a << " / " << b;
+    }
   }
+  EXPECT_GT(fast, 120000);
 }
 
 TEST(LiftFloat, MufuFlushesDenormalsAndGivesCanonicalNan) {
