@@ -130,12 +130,12 @@ bool lift_fsel(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// FMNMX[.FTZ] d, a, b, p: min when p, max otherwise.
+// FMNMX[.FTZ][.NAN] d, a, b, p: min when p, max otherwise.
 bool lift_fmnmx(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"FTZ"}) || !plain_operands(cx, ins)) return false;
+  if (!known_modifiers(cx, ins, {"FTZ", "NAN"}) || !plain_operands(cx, ins)) return false;
   const auto& ops = ins.operands;
   if (ops.size() < 4) return cx.refuse("FMNMX needs d, a, b, p");
-  cx.write(ops[0], cx.semantic("fmnmx", {cx.read_float(ops[1]), cx.read_float(ops[2]), cx.read_predicate(ops[3]),
+  cx.write(ops[0], cx.semantic(ins.has_modifier("NAN") ? "fmnmx_nan" : "fmnmx", {cx.read_float(ops[1]), cx.read_float(ops[2]), cx.read_predicate(ops[3]),
                                          cx.flag(ins.has_modifier("FTZ"))}));
   return true;
 }
@@ -275,7 +275,8 @@ bool lift_f2i(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// I2F[.dst][.src][.rounding] d, a and I2FP.F32.src (sm_90's spelling).
+// I2F[.dst][.src][.rounding] d, a and I2FP.F32.src (sm_90's spelling). A 16-bit result (.F16,
+// __int2half_rn) is written zero-extended, as F2F's (nvcc packs it with PRMT or stores 16 bits).
 bool lift_i2f(LiftContext& cx, const SassInstruction& ins) {
   int kind = 0, format = 0;
   for (auto m : ins.modifiers) {
@@ -285,7 +286,6 @@ bool lift_i2f(LiftContext& cx, const SassInstruction& ins) {
     else if (name != "RN" && name != "RM" && name != "RP" && name != "RZ")
       return cx.refuse(fmt::format("{} modifier .{} is not supported", std::string_view(ins.opcode), name));
   }
-  if (format >= 2) return cx.refuse("I2F to a 16-bit float is not supported");
   const auto& ops = ins.operands;
   if (ops.size() < 2) return cx.refuse("I2F needs d, a");
   const int bits = kind >= 6 ? 8 : kind >= 4 ? 16 : 32;
@@ -445,8 +445,10 @@ llvm::Value* high_half(LiftContext& cx, llvm::Value* packed) {
 // computed from sources whose halves agree (nvcc's __half2float is HADD2.F32 d, -RZ, x.H0_H0).
 template <int Sources>
 bool lift_half_arithmetic(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"MMA", "BF16_V2", "F32", "SAT", "FTZ"}, false, false, true)) return false;
+  if (!known_modifiers(cx, ins, {"MMA", "BF16_V2", "F32", "SAT", "FTZ", "RELU"}, false, false, true)) return false;
   if (ins.has_modifier("MMA") && Sources != 3) return cx.refuse("only HFMA2 has an .MMA form");
+  if (ins.has_modifier("RELU") && (Sources != 3 || ins.has_modifier("SAT") || ins.has_modifier("F32")))
+    return cx.refuse("a .RELU form other than HFMA2[.MMA].RELU");
   const bool bf16 = ins.has_modifier("BF16_V2");
   const int format = bf16 ? 3 : 2;
   const auto sources = half_sources(cx, ins, 1, bf16);
@@ -472,7 +474,8 @@ bool lift_half_arithmetic(LiftContext& cx, const SassInstruction& ins) {
   if (opcode == "HADD2") y = cx.u32(one), z = sources[1].value;
   else if (opcode == "HMUL2") y = sources[1].value, z = cx.u32(0x80008000u);
   else y = sources[1].value, z = sources[2].value;
-  cx.write(ins.operands[0], cx.semantic("hfma2_format", {x, y, z, cx.u32(format), cx.u32(rounding), cx.flag(sat), cx.flag(ftz)}));
+  if (ins.has_modifier("RELU")) cx.write(ins.operands[0], cx.semantic("hfma2_relu", {x, y, z, cx.u32(format), cx.u32(rounding), cx.flag(ftz)}));
+  else cx.write(ins.operands[0], cx.semantic("hfma2_format", {x, y, z, cx.u32(format), cx.u32(rounding), cx.flag(sat), cx.flag(ftz)}));
   (void)b;
   return true;
 }
@@ -533,9 +536,9 @@ bool lift_hset2(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// HMNMX2[.BF16_V2][.FTZ] d, a, b, p: per half min when p, max otherwise.
+// HMNMX2[.BF16_V2][.FTZ][.NAN] d, a, b, p: per half min when p, max otherwise.
 bool lift_hmnmx2(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"BF16_V2", "FTZ"})) return false;
+  if (!known_modifiers(cx, ins, {"BF16_V2", "FTZ", "NAN"})) return false;
   const auto& ops = ins.operands;
   const bool bf16 = ins.has_modifier("BF16_V2");
   const auto sources = half_sources(cx, ins, 1, bf16);
@@ -545,7 +548,7 @@ bool lift_hmnmx2(LiftContext& cx, const SassInstruction& ins) {
   llvm::Value* min = cx.read_predicate(ops.back());
   auto lane = [&](bool high) {
     auto half = [&](llvm::Value* v) { return high ? high_half(cx, v) : low_half(cx, v); };
-    llvm::Value* r = cx.semantic("hmnmx", {half(sources[0].value), half(sources[1].value), cx.u32(bf16 ? 3 : 2), min,
+    llvm::Value* r = cx.semantic(ins.has_modifier("NAN") ? "hmnmx_nan" : "hmnmx", {half(sources[0].value), half(sources[1].value), cx.u32(bf16 ? 3 : 2), min,
                                            cx.flag(ins.has_modifier("FTZ"))});
     return b.CreateZExt(cx.convert(r, cx.i16()), cx.i32());
   };

@@ -99,6 +99,11 @@ TEST(LiftFloat, MinMaxNanAndSignedZero) {
   EXPECT_EQ(bits64(gpuport_sass_dmnmx(0.0, -0.0, true)), 0x8000000000000000ull);
   EXPECT_EQ(bits64(gpuport_sass_dmnmx(-0.0, 0.0, false)), 0ull);
   EXPECT_EQ(gpuport_sass_dmnmx(-1e300, 4.9e-324, true), -1e300);
+  // FMNMX.NAN (PTX max.NaN): any NaN operand gives the canonical NaN.
+  EXPECT_EQ(bits(gpuport_sass_fmnmx_nan(kNan, -3.0f, true, false)), kCanonicalNan);
+  EXPECT_EQ(bits(gpuport_sass_fmnmx_nan(1.0f, -kNan, false, false)), kCanonicalNan);
+  EXPECT_EQ(gpuport_sass_fmnmx_nan(1.0f, -3.0f, false, false), 1.0f);
+  EXPECT_EQ(bits(gpuport_sass_fmnmx_nan(0.0f, -0.0f, true, false)), 0x80000000u);
   // DSETP.MIN/.MAX p, q: p picks a, q flags two NaNs (nvcc then quiets b and takes it).
   bool both = true;
   EXPECT_TRUE(gpuport_sass_dsetp_minmax(1.0, 2.0, true, &both));
@@ -260,6 +265,12 @@ TEST(LiftFloat, IntegerToFloatRoundsEachMode) {
   EXPECT_EQ(from_bits64(gpuport_sass_i2f(9007199254740993ull, U64, F64, RP)), 9007199254740994.0);
   EXPECT_EQ(from_bits64(gpuport_sass_i2f(0x80000000u, S32, F64, RN)), -2147483648.0);
   EXPECT_EQ(from_bits64(gpuport_sass_i2f(0x80000000u, U32, F64, RN)), 2147483648.0);
+  // To f16 (I2F.F16, __int2half_rn): 2049 ties to 2048, 2051 to 2052; beyond 65519 overflows.
+  EXPECT_EQ(gpuport_sass_i2f(2049, S32, F16, RN), 0x6800u);
+  EXPECT_EQ(gpuport_sass_i2f(2051, S32, F16, RN), 0x6802u);
+  EXPECT_EQ(gpuport_sass_i2f(2051, U32, F16, RZ), 0x6801u);
+  EXPECT_EQ(gpuport_sass_i2f(static_cast<std::uint32_t>(-70000), S32, F16, RN), 0xfc00u);
+  EXPECT_EQ(gpuport_sass_i2f(70000, U32, F16, RZ), 0x7bffu);
 }
 
 TEST(LiftFloat, FloatToFloatNanOverflowDenormals) {
@@ -434,6 +445,10 @@ TEST(LiftHalf, PackedArithmeticBothFormats) {
   EXPECT_EQ(gpuport_sass_hfma_format(0x3f80, 0x3f80, 0x3bc0, BF16, RN, false, false), 0x3f81);  // 1 + 1.5 * 2^-8: up
   EXPECT_EQ(gpuport_sass_hfma_format(0x4000, 0x3f80, 0x0000, BF16, RN, true, false), 0x3f80);   // 2 saturated
   EXPECT_EQ(gpuport_sass_hfma_format(0x0001, 0x3f80, 0x8000, BF16, RN, false, false), 0x0001);  // bf16 denormal kept
+  // HFMA2.RELU: negative results and -0 clamp to +0, NaN to the canonical NaN.
+  EXPECT_EQ(gpuport_sass_hfma2_relu(0x3c00c000u, 0x3c003c00u, 0x80008000u, F16, RN, false), 0x3c000000u);  // (1, -2) -> (1, 0)
+  EXPECT_EQ(gpuport_sass_hfma2_relu(0x7c008000u, 0x00003c00u, 0x00008000u, F16, RN, false), 0x7fff0000u);  // (Inf*0, -0)
+  EXPECT_EQ(gpuport_sass_hfma2_relu(0xbf803f80u, 0x3f803f80u, 0x00000000u, BF16, RN, false), 0x00003f80u);
   EXPECT_EQ(gpuport_sass_half_to_float(0x3f81, BF16, false), 1.0078125f);
   EXPECT_EQ(gpuport_sass_half_to_float(0x0001, F16, false), 0x1p-24f);
   EXPECT_EQ(bits(gpuport_sass_half_to_float(0x8001, F16, true)), 0x80000000u);
@@ -456,6 +471,9 @@ TEST(LiftHalf, ComparesAndMinMax) {
   EXPECT_EQ(gpuport_sass_hmnmx(0x8000, 0x0000, F16, false, false), 0x0000);
   EXPECT_EQ(gpuport_sass_hmnmx(0x3c00, 0x4000, F16, false, false), 0x4000);
   EXPECT_EQ(gpuport_sass_hmnmx(0xbf80, 0x3f80, BF16, true, false), 0xbf80);
+  EXPECT_EQ(gpuport_sass_hmnmx_nan(0x7e01, 0xc000, F16, true, false), 0x7fff);  // .NAN: NaN wins
+  EXPECT_EQ(gpuport_sass_hmnmx_nan(0x3c00, 0x4000, F16, true, false), 0x3c00);
+  EXPECT_EQ(gpuport_sass_hmnmx_nan(0x3f80, 0xffc0, BF16, false, false), 0x7fff);
 }
 
 }  // namespace

@@ -401,6 +401,11 @@ SASS_SEMANTIC(sass_u32, mufu)(sass_u32 a, sass_u32 op) {
   return bits(keeps_denormals ? r : flush(r));
 }
 
+SASS_SEMANTIC(float, fmnmx_nan)(float a, float b, bool min, bool ftz) {
+  if (is_nan(a) || is_nan(b)) return from_bits(kCanonicalNan);
+  return gpuport_sass_fmnmx(a, b, min, ftz);
+}
+
 SASS_SEMANTIC(bool, fchk)(float a, float b) {
   const int ea = static_cast<int>((bits(a) >> 23) & 0xff);
   const int eb = static_cast<int>((bits(b) >> 23) & 0xff);

@@ -22,6 +22,8 @@ SASS_SEMANTIC(bool, fcmp)(float a, float b, sass_u32 cmp, bool ftz);
 // FMNMX d, a, b, pred: min when pred is true, max otherwise (PTX min/max.f32): one NaN operand
 // gives the other, two give the canonical NaN; -0 is below +0.
 SASS_SEMANTIC(float, fmnmx)(float a, float b, bool min, bool ftz);
+// FMNMX.NAN (PTX min/max.NaN.f32): a NaN operand gives the canonical NaN; otherwise fmnmx.
+SASS_SEMANTIC(float, fmnmx_nan)(float a, float b, bool min, bool ftz);
 // MUFU.op d, a on the bits of a. op: 0 COS, 1 SIN, 2 EX2, 3 LG2, 4 RCP, 5 RSQ, 6 RCP64H,
 // 7 RSQ64H, 8 SQRT, 9 TANH. The f32 forms but TANH flush denormal inputs and results to zero (the
 // compiler scales denormal operands itself before MUFU: nvcc's sqrt.approx, lg2.approx and

@@ -149,3 +149,21 @@ SASS_SEMANTIC(sass_u16, hmnmx)(sass_u16 a, sass_u16 b, sass_u32 format, bool min
   }
   return (da < db) == min ? a : b;
 }
+
+SASS_SEMANTIC(sass_u16, hmnmx_nan)(sass_u16 a, sass_u16 b, sass_u32 format, bool min, bool ftz) {
+  if (is_nan16(a, format) || is_nan16(b, format)) return kCanonicalHalfNan;
+  return gpuport_sass_hmnmx(a, b, format, min, ftz);
+}
+
+SASS_SEMANTIC(sass_u32, hfma2_relu)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 format, sass_u32 rounding, bool ftz) {
+  const sass_u32 r = gpuport_sass_hfma2_format(a, b, c, format, rounding, false, ftz);
+  sass_u32 out = 0;
+  for (int lane = 0; lane < 2; ++lane) {
+    const sass_u16 h = static_cast<sass_u16>(r >> (16 * lane));
+    sass_u16 v = h;
+    if (is_nan16(h, format)) v = kCanonicalHalfNan;
+    else if (h & 0x8000u) v = 0;  // negative or -0
+    out |= static_cast<sass_u32>(v) << (16 * lane);
+  }
+  return out;
+}

@@ -25,3 +25,8 @@ SASS_SEMANTIC(bool, hcmp)(sass_u16 a, sass_u16 b, sass_u32 format, sass_u32 cmp,
 // HMNMX2 on one half: min when `min`, else max; PTX min/max.f16 rules (one NaN gives the other
 // operand, two give 0x7fff; -0 below +0). Gives the chosen operand's bits.
 SASS_SEMANTIC(sass_u16, hmnmx)(sass_u16 a, sass_u16 b, sass_u32 format, bool min, bool ftz);
+// HMNMX2.NAN (PTX min/max.NaN): a NaN operand gives the canonical NaN 0x7fff; otherwise hmnmx.
+SASS_SEMANTIC(sass_u16, hmnmx_nan)(sass_u16 a, sass_u16 b, sass_u32 format, bool min, bool ftz);
+// HFMA2.RELU (PTX fma.rn.relu): the hfma_format result clamped below at +0 (max(r, +0) by PTX's
+// max rules: negative values and -0 give +0) and a NaN result the canonical 0x7fff.
+SASS_SEMANTIC(sass_u32, hfma2_relu)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 format, sass_u32 rounding, bool ftz);

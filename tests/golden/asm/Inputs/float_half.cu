@@ -16,8 +16,11 @@
 #define BF16X2 PASTE(__nv_, bfloat162)
 #define HMIN2 PASTE(__hmi, n2)
 #define HMAX2 PASTE(__hma, x2)
+#define HMAX2_NAN PASTE(__hm, ax2_nan)
+#define HMIN2_NAN PASTE(__hm, in2_nan)
+#define HFMA2_RELU PASTE(__hfma2, _relu)
 
-const int kOut = 13;  // strides the compiler multiplies with IMAD (not a shift or LEA)
+const int kOut = 19;  // strides the compiler multiplies with IMAD (not a shift or LEA)
 const int kSide = 11;
 
 __global__ void halves(const __half2* a, const __half2* b, const __half2* c, const unsigned* p, const unsigned* q,
@@ -40,6 +43,9 @@ __global__ void halves(const __half2* a, const __half2* b, const __half2* c, con
   o[10] = __hne2(x, y);
   o[11] = __hisnan2(x);
   o[12] = __hneg2(x);
+  o[13] = HMAX2_NAN(x, y);
+  o[14] = HMIN2_NAN(x, y);
+  o[15] = HFMA2_RELU(x, y, z);
   const BF16X2* pb = reinterpret_cast<const BF16X2*>(p);
   const BF16X2* qb = reinterpret_cast<const BF16X2*>(q);
   BF16X2* bo = reinterpret_cast<BF16X2*>(bout);
@@ -164,7 +170,12 @@ int main() {
       want[10] = a != b && !std::isnan(a) && !std::isnan(b) ? 0x3c00 : 0;
       want[11] = std::isnan(a) ? 0x3c00 : 0;
       want[12] = x ^ 0x8000;
-      for (int k = 0; k < kOut; ++k) {
+      // .NAN forms: a NaN operand gives the canonical NaN; .RELU: max(fma, +0), NaN canonical.
+      want[13] = std::isnan(a) || std::isnan(b) ? 0x7fff : minmax(x, y, kF16, false);
+      want[14] = std::isnan(a) || std::isnan(b) ? 0x7fff : minmax(x, y, kF16, true);
+      const unsigned fused = encode(std::fma(a, b, c), kF16);
+      want[15] = std::isnan(decode(fused, kF16)) ? 0x7fff : (fused & 0x8000) ? 0 : fused;
+      for (int k = 0; k < 16; ++k) {
         const unsigned got = (out[i * kOut + k] >> (16 * lane)) & 0xffff;
         if (!same16(got, want[k], kF16) && bad++ < 30) printf("mismatch: f16 element %d lane %d output %d: got 0x%04x want 0x%04x\n", i, lane, k, got, want[k]);
       }
