@@ -275,6 +275,22 @@ bool lift_f2i(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
+// F2IP.U8.F32[.mode][.FTZ][.NTZ] d, RZ, b, RZ: sm_86+/sm_90's form of cvt.rni.sat.u8.f32 (b
+// converted and saturated to u8, zero-extended). F2IP packs two conversions and merges a third
+// register the way PTX's cvt.pack documents for integers (d = c << 16 | cvt(a) << 8 | cvt(b)), but
+// nvcc 11.8 only emits it with a and c zero, where every reading gives the zero-extended cvt(b);
+// other forms are refused.
+bool lift_f2ip(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"U8", "F32", "FLOOR", "CEIL", "TRUNC", "FTZ", "NTZ"}) || !plain_operands(cx, ins)) return false;
+  const auto& ops = ins.operands;
+  if (!ins.has_modifier("U8") || ops.size() != 4 || !ops[1].is_zero_register() || !ops[3].is_zero_register())
+    return cx.refuse("an F2IP form other than F2IP.U8.F32 d, RZ, b, RZ");
+  llvm::Value* source = cx.builder().CreateZExt(cx.builder().CreateBitCast(cx.read_float(ops[2]), cx.i32()), cx.i64());
+  llvm::Value* r = cx.semantic("f2i", {source, cx.u32(0), cx.u32(7), cx.u32(integer_rounding_code(ins)), cx.flag(ins.has_modifier("FTZ"))});
+  cx.write(ops[0], cx.builder().CreateTrunc(r, cx.i32()));
+  return true;
+}
+
 // I2F[.dst][.src][.rounding] d, a and I2FP.F32.src (sm_90's spelling). A 16-bit result (.F16,
 // __int2half_rn) is written zero-extended, as F2F's (nvcc packs it with PRMT or stores 16 bits).
 bool lift_i2f(LiftContext& cx, const SassInstruction& ins) {
@@ -572,6 +588,7 @@ void register_float_handlers(HandlerTable& t) {
   t["F2I"] = lift_f2i;
   t["I2F"] = t["I2FP"] = lift_i2f;
   t["F2F"] = lift_f2f;
+  t["F2IP"] = lift_f2ip;
   t["F2FP"] = lift_f2fp;
   t["DADD"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_double_arithmetic<2>(cx, ins, "dadd"); };
   t["DMUL"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_double_arithmetic<2>(cx, ins, "dmul"); };
