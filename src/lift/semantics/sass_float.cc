@@ -497,6 +497,15 @@ SASS_SEMANTIC(sass_u64, i2f)(sass_u64 source, sass_u32 kind, sass_u32 format, sa
   }
   // An integer zero converts to +0.
   if (magnitude == 0) return 0;
+  if (rounding == 0 && format <= 1) {
+    // To nearest, the native conversion is the same (IEEE) and far cheaper on the target.
+    if (format == 1) {
+      const double d = static_cast<double>(magnitude);
+      return bits64(negative ? -d : d);
+    }
+    const float f = static_cast<float>(magnitude);
+    return bits(negative ? -f : f);
+  }
   return round_exact(kFormats[format & 3], negative, magnitude, 0, false, rounding);
 }
 
@@ -515,7 +524,10 @@ SASS_SEMANTIC(sass_u64, f2f)(sass_u64 source, sass_u32 from_format, sass_u32 to_
     return to.canonical_nan;
   }
   if (p.infinite) return sign | infinity_bits(to);
-  sass_u64 r = round_exact(to, p.negative, p.significand, p.exponent, false, rounding);
+  sass_u64 r;
+  if (rounding == 0 && from_format == 1 && to_format == 0) r = bits(static_cast<float>(from_bits64(source)));  // native = IEEE RN
+  else if (from_format == 0 && to_format == 1) r = bits64(static_cast<double>(from_bits(static_cast<sass_u32>(source))));  // exact
+  else r = round_exact(to, p.negative, p.significand, p.exponent, false, rounding);
   if (ftz && to_format == 0) r = flush_bits(to, r);
   return r;
 }
