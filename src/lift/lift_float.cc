@@ -470,7 +470,6 @@ bool lift_half_arithmetic(LiftContext& cx, const SassInstruction& ins) {
   const auto sources = half_sources(cx, ins, 1, bf16);
   if (sources.empty()) return false;  // half_sources refused
   if (sources.size() != Sources) return cx.refuse(fmt::format("{} needs {} packed-half sources", std::string_view(ins.opcode), Sources));
-  auto& b = cx.builder();
   const std::string_view opcode(ins.opcode);
   const bool ftz = ins.has_modifier("FTZ"), sat = ins.has_modifier("SAT");
   const int rounding = rounding_code(ins);
@@ -492,7 +491,6 @@ bool lift_half_arithmetic(LiftContext& cx, const SassInstruction& ins) {
   else y = sources[1].value, z = sources[2].value;
   if (ins.has_modifier("RELU")) cx.write(ins.operands[0], cx.semantic("hfma2_relu", {x, y, z, cx.u32(format), cx.u32(rounding), cx.flag(ftz)}));
   else cx.write(ins.operands[0], cx.semantic("hfma2_format", {x, y, z, cx.u32(format), cx.u32(rounding), cx.flag(sat), cx.flag(ftz)}));
-  (void)b;
   return true;
 }
 

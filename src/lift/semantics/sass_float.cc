@@ -1,6 +1,7 @@
-// Float SASS semantics; see sass_float.h. Directed rounding (.RZ/.RM/.RP) is computed from the
-// round-to-nearest result and the exact error of the operation (error-free transformations), so
-// it needs no rounding-mode control from the target.
+// Float SASS semantics; see sass_float.h. Directed rounding (.RZ/.RM/.RP) needs no rounding-mode
+// control from the target: f32 operations use the round-to-nearest result and the exact error of
+// the operation (error-free transformations); f64 operations and the conversions compute the exact
+// result in integers and round it once in software (round_exact).
 #include "lift/semantics/sass_float.h"
 
 namespace {
