@@ -42,17 +42,39 @@ SASS_HOOK(sass_u64, clock)(void) { return __builtin_readcyclecounter(); }
 SASS_HOOK(sass_u64, global_timer)(void) { return __builtin_readsteadycounter() * 10; }
 SASS_HOOK(void, trap)(void) { __builtin_trap(); }
 SASS_HOOK(void, sleep)(sass_u32) { __builtin_amdgcn_s_sleep(1); }
+// MUFU on gfx1100's transcendental unit. The f32 semantic (gpuport_sass_mufu) flushes denormal
+// inputs and results around these, as NVIDIA's MUFU does. Error bounds, ours (RDNA3 ISA: 1 ulp for
+// V_RCP/V_RSQ/V_SQRT/V_EXP/V_LOG_F32) against NVIDIA's documented ones (PTX ISA *.approx.f32,
+// CUDA Programming Guide's intrinsic-function table): rcp 1 ulp (PTX: 1 ulp); rsqrt 1 ulp (PTX:
+// relative 2^-22.9); sqrt 1 ulp (PTX sqrt.approx: relative 2^-23); ex2 1 ulp (PTX: 2 ulp); lg2
+// 1 ulp (PTX: absolute 2^-22.6 near 1, 2 ulp elsewhere per __log2f); sin/cos: absolute about
+// 2^-20 on one reduced revolution (PTX sin/cos.approx: absolute 2^-20.5 on [-pi, pi]); tanh
+// below relative 2^-20 (PTX tanh.approx: relative 2^-10.987).
 SASS_HOOK(float, rcp_approx)(float x) { return __builtin_amdgcn_rcpf(x); }
 SASS_HOOK(float, rsqrt_approx)(float x) { return __builtin_amdgcn_rsqf(x); }
 SASS_HOOK(float, sqrt_approx)(float x) { return __builtin_amdgcn_sqrtf(x); }
 SASS_HOOK(float, exp2_approx)(float x) { return __builtin_amdgcn_exp2f(x); }
 SASS_HOOK(float, log2_approx)(float x) { return __builtin_amdgcn_logf(x); }
-SASS_HOOK(float, sin_approx)(float x) { return __builtin_amdgcn_sinf(x); }
-SASS_HOOK(float, cos_approx)(float x) { return __builtin_amdgcn_cosf(x); }
+// V_SIN/V_COS_F32 take revolutions like MUFU.SIN/COS but are only accurate on [-256, 256]:
+// reduce to one revolution first (x - rint(x) is exact for every float).
+SASS_HOOK(float, sin_approx)(float x) {
+  if (x - x != 0.0f) return __builtin_nanf("");  // Inf or NaN
+  return __builtin_amdgcn_sinf(x - __builtin_rintf(x));
+}
+SASS_HOOK(float, cos_approx)(float x) {
+  if (x - x != 0.0f) return __builtin_nanf("");
+  return __builtin_amdgcn_cosf(x - __builtin_rintf(x));
+}
 SASS_HOOK(float, tanh_approx)(float x) {
-  // tanh x = 1 - 2 / (e^2x + 1); e^2x through the hardware's exp2.
-  if (x > 10.0f) return 1.0f;
-  if (x < -10.0f) return -1.0f;
-  const float e = __builtin_amdgcn_exp2f(x * 2.8853900817779268f);  // 2 / ln 2
-  return 1.0f - 2.0f * __builtin_amdgcn_rcpf(e + 1.0f);
+  const float ax = __builtin_fabsf(x);
+  float r;
+  if (ax < 0x1p-12f) return x;  // x^3/3 is below half an ulp of x (and denormals stay exact)
+  if (ax < 0.25f) {
+    // Near 0, 1 - 2/(e^2x + 1) cancels: the odd Taylor series to x^9 (next term below 2^-25 relative).
+    const float x2 = x * x;
+    return x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835)))));
+  }
+  if (ax > 10.0f) r = 1.0f;
+  else r = 1.0f - 2.0f * __builtin_amdgcn_rcpf(__builtin_amdgcn_exp2f(ax * 2.8853900817779268f) + 1.0f);  // e^2|x|
+  return x < 0.0f ? -r : r;
 }
