@@ -1,7 +1,9 @@
-// Special registers (S2R, S2UR, CS2R): thread and block ids, lane id and masks, clocks.
+// Special registers (S2R, S2UR, CS2R): thread and block ids, lane id and masks, warp id, clocks;
+// and NANOSLEEP.
 #include <fmt/format.h>
 
 #include "lift/lift_context.h"
+#include "lift/semantics/sass_warp.h"
 
 namespace gpuport::lift {
 
@@ -19,6 +21,22 @@ llvm::Value* special_register(LiftContext& cx, std::string_view name) {
   if (name == "SR_CTAID.Y") return cx.hook("block_id", {cx.u32(1)});
   if (name == "SR_CTAID.Z") return cx.hook("block_id", {cx.u32(2)});
   if (name == "SR_LANEID") return cx.hook("lane_id", {});
+  // PTX %lanemask_eq/lt/le/gt/ge.
+  if (name == "SR_EQMASK") return cx.semantic("lanemask", {cx.u32(SASS_LANEMASK_EQ)});
+  if (name == "SR_LTMASK") return cx.semantic("lanemask", {cx.u32(SASS_LANEMASK_LT)});
+  if (name == "SR_LEMASK") return cx.semantic("lanemask", {cx.u32(SASS_LANEMASK_LE)});
+  if (name == "SR_GTMASK") return cx.semantic("lanemask", {cx.u32(SASS_LANEMASK_GT)});
+  if (name == "SR_GEMASK") return cx.semantic("lanemask", {cx.u32(SASS_LANEMASK_GE)});
+  // PTX %warpid (nvcc extracts bits 8..14): the warp's index in its block; see sass_warp.h.
+  if (name == "SR_VIRTID") return cx.semantic("virtid", {});
+  // PTX %smid: any value below %nsmid is allowed (the SM may change while a thread runs); here
+  // every block reports SM 0, the one SM of the emulator's view.
+  if (name == "SR_VIRTUALSMID") return cx.u32(0);
+  // PTX %clock / %clock_hi and %globaltimer_lo / _hi: words of the 64-bit counters.
+  if (name == "SR_CLOCKLO") return b.CreateTrunc(cx.hook("clock", {}), cx.i32());
+  if (name == "SR_CLOCKHI") return b.CreateTrunc(b.CreateLShr(cx.hook("clock", {}), 32), cx.i32());
+  if (name == "SR_GLOBALTIMERLO") return b.CreateTrunc(cx.hook("global_timer", {}), cx.i32());
+  if (name == "SR_GLOBALTIMERHI") return b.CreateTrunc(b.CreateLShr(cx.hook("global_timer", {}), 32), cx.i32());
   if (name == "SRZ") return cx.u32(0);
   // sm_90's shared window: one CTA per cluster here, and the window's high word is the high word
   // of the flat address of the kernel's LDS.
@@ -38,18 +56,32 @@ bool lift_s2r(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// CS2R d64, SR_x: SRZ (a 64-bit zero), the clock.
+// CS2R d64, SR_x: SRZ (a 64-bit zero), the clock or the global timer (d = LO, d+1 = HI); CS2R.32 d,
+// SR_x: one word of them.
 bool lift_cs2r(LiftContext& cx, const SassInstruction& ins) {
   if (ins.operands.size() != 2) return cx.refuse("CS2R needs a destination and a special register");
+  for (std::string_view m : ins.modifiers)
+    if (m != "32") return cx.refuse(fmt::format("CS2R with the modifier .{} is not supported", m));
+  auto& b = cx.builder();
   const std::string_view name = ins.operands[1].text;
   const bool wide = !ins.has_modifier("32");
   llvm::Value* v;
+  bool high = false;
   if (name == "SRZ") v = cx.u64(0);
-  else if (name == "SR_CLOCKLO") v = cx.hook("clock", {});
-  else if (name == "SR_GLOBALTIMERLO") v = cx.hook("global_timer", {});
+  else if (name == "SR_CLOCKLO" || name == "SR_CLOCKHI") v = cx.hook("clock", {}), high = name == "SR_CLOCKHI";
+  else if (name == "SR_GLOBALTIMERLO" || name == "SR_GLOBALTIMERHI") v = cx.hook("global_timer", {}), high = name == "SR_GLOBALTIMERHI";
   else return cx.refuse(fmt::format("special register {} is not supported in CS2R", name));
+  if (wide && high) return cx.refuse(fmt::format("a 64-bit CS2R of {} is not supported", name));
   if (wide) cx.write64(ins.operands[0], v);
-  else cx.write(ins.operands[0], cx.builder().CreateTrunc(v, cx.i32()));
+  else cx.write(ins.operands[0], b.CreateTrunc(high ? b.CreateLShr(v, 32) : v, cx.i32()));
+  return true;
+}
+
+// NANOSLEEP t (immediate or register): a hint; the target sleeps briefly or not at all.
+bool lift_nanosleep(LiftContext& cx, const SassInstruction& ins) {
+  if (ins.operands.size() != 1 || ins.modifiers.begin() != ins.modifiers.end())
+    return cx.refuse("only NANOSLEEP t without modifiers is supported");
+  cx.hook("sleep", {cx.read_int(ins.operands[0])});
   return true;
 }
 
@@ -59,6 +91,7 @@ void register_special_handlers(HandlerTable& t) {
   t["S2R"] = lift_s2r;
   t["S2UR"] = lift_s2r;
   t["CS2R"] = lift_cs2r;
+  t["NANOSLEEP"] = lift_nanosleep;
 }
 
 }  // namespace gpuport::lift

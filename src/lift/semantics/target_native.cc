@@ -32,6 +32,14 @@ SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane) {
 }
 SASS_HOOK(void, block_barrier)(void) { ++simulated_thread().barriers; }
 SASS_HOOK(void, fence)(sass_u32) { ++simulated_thread().fences; }
+SASS_HOOK(sass_u32, block_reduce)(sass_u32*, sass_u32 op, bool value) {
+  auto& t = simulated_thread();
+  ++t.barriers;
+  const sass_u32 passed = t.block_others_passing + (value ? 1u : 0u);
+  if (op == SASS_BLOCK_POPC) return passed;
+  if (op == SASS_BLOCK_AND) return passed == t.block_others + 1u ? 1u : 0u;
+  return passed != 0 ? 1u : 0u;
+}
 SASS_HOOK(sass_u64, clock)(void) {
   return static_cast<sass_u64>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
