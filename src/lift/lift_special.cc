@@ -85,7 +85,52 @@ bool lift_nanosleep(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
+// The callee a CALL names: "vprintf" of CALL.ABS.NOINC `(vprintf).
+std::string_view callee_of(const SassInstruction& call) {
+  for (const auto& op : call.operands) {
+    std::string_view text = op.text;
+    if (op.kind == sass::OperandKind::label && text.size() > 3 && text.starts_with("`(") && text.ends_with(")"))
+      return text.substr(2, text.size() - 3);
+  }
+  return {};
+}
+
+// A 64-bit pointer argument of CUDA's device-function ABI: the register pair Rn, Rn+1.
+llvm::Value* pointer_argument(LiftContext& cx, unsigned first) {
+  auto& b = cx.builder();
+  llvm::Value* low = b.CreateZExt(cx.reg(false, first), cx.i64());
+  llvm::Value* high = b.CreateShl(b.CreateZExt(cx.reg(false, first + 1), cx.i64()), 32);
+  return cx.generic_pointer(b.CreateOr(low, high));
+}
+
 }  // namespace
+
+bool is_library_call(const SassInstruction& call) {
+  if (call.opcode != "CALL" || !call.has_modifier("ABS")) return false;
+  const std::string_view callee = callee_of(call);
+  return callee == "vprintf" || callee == "__assertfail";
+}
+
+// CUDA's device-function ABI puts the arguments in R4, R5, ... (64-bit ones in aligned pairs) and
+// the result in R4:
+//   int vprintf(const char* format /* R4:R5 */, const char* arguments /* R6:R7 */)
+//   void __assertfail(const char* message /* R4:R5 */, const char* file /* R6:R7 */, unsigned line /* R8 */,
+//                     const char* function /* R10:R11 */, size_t char_size /* R12:R13 */)
+void lift_library_call(LiftContext& cx, const SassInstruction& call) {
+  for (std::string_view m : call.modifiers)
+    if (m != "ABS" && m != "NOINC") return (void)cx.refuse(fmt::format("CALL with the modifier .{} is not supported", m));
+  const std::string_view callee = callee_of(call);
+  if (callee == "vprintf") {
+    cx.set_reg(false, 4, cx.hook("vprintf", {pointer_argument(cx, 4), pointer_argument(cx, 6)}));
+    return;
+  }
+  if (callee == "__assertfail") {
+    cx.hook("assert_fail", {pointer_argument(cx, 4), pointer_argument(cx, 6), cx.reg(false, 8), pointer_argument(cx, 10)});
+    cx.builder().CreateUnreachable();
+    return;
+  }
+  cx.refuse(fmt::format("a call of the library function {} is not supported", callee));
+}
 
 void register_special_handlers(HandlerTable& t) {
   t["S2R"] = lift_s2r;

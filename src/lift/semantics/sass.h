@@ -56,6 +56,13 @@ SASS_HOOK(void, sleep)(sass_u32 nanoseconds);       // NANOSLEEP
 // `scratch`: two words of block-shared memory the lifter reserves for it (LDS on AMD).
 enum { SASS_BLOCK_POPC = 0, SASS_BLOCK_AND = 1, SASS_BLOCK_OR = 2 };
 SASS_HOOK(sass_u32, block_reduce)(sass_u32* scratch, sass_u32 op, bool value) SASS_CONVERGENT;
+// CUDA's device printf as nvcc calls it: vprintf(format, arguments), the arguments packed in a
+// buffer each at its natural alignment (ints 4 bytes; long, pointers, strings and doubles 8, floats
+// promoted to double). Prints through the target's printf; returns the number of arguments.
+SASS_HOOK(sass_u32, vprintf)(const char* format, const char* arguments) SASS_CONVERGENT;
+// CUDA's failed assert (__assertfail): prints CUDA's message with the block and thread ids, then
+// aborts the kernel (trap).
+SASS_HOOK(void, assert_fail)(const char* message, const char* file, sass_u32 line, const char* function) SASS_CONVERGENT;
 // The hardware's approximations (MUFU): each target uses its own unit where it has one.
 SASS_HOOK(float, rcp_approx)(float x);
 SASS_HOOK(float, rsqrt_approx)(float x);

@@ -74,3 +74,4 @@ SASS_HOOK(sass_u32, block_reduce)(sass_u32* scratch, sass_u32 op, bool value) {
   if (op == SASS_BLOCK_AND) return passed == arrived ? 1u : 0u;
   return passed != 0 ? 1u : 0u;
 }
+#include "lift/semantics/target_amdgcn_printf.h"
