@@ -85,12 +85,14 @@ bool lift_nanosleep(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
-// The callee a CALL names: "vprintf" of CALL.ABS.NOINC `(vprintf).
+// The callee a CALL names: "vprintf" of CALL.ABS.NOINC `(vprintf) (the parser keeps a label's name
+// without the `( ) around it).
 std::string_view callee_of(const SassInstruction& call) {
   for (const auto& op : call.operands) {
     std::string_view text = op.text;
-    if (op.kind == sass::OperandKind::label && text.size() > 3 && text.starts_with("`(") && text.ends_with(")"))
-      return text.substr(2, text.size() - 3);
+    if (op.kind != sass::OperandKind::label) continue;
+    if (text.size() > 3 && text.starts_with("`(") && text.ends_with(")")) text = text.substr(2, text.size() - 3);
+    return text;
   }
   return {};
 }

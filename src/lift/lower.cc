@@ -35,6 +35,7 @@ extern "C" void LLVMInitializeAMDGPUTargetInfo();
 extern "C" void LLVMInitializeAMDGPUTarget();
 extern "C" void LLVMInitializeAMDGPUTargetMC();
 extern "C" void LLVMInitializeAMDGPUAsmPrinter();
+extern "C" void LLVMInitializeAMDGPUAsmParser();
 
 namespace gpuport::lift {
 
@@ -63,6 +64,8 @@ void initialise_targets() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // Inline assembly (the device library's hostcall code has some) is parsed when an object is emitted.
+    LLVMInitializeAMDGPUAsmParser();
   });
 }
 

@@ -321,6 +321,15 @@ TEST(LiftWarpHandlers, LiftsTheFormsNvccEmits) {
             "");
 }
 
+TEST(LiftWarpHandlers, LibraryCallsOfPrintfAndAssert) {
+  // nvcc's device printf and assert: the format / message pointers in R4:R5, the rest after them.
+  EXPECT_EQ(lift_findings("MOV R4, 0x1000 ;\nMOV R5, RZ ;\nMOV R6, 0x2000 ;\nMOV R7, RZ ;\n"
+                          "CALL.ABS.NOINC `(vprintf) ;\nEXIT ;\n"),
+            "");
+  EXPECT_EQ(lift_findings("ISETP.NE.AND P0, PT, R2, 0x3039, PT ;\n@P0 EXIT ;\nCALL.ABS.NOINC `(__assertfail) ;\nEXIT ;\n"), "");
+  EXPECT_NE(lift_findings("CALL.ABS.NOINC `(malloc) ;\nEXIT ;\n").find("not in the listing"), std::string::npos);
+}
+
 TEST(LiftWarpHandlers, RefusesWhatItCannotExpress) {
   EXPECT_NE(lift_findings("BAR.ARV 0x2, 0x40 ;\nEXIT ;\n").find("BAR.ARV"), std::string::npos);
   EXPECT_NE(lift_findings("BAR.SYNC 0x1, 0x40 ;\nEXIT ;\n").find("thread count"), std::string::npos);
