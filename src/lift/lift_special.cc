@@ -32,6 +32,9 @@ llvm::Value* special_register(LiftContext& cx, std::string_view name) {
   // PTX %smid: any value below %nsmid is allowed (the SM may change while a thread runs); here
   // every block reports SM 0, the one SM of the emulator's view.
   if (name == "SR_VIRTUALSMID") return cx.u32(0);
+  // PTX %nwarpid (the number of warp ids of an SM): nvcc 11.8 reads it from SR_VIRTCFG on sm_90 and
+  // uses the word as it is (on sm_80 it folds %nwarpid to the constant 64); 64 warps per SM on both.
+  if (name == "SR_VIRTCFG") return cx.u32(64);
   // PTX %clock / %clock_hi and %globaltimer_lo / _hi: words of the 64-bit counters.
   if (name == "SR_CLOCKLO") return b.CreateTrunc(cx.hook("clock", {}), cx.i32());
   if (name == "SR_CLOCKHI") return b.CreateTrunc(b.CreateLShr(cx.hook("clock", {}), 32), cx.i32());

@@ -312,6 +312,7 @@ TEST(LiftWarpHandlers, LiftsTheFormsNvccEmits) {
                           "S2R R16, SR_LTMASK ;\n"
                           "S2R R12, SR_EQMASK ;\n"
                           "S2R R24, SR_VIRTID ;\n"
+                          "S2UR UR38, SR_VIRTCFG ;\n"
                           "S2UR UR4, SR_CLOCKLO ;\n"
                           "CS2R.32 R5, SR_CLOCKHI ;\n"
                           "CS2R R2, SR_GLOBALTIMERLO ;\n"

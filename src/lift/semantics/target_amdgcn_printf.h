@@ -6,10 +6,13 @@
 
 #include "lift/semantics/sass.h"
 
-extern "C" sass_u64 __ockl_printf_begin(sass_u64 version);
+// Convergent, as the library defines them (a wave fills one hostcall packet together), so that the
+// hooks calling them stay convergent before the library is linked in.
+extern "C" sass_u64 __ockl_printf_begin(sass_u64 version) SASS_CONVERGENT;
 extern "C" sass_u64 __ockl_printf_append_args(sass_u64 message, sass_u32 count, sass_u64 a0, sass_u64 a1, sass_u64 a2,
-                                               sass_u64 a3, sass_u64 a4, sass_u64 a5, sass_u64 a6, sass_u32 is_last);
-extern "C" sass_u64 __ockl_printf_append_string_n(sass_u64 message, const char* text, sass_u64 length, sass_u32 is_last);
+                                               sass_u64 a3, sass_u64 a4, sass_u64 a5, sass_u64 a6, sass_u32 is_last) SASS_CONVERGENT;
+extern "C" sass_u64 __ockl_printf_append_string_n(sass_u64 message, const char* text, sass_u64 length, sass_u32 is_last)
+    SASS_CONVERGENT;
 
 namespace gpuport_printf {
 
