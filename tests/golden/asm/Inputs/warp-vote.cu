@@ -1,7 +1,7 @@
 // Warp votes checked against the CPU: stream compaction with __ballot_sync + __popc and the
 // lanes-below mask (%lanemask_lt), __all_sync / __any_sync / __activemask, __match_any_sync, the
 // sm_80 warp reductions (__reduce_add/min/max/and/or/xor_sync) and __syncthreads_count / _and /
-// _or. Blocks of 48 threads: each block's second warp has 16 active lanes, and its votes, masks
+// _or, and a ballot inside a branch that every third lane takes. Blocks of 48 threads: each block's second warp has 16 active lanes, and its votes, masks
 // and reductions must cover those lanes only.
 #include <cstdio>
 
@@ -10,6 +10,7 @@ constexpr int kBlock = 48, kBlocks = 4, kN = kBlock * kBlocks;
 struct Votes {
   unsigned ballot, active, lt;
   int all, any, match, rsum, rmin, rmax, rand, ror, rxor, count, band, bor;
+  unsigned divergent_active, divergent_ballot;  // inside a branch every third lane takes
 };
 
 __global__ void compact(const int* in, int* out, int* out_count, Votes* votes) {
@@ -37,6 +38,11 @@ __global__ void compact(const int* in, int* out, int* out_count, Votes* votes) {
   r.rand = __reduce_and_sync(active, (unsigned)v);
   r.ror = __reduce_or_sync(active, (unsigned)v);
   r.rxor = __reduce_xor_sync(active, (unsigned)v);
+  r.divergent_active = r.divergent_ballot = 0;
+  if (threadIdx.x % 3 == 0) {
+    r.divergent_active = __activemask();
+    r.divergent_ballot = __ballot_sync(r.divergent_active, v > 0);
+  }
   r.count = __syncthreads_count(keep);
   r.band = __syncthreads_and(v > -40);
   r.bor = __syncthreads_or(v == 7);
@@ -99,20 +105,28 @@ int main() {
       }
       for (int l = 0; l < lanes; ++l) {
         const Votes& r = h_votes[first + l];
-        unsigned match = 0;
+        unsigned match = 0, divergent_active = 0, divergent_ballot = 0;
+        for (int k = 0; k < lanes; ++k)
+          if ((w * 32 + k) % 3 == 0) {
+            divergent_active |= 1u << k;
+            if (h_in[first + k] > 0) divergent_ballot |= 1u << k;
+          }
+        const bool taken = (w * 32 + l) % 3 == 0;
         for (int k = 0; k < lanes; ++k)
           if (h_in[first + k] % 4 == h_in[first + l] % 4) match |= 1u << k;
         const bool ok = r.ballot == ballot && r.active == active && r.lt == (1u << l) - 1 && r.all == all && r.any == any &&
                         (unsigned)r.match == match && r.rsum == sum && r.rmin == mn && r.rmax == mx && (unsigned)r.rand == a &&
                         (unsigned)r.ror == o && (unsigned)r.rxor == x && r.count == block_count && (r.band != 0) == block_and &&
-                        (r.bor != 0) == block_or;
+                        (r.bor != 0) == block_or && r.divergent_active == (taken ? divergent_active : 0u) &&
+                        r.divergent_ballot == (taken ? divergent_ballot : 0u);
         if (!ok) {
           ++bad;
           if (bad < 5)
             printf("thread %d: ballot %x/%x active %x/%x lt %x all %d/%d any %d/%d match %x/%x sum %d/%d min %d/%d max %d/%d "
-                   "and %x/%x or %x/%x xor %x/%x count %d/%d and %d/%d or %d/%d\n",
+                   "and %x/%x or %x/%x xor %x/%x count %d/%d and %d/%d or %d/%d divergent %x/%x %x/%x\n",
                    first + l, r.ballot, ballot, r.active, active, r.lt, r.all, all, r.any, any, r.match, match, r.rsum, sum,
-                   r.rmin, mn, r.rmax, mx, r.rand, a, r.ror, o, r.rxor, x, r.count, block_count, r.band, block_and, r.bor, block_or);
+                   r.rmin, mn, r.rmax, mx, r.rand, a, r.ror, o, r.rxor, x, r.count, block_count, r.band, block_and, r.bor, block_or, r.divergent_active,
+                   taken ? divergent_active : 0u, r.divergent_ballot, taken ? divergent_ballot : 0u);
         }
       }
     }
