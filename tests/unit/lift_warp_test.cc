@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lift/lower.h"
 #include "lift/sass_lift.h"
+#include "lift/semantics/printf_walk.h"
 #include "lift/semantics/sass_warp.h"
 #include "lift/semantics/target_native.h"
 #include "sass/parser.h"
@@ -248,6 +251,69 @@ TEST(LiftWarpSemantics, BlockReduceNativeModel) {
   t.block_others_passing = 47;
   EXPECT_EQ(gpuport_hook_block_reduce(nullptr, SASS_BLOCK_AND, true), 1u);
   EXPECT_EQ(gpuport_hook_block_reduce(nullptr, SASS_BLOCK_AND, false), 0u);
+}
+
+// An argument buffer as nvcc packs it for vprintf (each argument at its natural alignment).
+struct PrintfBuffer {
+  alignas(8) unsigned char bytes[64] = {};
+  std::size_t used = 0;
+  template <typename T>
+  void put(T value) {
+    used = (used + sizeof(T) - 1) / sizeof(T) * sizeof(T);
+    std::memcpy(bytes + used, &value, sizeof(T));
+    used += sizeof(T);
+  }
+};
+
+std::vector<std::pair<std::uint64_t, bool>> printf_arguments(const char* format, const PrintfBuffer& buffer) {
+  std::vector<std::pair<std::uint64_t, bool>> out;
+  const auto n = gpuport_printf::walk_arguments(format, reinterpret_cast<const char*>(buffer.bytes),
+                                                [&](std::uint64_t v, bool is_string) { out.emplace_back(v, is_string); });
+  EXPECT_EQ(n, out.size());
+  return out;
+}
+
+TEST(LiftPrintfWalk, ReadsNvccsPackedArguments) {
+  // printf("%d %lld %.2f %s %c [%*d] %hhx %zu %p", 7, 49LL, 3.5, "odd", 'c', 5, 2, 0x1ff, (size_t)9, ptr): the int at
+  // 0, the long long at 8, the double at 16, the string at 24, 'c' at 32, the star at 36, 2 at 40,
+  // 0x1ff at 44, the size_t at 48, the pointer at 56.
+  PrintfBuffer b;
+  const char* text = "odd";
+  b.put<int>(7);
+  b.put<long long>(49);
+  b.put<double>(3.5);
+  b.put<const char*>(text);
+  b.put<int>('c');
+  b.put<int>(5);
+  b.put<int>(2);
+  b.put<int>(0x1ff);
+  b.put<std::size_t>(9);
+  b.put<const void*>(&b);
+  ASSERT_EQ(b.used, 64u);
+  std::uint64_t half;
+  const double d = 3.5;
+  std::memcpy(&half, &d, 8);
+  const auto args = printf_arguments("%d %lld %.2f %s %c [%*d] %hhx %zu %p\n", b);
+  const std::vector<std::pair<std::uint64_t, bool>> want = {
+      {7, false}, {49, false}, {half, false}, {reinterpret_cast<std::uint64_t>(text), true}, {'c', false}, {5, false},
+      {2, false}, {0x1ff, false}, {9, false}, {reinterpret_cast<std::uint64_t>(&b), false}};
+  EXPECT_EQ(args, want);
+}
+
+TEST(LiftPrintfWalk, PercentSignsAndIncompleteConversionsTakeNothing) {
+  // "%%" and "%y" take no argument; a negative int arrives zero-extended (the host formatter
+  // narrows it back by the conversion); "%.*f" takes the precision (4 bytes) before the double.
+  PrintfBuffer b;
+  b.put<int>(-1);
+  b.put<int>(3);
+  b.put<double>(0.25);
+  std::uint64_t quarter;
+  const double q = 0.25;
+  std::memcpy(&quarter, &q, 8);
+  const auto args = printf_arguments("100%% %y %d %.*f%", b);
+  const std::vector<std::pair<std::uint64_t, bool>> want = {{0xffffffffu, false}, {3, false}, {quarter, false}};
+  EXPECT_EQ(args, want);
+  EXPECT_TRUE(printf_arguments("no arguments\n", b).empty());
 }
 
 // ---- the lifter ------------------------------------------------------------------------------

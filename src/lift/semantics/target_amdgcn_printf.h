@@ -4,6 +4,7 @@
 // the semantics bitcode is linked with ockl at build time). Included by target_amdgcn_common.h.
 #pragma once
 
+#include "lift/semantics/printf_walk.h"
 #include "lift/semantics/sass.h"
 
 // Convergent, as the library defines them (a wave fills one hostcall packet together), so that the
@@ -14,90 +15,23 @@ extern "C" sass_u64 __ockl_printf_append_args(sass_u64 message, sass_u32 count, 
 extern "C" sass_u64 __ockl_printf_append_string_n(sass_u64 message, const char* text, sass_u64 length, sass_u32 is_last)
     SASS_CONVERGENT;
 
-namespace gpuport_printf {
-
-inline sass_u64 string_length(const char* s) {
-  sass_u64 n = 0;
-  while (s[n] != 0) ++n;
-  return n;
-}
-
-inline bool one_of(char c, const char* set) {
-  for (; *set != 0; ++set)
-    if (*set == c) return true;
-  return false;
-}
-
-// One pass over the format string. With `message` 0 it only counts the argument words; otherwise
-// it appends each argument to `message` (the last one marked) and returns the count.
-inline sass_u32 walk(const char* format, const char* arguments, sass_u64 message, sass_u32 total) {
-  sass_u32 count = 0;
-  sass_u64 offset = 0;
-  // The next argument of `bytes` (4 or 8) at its natural alignment, zero-extended.
-  auto take = [&](sass_u64 bytes) {
-    offset = (offset + bytes - 1) & ~(bytes - 1);
-    sass_u64 value = 0;
-    if (bytes == 8) __builtin_memcpy(&value, arguments + offset, 8);
-    else {
-      sass_u32 word = 0;
-      __builtin_memcpy(&word, arguments + offset, 4);
-      value = word;
-    }
-    offset += bytes;
-    return value;
-  };
-  auto send = [&](sass_u64 value, bool is_string) {
-    ++count;
-    if (message == 0) return;
-    const sass_u32 last = count == total ? 1u : 0u;
-    if (is_string) {
-      const char* s = reinterpret_cast<const char*>(value);
-      if (s == nullptr) s = "(null)";
-      message = __ockl_printf_append_string_n(message, s, string_length(s) + 1, last);
-    } else {
-      message = __ockl_printf_append_args(message, 1, value, 0, 0, 0, 0, 0, 0, last);
-    }
-  };
-  for (const char* p = format; *p != 0;) {
-    if (*p++ != '%') continue;
-    if (*p == '%') {
-      ++p;
-      continue;
-    }
-    const char* start = p;
-    while (*p != 0 && one_of(*p, "-+ #0'")) ++p;
-    int stars = 0;
-    if (*p == '*') ++p, ++stars;
-    while (*p >= '0' && *p <= '9') ++p;
-    if (*p == '.') {
-      ++p;
-      if (*p == '*') ++p, ++stars;
-      while (*p >= '0' && *p <= '9') ++p;
-    }
-    bool wide = false;
-    while (*p != 0 && one_of(*p, "hljztL")) wide = wide || *p != 'h', ++p;
-    const char conversion = *p;
-    if (conversion == 0 || !one_of(conversion, "diouxXcfFeEgGaAspn")) {
-      p = start;  // not a conversion: printed as written, takes no argument
-      continue;
-    }
-    ++p;
-    for (int i = 0; i < stars; ++i) send(take(4), false);
-    if (conversion == 's') send(take(8), true);
-    else if (one_of(conversion, "fFeEgGaApn") || (wide && conversion != 'c')) send(take(8), false);
-    else send(take(4), false);
-  }
-  return count;
-}
-
-}  // namespace gpuport_printf
-
 SASS_HOOK(sass_u32, vprintf)(const char* format, const char* arguments) {
   if (format == nullptr) return static_cast<sass_u32>(-1);
-  const sass_u32 total = gpuport_printf::walk(format, arguments, 0, 0);
+  // Counted first: the message's last piece is marked as such.
+  const sass_u32 total = gpuport_printf::walk_arguments(format, arguments, [](sass_u64, bool) {});
   sass_u64 message = __ockl_printf_begin(0);
   message = __ockl_printf_append_string_n(message, format, gpuport_printf::string_length(format) + 1, total == 0 ? 1u : 0u);
-  if (total != 0) gpuport_printf::walk(format, arguments, message, total);
+  sass_u32 sent = 0;
+  gpuport_printf::walk_arguments(format, arguments, [&](sass_u64 value, bool is_string) {
+    const sass_u32 last = ++sent == total ? 1u : 0u;
+    if (!is_string) {
+      message = __ockl_printf_append_args(message, 1, value, 0, 0, 0, 0, 0, 0, last);
+      return;
+    }
+    const char* s = reinterpret_cast<const char*>(value);
+    if (s == nullptr) s = "(null)";
+    message = __ockl_printf_append_string_n(message, s, gpuport_printf::string_length(s) + 1, last);
+  });
   return total;
 }
 
