@@ -1,5 +1,6 @@
 // gpuport asm: translates NVIDIA machine code to AMD gfx1100 machine code (src/lift). Argument
 // handling, output files and printing only.
+#include <optional>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -7,8 +8,10 @@
 #include "cli/commands.h"
 #include "common/file_io.h"
 #include "common/json.h"
+#include "common/plain_paths.h"
 #include "lift/asm_translate.h"
 #include "sass/program.h"
+#include "sass/toolchain.h"
 
 namespace gpuport::cli {
 namespace fs = std::filesystem;
@@ -25,6 +28,8 @@ struct AsmArguments {
   std::string report;  // "json" prints a JSON report on stdout
   bool no_optimize = false;
   bool wave64 = false;
+  std::optional<std::uint64_t> shared_bytes;
+  std::optional<std::uint32_t> local_bytes;
 };
 
 constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
@@ -38,11 +43,25 @@ std::string output_stem(const std::string& input, int arch) {
 }
 
 int run_asm(const AsmArguments& a) {
-  if (a.target != "gfx1100") {
-    std::fprintf(stderr, "gpuport asm: --target %s is not supported yet (gfx1100 is)\n", a.target.c_str());
+  lift::AsmOptions options;
+  // gfx1100, or sm_XX: the round trip back to an NVIDIA cubin through NVPTX and ptxas 11.8.
+  const bool nvptx = a.target.starts_with("sm_");
+  if (nvptx) {
+    options.target = lift::LiftTarget::nvptx;
+    options.nvptx_sm = sass::parse_arch(a.target);
+    if (options.nvptx_sm < 70 || options.nvptx_sm > 90) {
+      std::fprintf(stderr, "gpuport asm: --target %s: the NVIDIA round trip builds sm_70 to sm_90 (CUDA 11.8's ptxas)\n",
+                   a.target.c_str());
+      return 2;
+    }
+    if (a.wave64) {
+      std::fprintf(stderr, "gpuport asm: --wave64 is for --target gfx1100\n");
+      return 2;
+    }
+  } else if (a.target != "gfx1100") {
+    std::fprintf(stderr, "gpuport asm: --target %s: expected gfx1100 or sm_XX (sm_70 to sm_90)\n", a.target.c_str());
     return 2;
   }
-  lift::AsmOptions options;
   for (std::size_t start = 0; start < a.archs.size();) {
     auto comma = a.archs.find(',', start);
     const std::string one = a.archs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
@@ -58,17 +77,31 @@ int run_asm(const AsmArguments& a) {
   if (!a.kernel.empty()) options.kernel = a.kernel;
   options.optimize = !a.no_optimize;
   if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
-  std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{"bundle"} : a.emit;
+  options.text_hints.static_shared_bytes = a.shared_bytes;
+  options.text_hints.local_bytes = a.local_bytes;
+  bool want_executable = false;
+  std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{nvptx ? "obj" : "bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
   for (const auto& e : emit) {
     if (e == "ll") options.want_ir = true;
     else if (e == "asm") options.want_assembly = true;
     else if (e == "obj") options.want_code_object = true;
-    else if (e == "bundle") options.want_bundle = true;
-    else {
+    else if (e == "exe" && nvptx) want_executable = options.want_assembly = options.want_code_object = true;
+    else if (e == "exe") {
+      std::fprintf(stderr, "gpuport asm: --emit exe is for an NVIDIA --target (sm_XX)\n");
+      return 2;
+    } else if (e == "bundle" && !nvptx) options.want_bundle = true;
+    else if (e == "bundle") {
+      std::fprintf(stderr, "gpuport asm: --emit bundle is for --target gfx1100 (an NVIDIA target makes obj: a cubin)\n");
+      return 2;
+    } else {
       std::fprintf(stderr, "gpuport asm: --emit %s: expected obj, asm, ll or bundle\n", e.c_str());
       return 2;
     }
+  }
+  if (want_executable && fs::path(a.input).extension() != ".cu") {
+    std::fprintf(stderr, "gpuport asm: --emit exe needs the program's .cu (its host code is built by nvcc)\n");
+    return 2;
   }
   auto bytes = read_file(a.input, kMaxInputBytes);
   if (!bytes) {
@@ -92,12 +125,15 @@ int run_asm(const AsmArguments& a) {
     o["arch"] = fmt::format("sm_{}", out.arch);
     o["target"] = a.target;
     o["ok"] = out.ok;
+    o["seconds"] = {{"setup", out.setup_seconds}, {"lift", out.lift_seconds}, {"optimize", out.optimize_seconds}, {"codegen", out.codegen_seconds},
+                    {"link", out.link_seconds}};
     o["files"] = nlohmann::ordered_json::array();
     o["kernels"] = nlohmann::ordered_json::array();
     for (const auto& k : out.kernels) {
       for (const auto& d : k.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
       nlohmann::ordered_json kj;
       kj["name"] = k.name;
+      if (k.hip_name != k.name) kj["hip_name"] = k.hip_name;
       kj["ok"] = k.ok;
       kj["sass_instructions"] = k.sass_instructions;
       kj["findings"] = nlohmann::ordered_json::array();
@@ -121,9 +157,28 @@ int run_asm(const AsmArguments& a) {
         if (a.report != "json") std::fprintf(stderr, "gpuport asm: wrote %s\n", path.string().c_str());
       };
       if (options.want_ir) write(".ll", out.ir);
-      if (options.want_assembly) write(".s", out.assembly);
-      if (options.want_code_object) write(".co", out.code_object);
+      if (options.want_assembly) write(nvptx ? ".ptx" : ".s", out.assembly);
+      if (options.want_code_object) write(nvptx ? ".cubin" : ".co", out.code_object);
       if (options.want_bundle) write(".hipfb", out.bundle);
+      if (want_executable && status == 0) {
+        // The CUDA program itself, built by nvcc 11.8 with the round-tripped cubin and PTX in
+        // place of its own device code.
+        const fs::path exe = dir / stem;
+        const fs::path work = make_private_folder("gpuport-asm-exe-");
+        const auto toolchain = sass::detect_toolchain(sass::ToolchainId::cuda11);
+        const sass::ToolRun built = sass::build_executable_with_device_code(
+            toolchain, a.input, options.nvptx_sm, dir / (stem + ".cubin"), dir / (stem + ".ptx"), exe, work);
+        std::error_code ec;
+        if (!work.empty()) fs::remove_all(work, ec);
+        if (!built.ok) {
+          std::fprintf(stderr, "%s: error: the CUDA program with the round-tripped device code was not built: %s\n",
+                       a.input.c_str(), built.message.c_str());
+          status = 1;
+        } else {
+          o["files"].push_back(exe.string());
+          if (a.report != "json") std::fprintf(stderr, "gpuport asm: wrote %s\n", exe.string().c_str());
+        }
+      }
     }
     report.push_back(std::move(o));
   }
@@ -140,14 +195,22 @@ Action add_asm_command(CLI::App& app) {
   auto args = std::make_shared<AsmArguments>();
   auto* cmd = app.add_subcommand("asm", "translate NVIDIA machine code (SASS) into AMD gfx1100 machine code through LLVM IR");
   cmd->add_option("input", args->input, "a cubin, an executable or fatbinary with CUDA code, a .cu file, or SASS text")->required();
-  cmd->add_option("--target", args->target, "the AMD target (gfx1100)");
-  cmd->add_option("--emit", args->emit, "what to write: obj (code object), asm, ll, bundle (default: bundle)")->delimiter(',');
+  cmd->add_option("--target", args->target,
+                  "gfx1100 (default), or sm_70 to sm_90: back to NVIDIA through LLVM's NVPTX back end and ptxas 11.8 "
+                  "(the round trip that checks the lifter on an NVIDIA GPU)");
+  cmd->add_option("--emit", args->emit, "what to write: obj (code object; a cubin for sm_XX), asm (gfx1100 assembly; PTX "
+                                        "for sm_XX), ll, bundle (default: bundle; obj for sm_XX), exe (sm_XX with a .cu input: the "
+                                        "CUDA program built by nvcc 11.8 with the round-tripped device code)")->delimiter(',');
   cmd->add_option("-o,--output-dir", args->output_dir, "the folder for the outputs (default: .)");
   cmd->add_option("--kernel", args->kernel, "translate only this kernel (its mangled name)");
   cmd->add_option("--arch", args->archs, "NVIDIA architectures: for a .cu input the ones to compile (default sm_80), "
                                         "for others the ones to keep (default all)");
   cmd->add_option("--report", args->report, "json: print a JSON report on standard output")->check(CLI::IsMember({"json"}));
   cmd->add_flag("--wave64", args->wave64, "gfx1100 in wave64 (each NVIDIA warp is one 32-lane half of a wave); default wave32");
+  cmd->add_option("--shared-bytes", args->shared_bytes,
+                  "SASS text without its cubin: the kernels' static shared memory in bytes (default: from the listing)");
+  cmd->add_option("--local-bytes", args->local_bytes,
+                  "SASS text without its cubin: per-thread local memory in bytes (default: from the listing)");
   cmd->add_flag("--no-opt", args->no_optimize, "keep the lifted IR unoptimised beyond inlining and SSA form");
   return [args] { return run_asm(*args); };
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 namespace gpuport::lift {
 
@@ -31,6 +32,36 @@ std::vector<std::string> split_top_level(std::string_view list) {
 }
 
 bool is_pointer_type(const std::string& t) { return !t.empty() && t.back() == '*'; }
+
+// The module's __constant__ variables (.nv.constant3: bank 3, whose bytes are kept whole in
+// constant_banks[3]) and __device__ variables (.nv.global, zero-initialised, and
+// .nv.global.init), from the cubin's object symbols: the lifted module holds them as globals of
+// the same names, which is how the HIP host code finds them (hipMemcpyToSymbol and friends).
+void add_module_variables(const sass::Cubin& cubin, std::string_view file, KernelInfo& info) {
+  constexpr std::uint8_t kObjectSymbol = 1;  // STT_OBJECT
+  for (const auto& symbol : cubin.symbols) {
+    if ((symbol.info & 0xf) != kObjectSymbol || symbol.section >= cubin.sections.size() || symbol.name.empty()) continue;
+    const sass::CubinSection& section = cubin.sections[symbol.section];
+    ModuleVariable v;
+    if (section.name == ".nv.constant3") v.bank = 3;
+    else if (section.name != ".nv.global" && section.name != ".nv.global.init") continue;
+    v.name = symbol.name;
+    v.offset = symbol.value;
+    v.size = symbol.size;
+    const std::string_view bytes = sass::Cubin::section_bytes(file, section);
+    if (symbol.value < bytes.size()) {
+      const std::string_view mine = bytes.substr(symbol.value, symbol.size);
+      v.initial.assign(mine.begin(), mine.end());
+    }
+    info.variables.push_back(std::move(v));
+  }
+  if (const sass::CubinSection* s = cubin.find_section(".nv.constant3")) {
+    const std::string_view bytes = sass::Cubin::section_bytes(file, *s);
+    std::vector<std::uint8_t> bank(bytes.begin(), bytes.end());
+    bank.resize(s->size, 0);  // NOBITS: all zero
+    info.constant_banks[3] = std::move(bank);
+  }
+}
 
 }  // namespace
 
@@ -76,10 +107,63 @@ KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view fil
     const std::string_view bytes = sass::Cubin::section_bytes(file, *s);
     info.constant_banks[2] = std::vector<std::uint8_t>(bytes.begin(), bytes.end());
   }
+  add_module_variables(cubin, file, info);
   return info;
 }
 
-KernelInfo kernel_info_from_text(const sass::SassFunction& kernel, int, std::vector<Diagnostic>& findings) {
+namespace {
+
+// Size and alignment of a parameter type as nvcc lays it out (the C ABI; CUDA's vector types are
+// over-aligned to their size up to 16), or {0, 0} for a type the name alone does not size
+// (structs, classes, unions passed by value).
+std::pair<std::uint32_t, std::uint32_t> natural_layout(const std::string& t) {
+  if (is_pointer_type(t)) return {8, 8};
+  static const std::map<std::string, std::pair<std::uint32_t, std::uint32_t>, std::less<>> kScalars = {
+      {"bool", {1, 1}}, {"char", {1, 1}}, {"signed char", {1, 1}}, {"unsigned char", {1, 1}},
+      {"short", {2, 2}}, {"unsigned short", {2, 2}}, {"__half", {2, 2}}, {"__nv_bfloat16", {2, 2}},
+      {"int", {4, 4}}, {"unsigned int", {4, 4}}, {"float", {4, 4}}, {"wchar_t", {4, 4}},
+      {"long", {8, 8}}, {"unsigned long", {8, 8}}, {"long long", {8, 8}}, {"unsigned long long", {8, 8}},
+      {"double", {8, 8}}, {"__half2", {4, 4}}, {"__nv_bfloat162", {4, 4}},
+  };
+  if (auto it = kScalars.find(t); it != kScalars.end()) return it->second;
+  // CUDA's vector types: charN/ucharN/shortN/ushortN/intN/uintN/floatN/longN/ulongN/longlongN/
+  // ulonglongN/doubleN, N = 1..4; N = 3 has the element's alignment, the others N * element size.
+  static const std::map<std::string, std::uint32_t, std::less<>> kElements = {
+      {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4}, {"uint", 4}, {"float", 4},
+      {"long", 8}, {"ulong", 8}, {"longlong", 8}, {"ulonglong", 8}, {"double", 8}};
+  if (t.size() >= 2) {
+    const char n = t.back();
+    if (n >= '1' && n <= '4') {
+      if (auto it = kElements.find(std::string_view(t).substr(0, t.size() - 1)); it != kElements.end()) {
+        const std::uint32_t count = static_cast<std::uint32_t>(n - '0');
+        const std::uint32_t size = it->second * count;
+        const std::uint32_t align = count == 3 ? it->second : std::min<std::uint32_t>(size, 16);
+        return {size, align};
+      }
+    }
+  }
+  return {0, 0};
+}
+
+// The bytes a load or store moves, from its modifiers.
+std::uint32_t access_bytes(const sass::SassInstruction& ins) {
+  for (const auto& m : ins.modifiers) {
+    if (m == "U8" || m == "S8") return 1;
+    if (m == "U16" || m == "S16") return 2;
+    if (m == "64") return 8;
+    if (m == "128") return 16;
+  }
+  return 4;
+}
+
+bool is_shared_access(const std::string& opcode) {
+  return opcode == "LDS" || opcode == "STS" || opcode == "ATOMS" || opcode == "LDSM";
+}
+
+}  // namespace
+
+KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::SassFunction& kernel, int arch,
+                                 const TextLayoutHints& hints, std::vector<Diagnostic>& findings) {
   KernelInfo info;
   info.name = kernel.name;
   bool is_function = false;
@@ -93,12 +177,7 @@ KernelInfo kernel_info_from_text(const sass::SassFunction& kernel, int, std::vec
   }
   std::uint32_t offset = 0;
   for (const auto& t : types) {
-    std::uint32_t size = 0;
-    if (is_pointer_type(t)) size = 8;
-    else if (t == "char" || t == "signed char" || t == "unsigned char" || t == "bool") size = 1;
-    else if (t == "short" || t == "unsigned short" || t == "__half") size = 2;
-    else if (t == "int" || t == "unsigned int" || t == "float") size = 4;
-    else if (t == "long" || t == "unsigned long" || t == "long long" || t == "unsigned long long" || t == "double") size = 8;
+    const auto [size, align] = natural_layout(t);
     if (size == 0) {
       Diagnostic d;
       d.code = "unknown-signature";
@@ -106,10 +185,64 @@ KernelInfo kernel_info_from_text(const sass::SassFunction& kernel, int, std::vec
       findings.push_back(d);
       return info;
     }
-    offset = (offset + size - 1) / size * size;
-    info.parameters.push_back({offset, size, size, is_pointer_type(t)});
+    offset = (offset + align - 1) / align * align;
+    info.parameters.push_back({offset, size, align, is_pointer_type(t)});
     offset += size;
   }
+
+  // Shared and local sizes from the instructions of the kernel and everything in the listing it
+  // may call (a listing's other functions are its callees or other kernels; counting them all
+  // can only over-reserve). A shared access through a register may reach past every constant
+  // offset the listing shows, so then the static size cannot be bounded from the text and the
+  // NVIDIA limit for static shared memory (48 KiB) is reserved, with a note.
+  std::uint64_t shared_bound = 0;
+  bool shared_indexed = false;
+  std::uint64_t local_frame = 0, local_bound = 0;
+  for (const auto& f : program.functions) {
+    if (&f != &kernel && f.is_entry) continue;
+    for (const auto& ins : f.instructions) {
+      // R1 is the stack pointer: "IADD3 R1, R1, -0x30, RZ" opens a frame of 0x30 bytes.
+      if ((ins.opcode == "IADD3" || ins.opcode == "IADD") && ins.operands.size() >= 3 &&
+          ins.operands[0].kind == sass::OperandKind::reg && ins.operands[0].index == 1 &&
+          ins.operands[1].kind == sass::OperandKind::reg && ins.operands[1].index == 1 &&
+          ins.operands[2].kind == sass::OperandKind::immediate && ins.operands[2].value < 0)
+        local_frame += static_cast<std::uint64_t>(-ins.operands[2].value);
+      const bool shared = is_shared_access(ins.opcode);
+      const bool local = ins.opcode == "LDL" || ins.opcode == "STL";
+      if (!shared && !local) continue;
+      for (const auto& op : ins.operands) {
+        if (op.kind != sass::OperandKind::memory) continue;
+        const auto& a = op.address;
+        const std::uint64_t end = static_cast<std::uint64_t>(std::max<std::int64_t>(a.offset, 0)) + access_bytes(ins);
+        const bool through_register = (a.base.present && a.base.index != 255 && !(a.base.kind == sass::OperandKind::uniform_reg && a.base.index == 63)) ||
+                                      (a.index.present && a.index.index != 255);
+        if (shared) {
+          shared_bound = std::max(shared_bound, end);
+          shared_indexed = shared_indexed || through_register;
+        } else {
+          local_bound = std::max(local_bound, end);
+        }
+      }
+    }
+  }
+  const std::uint64_t window = arch >= 90 ? 0x400 : 0;  // from sm_90 on the shared window starts 1 KiB in
+  if (hints.static_shared_bytes) {
+    info.static_shared_bytes = *hints.static_shared_bytes;
+  } else if (shared_indexed) {
+    info.static_shared_bytes = std::max<std::uint64_t>(48 * 1024, shared_bound > window ? shared_bound - window : 0);
+    Diagnostic d;
+    d.severity = Severity::note;
+    d.code = "shared-size-estimated";
+    d.message = fmt::format("kernel {}: the listing does not say how much static shared memory the kernel has; 48 KiB "
+                            "reserved (NVIDIA's static limit), which leaves {} KiB of gfx1100's 64 KiB for dynamic shared "
+                            "memory; give the size with --shared-bytes",
+                            kernel.name, (64 * 1024 - info.static_shared_bytes - window) / 1024);
+    findings.push_back(d);
+  } else {
+    info.static_shared_bytes = shared_bound > window ? shared_bound - window : 0;
+  }
+  info.local_bytes = static_cast<std::uint32_t>(std::max(local_frame, local_bound));
+  if (hints.local_bytes) info.local_bytes = *hints.local_bytes;
   return info;
 }
 

@@ -5,6 +5,7 @@
 // Promise: what cannot be known is said as a finding, not guessed silently.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,19 @@ namespace gpuport::lift {
 // From the cubin that `program` was disassembled from. `file` is the cubin's bytes.
 KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view file, const sass::CubinKernel& kernel);
 
-// From the listing alone: the parameters from the demangled signature (natural alignment; a
-// finding when the name does not demangle to a function or names a type whose size is unknown),
-// shared and local sizes from the instructions that use them.
-KernelInfo kernel_info_from_text(const sass::SassFunction& kernel, int arch, std::vector<Diagnostic>& findings);
+// What the user says about a kernel that its listing does not (`gpuport asm --shared-bytes`).
+struct TextLayoutHints {
+  std::optional<std::uint64_t> static_shared_bytes;
+  std::optional<std::uint32_t> local_bytes;
+};
+
+// From the listing alone: the parameters from the demangled signature (natural alignment, CUDA's
+// vector types; a finding when the name does not demangle to a function or names a type whose
+// size is unknown, such as a struct passed by value); the local size from the stack frames and
+// local accesses; the static shared size from the shared accesses when all are at constant
+// offsets, else NVIDIA's static limit (48 KiB) reserved with a note.
+KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::SassFunction& kernel, int arch,
+                                 const TextLayoutHints& hints, std::vector<Diagnostic>& findings);
 
 // The parameter types of a mangled C++ function name ("float const*", "int", ...); empty when the
 // name is not a mangled function (extern "C" kernels) or has no parameters.

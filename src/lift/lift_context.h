@@ -186,4 +186,16 @@ int float_compare_code(const sass::SassInstruction& ins);
 // AND 0, OR 1, XOR 2; -1 when absent.
 int boolean_op_code(const sass::SassInstruction& ins);
 
+// Module variables (lift_memory.cc). The cubin's __constant__ variables (constant bank 3) and
+// __device__ variables become globals of the module under the names the host code registers
+// them by, created once per module with their initial bytes.
+// The address of c[0x3][offset + ...]: `at` is the byte offset in the bank (offset plus any
+// register index), `offset` the constant part that names the variable where each variable is a
+// global of its own (NVPTX); nullptr after a finding when the kernel's info has no bank 3.
+llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, llvm::Value* at);
+// The 32 bits a relocated immediate stands for: 32@lo(symbol) / 32@hi(symbol) of a module
+// variable's address (+ addend), or of a code label ((kernel + .L_x_N@srel), a return address:
+// the label's offset); poison after a finding for any other symbol or form.
+llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op);
+
 }  // namespace gpuport::lift

@@ -36,6 +36,10 @@ extern "C" void LLVMInitializeAMDGPUTarget();
 extern "C" void LLVMInitializeAMDGPUTargetMC();
 extern "C" void LLVMInitializeAMDGPUAsmPrinter();
 extern "C" void LLVMInitializeAMDGPUAsmParser();
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
 
 namespace gpuport::lift {
 
@@ -46,6 +50,9 @@ extern const unsigned char kSemanticsGfx1100[];
 extern const unsigned long kSemanticsGfx1100Size;
 extern const unsigned char kSemanticsGfx1100Wave64[];
 extern const unsigned long kSemanticsGfx1100Wave64Size;
+// The same semantics with target_nvptx.cc, for nvptx64 (PTX ISA 7.8, sm_80 features at least).
+extern const unsigned char kSemanticsNvptx[];
+extern const unsigned long kSemanticsNvptxSize;
 
 namespace {
 
@@ -66,19 +73,30 @@ void initialise_targets() {
     LLVMInitializeAMDGPUAsmPrinter();
     // Inline assembly (the device library's hostcall code has some) is parsed when an object is emitted.
     LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
   });
 }
 
-std::unique_ptr<llvm::TargetMachine> target_machine(const llvm::Module& module, LiftTarget target, std::string& why) {
+std::unique_ptr<llvm::TargetMachine> target_machine(const LiftModule& m, std::string& why) {
   initialise_targets();
-  const std::string triple = module.getTargetTriple();
+  const std::string triple = m.module->getTargetTriple();
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(triple, why);
   if (t == nullptr) return nullptr;
   llvm::TargetOptions options;
-  const std::string features = target == LiftTarget::gfx1100_wave64 ? "+wavefrontsize64" : "+wavefrontsize32";
-  return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(triple, target_processor(target), features, options,
-                                                                     llvm::Reloc::PIC_, std::nullopt,
+  // NVPTX: PTX ISA 7.8, the newest CUDA 11.8's ptxas reads.
+  const std::string features = m.target == LiftTarget::nvptx           ? "+ptx78"
+                               : m.target == LiftTarget::gfx1100_wave64 ? "+wavefrontsize64"
+                                                                        : "+wavefrontsize32";
+  return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(triple, target_processor(m.target, m.nvptx_sm), features,
+                                                                     options, llvm::Reloc::PIC_, std::nullopt,
                                                                      llvm::CodeGenOptLevel::Aggressive));
+}
+
+bool is_kernel(const llvm::Function& f) {
+  return f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL || f.getCallingConv() == llvm::CallingConv::PTX_Kernel;
 }
 
 }  // namespace
@@ -90,16 +108,27 @@ LiftModule::~LiftModule() {
   module.reset();  // before its context
 }
 
-std::string target_processor(LiftTarget) { return "gfx1100"; }
+std::string target_processor(LiftTarget target, int nvptx_sm) {
+  return target == LiftTarget::nvptx ? fmt::format("sm_{}", nvptx_sm) : "gfx1100";
+}
 
-Result<LiftModule> make_lift_module(const std::string& name, LiftTarget target) {
+Result<LiftModule> make_lift_module(const std::string& name, LiftTarget target, int nvptx_sm) {
   LiftModule m;
   m.target = target;
+  m.nvptx_sm = nvptx_sm;
+  if (target == LiftTarget::nvptx && (nvptx_sm < 70 || nvptx_sm > 90))
+    return error("unsupported-target", fmt::format("sm_{}: the NVPTX round trip builds sm_70 to sm_90 (CUDA 11.8's ptxas)", nvptx_sm));
   m.context = std::make_unique<llvm::LLVMContext>();
-  const bool wave64 = target == LiftTarget::gfx1100_wave64;
-  const llvm::StringRef bytes(reinterpret_cast<const char*>(wave64 ? kSemanticsGfx1100Wave64 : kSemanticsGfx1100),
-                              wave64 ? kSemanticsGfx1100Wave64Size : kSemanticsGfx1100Size);
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, wave64 ? "sass-semantics-gfx1100-wave64.bc" : "sass-semantics-gfx1100.bc", false);
+  const unsigned char* data = kSemanticsGfx1100;
+  unsigned long size = kSemanticsGfx1100Size;
+  const char* buffer_name = "sass-semantics-gfx1100.bc";
+  if (target == LiftTarget::gfx1100_wave64) {
+    data = kSemanticsGfx1100Wave64, size = kSemanticsGfx1100Wave64Size, buffer_name = "sass-semantics-gfx1100-wave64.bc";
+  } else if (target == LiftTarget::nvptx) {
+    data = kSemanticsNvptx, size = kSemanticsNvptxSize, buffer_name = "sass-semantics-nvptx.bc";
+  }
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(data), size);
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, buffer_name, false);
   auto parsed = llvm::parseBitcodeFile(buffer->getMemBufferRef(), *m.context);
   if (!parsed) {
     std::string why;
@@ -127,14 +156,19 @@ std::vector<Diagnostic> finalize_module(LiftModule& m, bool optimize) {
   }
   // Kernels stay; everything else (semantics, hooks) is inlined into them and then removed.
   for (llvm::Function& f : module.functions()) {
-    if (f.isDeclaration() || f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) continue;
+    // NVPTX: the semantics were compiled for one sm_XX; the target machine says which one this is.
+    if (m.target == LiftTarget::nvptx) {
+      f.removeFnAttr("target-cpu");
+      f.removeFnAttr("target-features");
+    }
+    if (f.isDeclaration() || is_kernel(f)) continue;
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
     f.removeFnAttr(llvm::Attribute::NoInline);
     f.removeFnAttr(llvm::Attribute::OptimizeNone);
     f.addFnAttr(llvm::Attribute::AlwaysInline);
   }
   std::string why;
-  auto tm = target_machine(module, m.target, why);
+  auto tm = target_machine(m, why);
   if (!tm) {
     out.push_back(error("internal-error", "no LLVM target machine for " + module.getTargetTriple() + ": " + why));
     return out;
@@ -181,8 +215,10 @@ std::string module_text(const LiftModule& m) {
 
 Result<std::string> emit_machine_code(LiftModule& m, EmitKind kind) {
   std::string why;
-  auto tm = target_machine(*m.module, m.target, why);
+  auto tm = target_machine(m, why);
   if (!tm) return error("internal-error", "no LLVM target machine: " + why);
+  if (m.target == LiftTarget::nvptx && kind == EmitKind::object)
+    return error("internal-error", "the NVPTX back end makes PTX text only; assemble_ptx makes the cubin");
   // Code generation rewrites the IR (structurizing, control-flow intrinsics): run it on a copy, so
   // that the module can be emitted again (assembly and object).
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m.module);
@@ -192,7 +228,7 @@ Result<std::string> emit_machine_code(LiftModule& m, EmitKind kind) {
   llvm::legacy::PassManager pm;
   const auto type = kind == EmitKind::object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
   if (tm->addPassesToEmitFile(pm, os, nullptr, type))
-    return error("internal-error", "the AMDGPU back end cannot emit this file type");
+    return error("internal-error", "the back end cannot emit this file type");
   pm.run(*copy);
   return std::string(buffer.data(), buffer.size());
 }
@@ -236,6 +272,25 @@ Result<std::string> run_tool_on_bytes(std::vector<std::string> argv, const std::
 
 Result<std::string> link_code_object(const std::string& object) {
   return run_tool_on_bytes({"ld.lld-19", "-shared", "--no-undefined", "@IN@", "-o", "@OUT@"}, object, "the AMDGPU code-object linker");
+}
+
+Result<std::string> assemble_ptx(const std::string& ptx, int sm) {
+  // Debian's CUDA 11.8 ptxas; a CUDA 13 one earlier in PATH would make cubins 11.8's tools and
+  // driver do not read, so the path is fixed and the release checked.
+  static const std::string ptxas = [] {
+    for (const char* candidate : {"/usr/lib/nvidia-cuda-toolkit/bin/ptxas", "/usr/bin/ptxas"}) {
+      if (!std::filesystem::exists(candidate)) continue;
+      ProcessOptions options;
+      options.timeout = std::chrono::seconds(30);
+      const ProcessResult r = run_process({candidate, "--version"}, options);
+      if (r.succeeded() && r.out.find("release 11.8") != std::string::npos) return std::string(candidate);
+    }
+    return std::string();
+  }();
+  if (ptxas.empty())
+    return error("missing-tool", "CUDA 11.8's ptxas is not installed (Debian package nvidia-cuda-toolkit): the NVPTX round "
+                                 "trip needs it for the cubin");
+  return run_tool_on_bytes({ptxas, fmt::format("-arch=sm_{}", sm), "@IN@", "-o", "@OUT@"}, ptx, "ptxas 11.8");
 }
 
 Result<std::string> make_offload_bundle(const std::string& code_object, LiftTarget target) {

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -175,7 +176,14 @@ llvm::Value* LiftContext::constant_bank(std::uint32_t bank, std::int64_t offset,
     refuse(fmt::format("constant bank 0 offset {:#x} has no known meaning on sm_{}", offset, request_.arch));
     return llvm::PoisonValue::get(type);
   }
-  // Read-only banks (2: the compiler's constants and jump tables) and __constant__ variables (3).
+  // __constant__ variables (3): host-writable globals of the module (lift_memory.cc).
+  if (bank == 3) {
+    llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
+    if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
+    if (llvm::Value* p = constant_variable_pointer(*this, static_cast<std::uint64_t>(offset), at)) return builder_.CreateLoad(type, p);
+    return llvm::PoisonValue::get(type);
+  }
+  // Read-only banks (2: the compiler's constants and jump tables).
   if (llvm::GlobalVariable* g = bank_global(bank)) {
     llvm::Value* at = u32(static_cast<std::uint64_t>(offset));
     if (index != nullptr) at = builder_.CreateAdd(at, convert(index, i32()));
@@ -212,6 +220,7 @@ llvm::Value* LiftContext::read(const sass::SassOperand& op) {
     case K::uniform_reg: return reg(true, op.index);
     case K::immediate:
       if (op.is_float) return builder_.CreateBitCast(llvm::ConstantFP::get(f32(), static_cast<float>(op.float_value)), i32());
+      if (op.text.find("@") != std::string_view::npos) return relocated_immediate(*this, op);  // 32@lo(symbol): lift_memory.cc
       return u32(static_cast<std::uint64_t>(op.value));
     case K::constant: {
       llvm::Value* index = nullptr;
@@ -448,7 +457,7 @@ bool LiftContext::refuse(const std::string& why) {
   Diagnostic d;
   d.severity = Severity::error;
   d.code = "unsupported-instruction";
-  const std::string kernel = request_.info.name;
+  const std::string kernel = request_.kernel != nullptr ? request_.kernel->name : request_.info.name;  // nvcc's name, as the listing says
   if (current_ != nullptr) {
     d.message = fmt::format("kernel {}: {} at byte offset {:#06x}{} ({})", kernel, why, current_->address,
                             current_function_ != nullptr && current_function_->name != kernel
@@ -553,6 +562,8 @@ class KernelLifter {
   llvm::BasicBlock* block_of_label(std::size_t fi, std::string_view label);
   Subroutine* subroutine_for_call(std::size_t fi, const sass::SassInstruction& call);
   Subroutine* subroutine_of_return(std::size_t fi, const sass::SassInstruction& ret);
+  std::optional<std::size_t> numeric_call_target(std::size_t fi, const sass::SassInstruction& call) const;
+  bool is_subroutine_entry(std::size_t fi, std::size_t index) const;
   void terminate(std::size_t fi, std::size_t bi, const sass::SassInstruction& last, bool last_lifted);
   void finish_returns();
 
@@ -587,15 +598,23 @@ llvm::Function* KernelLifter::make_function() {
   }
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
   auto* f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, request_.info.name, module_);
-  f->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
-  f->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  if (is_amdgpu(request_.target)) {
+    f->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+    f->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  } else {
+    // NVPTX kernels: the calling convention, and the nvvm.annotations entry LLVM 19 also reads.
+    f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    llvm::NamedMDNode* annotations = module_.getOrInsertNamedMetadata("nvvm.annotations");
+    annotations->addOperand(llvm::MDNode::get(ctx, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, "kernel"),
+                                                    llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))}));
+  }
   for (unsigned i = 0; i < params.size(); ++i) {
     const auto& p = request_.info.parameters[i];
     f->getArg(i)->setName(fmt::format("param{}", i));
     if (!params[i]->isIntegerTy() && !params[i]->isPointerTy()) f->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, llvm::Align(p.alignment)));
   }
   // CUDA blocks have up to 1024 threads.
-  f->addFnAttr("amdgpu-flat-work-group-size", "1,1024");
+  if (is_amdgpu(request_.target)) f->addFnAttr("amdgpu-flat-work-group-size", "1,1024");
   // The target's CPU and features, as the semantics were compiled with, so that they inline.
   if (llvm::Function* any = module_.getFunction("gpuport_hook_lane_id")) {
     for (const char* a : {"target-cpu", "target-features"})
@@ -647,7 +666,9 @@ Subroutine* KernelLifter::subroutine_for_call(std::size_t fi, const sass::SassIn
   if (callee.size() > 3 && callee.starts_with("`(") && callee.ends_with(")")) callee = callee.substr(2, callee.size() - 3);
   std::size_t target_function = fi;
   std::uint64_t address = 0;
-  if (auto b = functions_[fi].cfg.block_of_label(callee)) {
+  if (const auto at = numeric_call_target(fi, call)) {
+    address = functions_[fi].function->instructions[*at].address;
+  } else if (auto b = functions_[fi].cfg.block_of_label(callee)) {
     address = functions_[fi].function->instructions[functions_[fi].cfg.blocks[*b].first].address;
   } else {
     bool found = false;
@@ -664,6 +685,39 @@ Subroutine* KernelLifter::subroutine_for_call(std::size_t fi, const sass::SassIn
   s.return_site = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "return_site");
   subroutines_.push_back(std::move(s));
   return &subroutines_.back();
+}
+
+// cuobjdump prints a call's target as an address where nvdisasm names it. The instruction index
+// of such a target in this function, or nullopt (a named target, or none).
+std::optional<std::size_t> KernelLifter::numeric_call_target(std::size_t fi, const sass::SassInstruction& call) const {
+  for (const auto& op : call.operands) {
+    if (op.kind != sass::OperandKind::label || !std::string_view(op.text).starts_with("0x")) continue;
+    const std::size_t i = functions_[fi].function->find_instruction(static_cast<std::uint64_t>(op.value));
+    if (i != sass::SassFunction::npos) return i;
+  }
+  return std::nullopt;
+}
+
+// Whether instruction `index` starts a subroutine, for calls whose target has no name: a
+// subroutine is laid out after the code before it ends (an unguarded EXIT, RET or the kernel's
+// closing BRA to itself) and reaches a RET before any EXIT in address order. nvcc also uses
+// CALL.REL.NOINC as a jump (a loop exit); nvdisasm names those targets .L_x_N, cuobjdump does not.
+bool KernelLifter::is_subroutine_entry(std::size_t fi, std::size_t index) const {
+  const auto& ins = functions_[fi].function->instructions;
+  if (index == 0 || index >= ins.size()) return false;
+  const auto& before = ins[index - 1];
+  const bool unguarded = !before.guard || before.guard->index == 7;
+  bool ends = false;
+  if (unguarded && (before.opcode == "EXIT" || before.opcode == "RET")) ends = true;
+  if (unguarded && before.opcode == "BRA")
+    for (const auto& op : before.operands)
+      if (op.kind == sass::OperandKind::label && static_cast<std::uint64_t>(op.value) == before.address) ends = true;
+  if (!ends) return false;
+  for (std::size_t i = index; i < ins.size(); ++i) {
+    if (ins[i].opcode == "RET") return true;
+    if (ins[i].opcode == "EXIT") return false;
+  }
+  return false;
 }
 
 Subroutine* KernelLifter::subroutine_of_return(std::size_t fi, const sass::SassInstruction& ret) {
@@ -774,6 +828,17 @@ void KernelLifter::terminate(std::size_t fi, std::size_t bi, const sass::SassIns
     return;
   }
   if (op == "CALL" || op == "CAL") {
+    if (const auto at = numeric_call_target(fi, last); at && !is_subroutine_entry(fi, *at)) {
+      // A jump (see is_subroutine_entry), to the start of a block.
+      if (lf.cfg.blocks[lf.cfg.block_of[*at]].first != *at) {
+        cx_->refuse("a call whose target does not start a block");
+        b.CreateBr(exit_);
+        return;
+      }
+      if (condition == nullptr) b.CreateBr(block_at(fi, *at));
+      else b.CreateCondBr(condition, block_at(fi, *at), next());
+      return;
+    }
     Subroutine* s = subroutine_for_call(fi, last);
     if (s == nullptr) {
       // A CUDA library function the kernel calls by name (vprintf, __assertfail): its effect in

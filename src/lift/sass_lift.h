@@ -55,8 +55,11 @@ struct KernelInfo {
   std::map<std::uint32_t, std::vector<std::uint8_t>> constant_banks;
 };
 
-// gfx1100 in wave32 (one NVIDIA warp per wave) or wave64 (one NVIDIA warp per 32-lane half).
-enum class LiftTarget { gfx1100_wave32, gfx1100_wave64 };
+// gfx1100 in wave32 (one NVIDIA warp per wave) or wave64 (one NVIDIA warp per 32-lane half); or
+// back to NVIDIA through LLVM's NVPTX back end and ptxas (the round trip that checks the lifter on
+// the machine the SASS came from; the sm_XX is LiftModule::nvptx_sm).
+enum class LiftTarget { gfx1100_wave32, gfx1100_wave64, nvptx };
+inline bool is_amdgpu(LiftTarget t) { return t != LiftTarget::nvptx; }
 
 struct LiftRequest {
   const sass::SassProgram* program = nullptr;  // the kernel's listing: callees are found here

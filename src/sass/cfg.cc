@@ -276,7 +276,13 @@ ControlFlowGraph build_cfg(const SassFunction& function, int arch) {
   for (std::size_t i = 0; i < n; ++i) {
     ControlKind kind = cfg.control_of[i];
     if (ends_block(kind, insts[i])) leader[i + 1] = 1;
-    if (kind == ControlKind::call) continue;  // the callee is another function
+    if (kind == ControlKind::call) {
+      // The callee is another function, or (cuobjdump text, which prints addresses where
+      // nvdisasm prints names) code of this one: a block starts there.
+      if (const SassOperand* label = first_label(insts[i]); label != nullptr && label->text.view().starts_with("0x"))
+        if (auto t = b.resolve(label->text.view())) leader[*t] = 1;
+      continue;
+    }
     if (const SassOperand* label = first_label(insts[i]))
       if (auto t = b.resolve_target(i, label)) leader[*t] = 1;
     if (cfg.control_of[i] == ControlKind::indirect)

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/file_io.h"
+#include "sass/parser.h"
 
 namespace gpuport::sass {
 namespace fs = std::filesystem;
@@ -258,6 +259,70 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
     }
   }
   return out;
+}
+
+std::vector<Diagnostic> redecode_undecoded(SassProgram& program, int arch, const std::string& listing_name) {
+  std::vector<Diagnostic> problems;
+  auto warn = [&](std::string message) {
+    problems.push_back({Severity::warning, "sass-undecoded", std::move(message), {listing_name, 0, 0}, {}});
+  };
+  std::optional<Toolchain> newest;
+  for (auto& f : program.functions) {
+    const bool any = std::any_of(f.instructions.begin(), f.instructions.end(), [](const auto& i) { return i.undecoded; });
+    if (!any) continue;
+    const bool encoded = std::all_of(f.instructions.begin(), f.instructions.end(), [&](const auto& i) {
+      return i.encoding_words == 2 && i.address == static_cast<std::uint64_t>(&i - f.instructions.data()) * 16;
+    });
+    if (!encoded) {
+      warn(fmt::format("{}: instructions the disassembler could not decode, without the encodings of the whole function "
+                       "to decode them again", f.name));
+      continue;
+    }
+    if (!newest) newest = detect_toolchain(ToolchainId::cuda13);
+    if (newest->unavailable(Tool::nvdisasm)) {
+      warn(fmt::format("{}: instructions the disassembler could not decode, and no newer nvdisasm (CUDA 13) to decode "
+                       "them", f.name));
+      continue;
+    }
+    TempDir tmp;
+    if (tmp.path().empty()) return problems;
+    std::string raw;
+    raw.reserve(f.instructions.size() * 16);
+    for (const auto& i : f.instructions)
+      for (std::uint64_t word : i.encoding)
+        for (int b = 0; b < 8; ++b) raw.push_back(static_cast<char>((word >> (8 * b)) & 0xff));
+    const fs::path file = tmp.path() / "code.bin";
+    if (auto err = write_file_atomic(file, raw, {.durable = false})) {
+      problems.push_back(*err);
+      continue;
+    }
+    ToolRun run = disassemble_raw(*newest, file, arch);
+    if (!run.ok) {
+      warn(fmt::format("{}: decoding again failed: {}", f.name, run.message));
+      continue;
+    }
+    SassParseOptions po;
+    po.file_name = listing_name;
+    po.arch = arch;
+    SassParseResult again = parse_sass(run.output, po);
+    if (again.programs.empty() || again.programs[0].functions.empty()) {
+      warn(fmt::format("{}: the newer nvdisasm's text could not be read", f.name));
+      continue;
+    }
+    const SassFunction& fresh = again.programs[0].functions[0];
+    for (auto& i : f.instructions) {
+      if (!i.undecoded) continue;
+      const std::size_t k = fresh.find_instruction(i.address);
+      if (k == SassFunction::npos || fresh.instructions[k].undecoded) {
+        warn(fmt::format("{}: the instruction at 0x{:04x} stays undecoded", f.name, i.address));
+        continue;
+      }
+      const std::uint32_t line = i.line;
+      i = fresh.instructions[k];
+      i.line = line;
+    }
+  }
+  return problems;
 }
 
 }  // namespace gpuport::sass

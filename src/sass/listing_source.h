@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "sass/program.h"
 #include "sass/toolchain.h"
 
 namespace gpuport::sass {
@@ -51,5 +52,12 @@ struct ListingResult {
 
 // `bytes` is the file's content (already read).
 ListingResult obtain_listings(const std::filesystem::path& path, std::string_view bytes, const ListingRequest& request);
+
+// Text listings may hold instructions the disassembler that wrote them could not decode (CUDA
+// 11.8's cuobjdump and nvdisasm print only the encoding of a few sm_90 instructions). Where every
+// instruction of such a function came with its encoding and a newer nvdisasm is installed, the
+// function's code is disassembled again from those encodings and the undecoded instructions take
+// the newer tool's text. Returns what could not be done (warnings) when there was something to do.
+std::vector<Diagnostic> redecode_undecoded(SassProgram& program, int arch, const std::string& listing_name);
 
 }  // namespace gpuport::sass

@@ -1,6 +1,10 @@
 #include "sass/toolchain.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <cstring>
 #include <unistd.h>
 
@@ -248,6 +252,103 @@ ToolRun build_executable(const Toolchain& toolchain, const fs::path& source, con
   return run_nvcc(toolchain, source, executable, all, {}, timeout);
 }
 
+ToolRun build_executable_with_device_code(const Toolchain& toolchain, const fs::path& source, int arch,
+                                          const fs::path& cubin, const fs::path& ptx, const fs::path& executable,
+                                          const fs::path& work_dir, const std::vector<std::string>& flags,
+                                          std::chrono::seconds timeout) {
+  if (toolchain.id != ToolchainId::cuda11) return missing("the device-code replacement runs nvcc 11.8's steps only");
+  if (auto why = toolchain.unavailable(Tool::nvcc)) return missing(*why);
+  std::error_code ec;
+  fs::create_directories(work_dir, ec);
+  // The trajectory: nvcc -dryrun with --keep names every intermediate file in work_dir. The steps
+  // run through the shell as nvcc prints them, so the paths must need no quoting.
+  const fs::path src = fs::absolute(source, ec), exe = fs::absolute(executable, ec), dir = fs::absolute(work_dir, ec);
+  for (const fs::path& p : {src, exe, dir, fs::absolute(cubin, ec), fs::absolute(ptx, ec)}) {
+    const std::string t = p.string();
+    if (t.find_first_of(" \t\n'\"$`\\;&|<>()*?[]{}!#~") != std::string::npos)
+      return missing(fmt::format("{}: the device-code replacement runs nvcc's steps through the shell and needs paths "
+                                 "without spaces or shell characters", t));
+  }
+  std::vector<std::string> cmd = {toolchain.nvcc.string(), "-ccbin", toolchain.host_compiler};
+  const auto host = nvcc11_host_include_flags(toolchain.host_compiler);
+  cmd.insert(cmd.end(), host.begin(), host.end());
+  cmd.push_back("-I" + src.parent_path().string());
+  cmd.insert(cmd.end(), flags.begin(), flags.end());
+  cmd.insert(cmd.end(), {fmt::format("-arch=sm_{}", arch), "--keep", "--keep-dir", dir.string(), "-dryrun", "-o",
+                         exe.string(), src.string(), "-lstdc++", "-lm"});
+  ProcessOptions plan_options;
+  plan_options.timeout = timeout;
+  plan_options.environment = nvcc11_environment();
+  plan_options.environment["TMPDIR"] = dir.string();
+  const ProcessResult plan = run_process(cmd, plan_options);
+  if (!plan.succeeded()) return missing(fmt::format("`{}` failed ({}): {}", plan.command_line, plan.outcome(), plan.err));
+  const std::string text = plan.err + plan.out;  // nvcc prints its steps on stderr
+  std::map<std::string, std::optional<std::string>> environment = plan_options.environment;
+  const std::string cubin_suffix = fmt::format(".sm_{}.cubin", arch);
+  bool replaced = false;
+  std::string log;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("#$ ")) continue;
+    line = line.substr(3);
+    // "NAME=value" lines set the environment of the steps after them.
+    const auto eq = line.find('=');
+    if (eq != std::string::npos && eq > 0 && line.find(' ') > eq &&
+        std::all_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(eq), [](char c) {
+          return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+        })) {
+      environment[line.substr(0, eq)] = line.substr(eq + 1);
+      continue;
+    }
+    // nvcc removes files that may not exist yet (its link registration file): so may we.
+    if (line.starts_with("rm ")) line = "rm -f " + line.substr(3);
+    ProcessOptions po;
+    po.timeout = timeout;
+    po.environment = environment;
+    po.working_directory = dir;
+    const ProcessResult r = run_process({"/bin/sh", "-c", line}, po);
+    log += line + "\n";
+    if (!r.succeeded()) {
+      ToolRun failed;
+      failed.command_line = line;
+      failed.message = fmt::format("{} ({}): {}{}", line, r.outcome(), r.err, r.out);
+      return failed;
+    }
+    // After ptxas made the program's own cubin, ours takes its place, and our PTX that of cicc.
+    if (line.starts_with("ptxas ") && line.find(cubin_suffix) != std::string::npos) {
+      auto word_after = [&](std::string_view option) -> std::string {
+        auto at = line.find(option);
+        if (at == std::string::npos) return "";
+        at += option.size();
+        while (at < line.size() && line[at] == ' ') ++at;
+        const bool quoted = at < line.size() && line[at] == '"';
+        if (quoted) ++at;
+        auto end = line.find(quoted ? '"' : ' ', at);
+        return line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      };
+      const std::string made = word_after(" -o ");
+      // ptxas's input is the one argument ending in .ptx.
+      std::string source_ptx;
+      std::istringstream words(line);
+      for (std::string w; words >> w;) {
+        if (w.size() > 2 && w.front() == '"' && w.back() == '"') w = w.substr(1, w.size() - 2);
+        if (w.ends_with(".ptx")) source_ptx = w;
+      }
+      if (made.empty() || source_ptx.empty()) return missing("cannot read nvcc's ptxas step: " + line);
+      fs::copy_file(cubin, made, fs::copy_options::overwrite_existing, ec);
+      if (!ec) fs::copy_file(ptx, source_ptx, fs::copy_options::overwrite_existing, ec);
+      if (ec) return missing(fmt::format("cannot put the device code in place of {}: {}", made, ec.message()));
+      replaced = true;
+    }
+  }
+  if (!replaced) return missing(fmt::format("nvcc's steps for sm_{} have no ptxas step to replace", arch));
+  ToolRun done;
+  done.ok = true;
+  done.output = log;
+  done.command_line = plan.command_line;
+  return done;
+}
+
 ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std::chrono::seconds timeout) {
   if (auto why = toolchain.unavailable(Tool::nvdisasm)) return missing(*why);
   ProcessOptions po;
@@ -258,6 +359,18 @@ ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std
   auto input = plain.input(cubin);
   if (!input) return missing(input.diagnostics());
   return run_tool({toolchain.nvdisasm.string(), "-hex", input->string()}, po, plain);
+}
+
+ToolRun disassemble_raw(const Toolchain& toolchain, const fs::path& binary, int arch, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::nvdisasm)) return missing(*why);
+  ProcessOptions po;
+  po.timeout = timeout;
+  po.max_output_bytes = std::size_t{1} << 30;
+  po.max_memory_bytes = kDisassemblerMemory;
+  PlainPaths plain;
+  auto input = plain.input(binary);
+  if (!input) return missing(input.diagnostics());
+  return run_tool({toolchain.nvdisasm.string(), "-b", fmt::format("SM{}", arch), input->string()}, po, plain);
 }
 
 namespace {

@@ -77,9 +77,22 @@ ToolRun compile_cubin(const Toolchain& toolchain, const std::filesystem::path& s
 ToolRun build_executable(const Toolchain& toolchain, const std::filesystem::path& source,
                          const std::filesystem::path& executable, const std::vector<std::string>& flags,
                          std::chrono::seconds timeout = std::chrono::seconds(300));
+// The device code of a CUDA program replaced: nvcc builds `source` into `executable` for sm_XX
+// as usual (nvcc -dryrun's trajectory run step by step, its intermediate files in `work_dir`),
+// except that the cubin and the PTX the fatbinary step embeds are `cubin` and `ptx` instead of
+// what cicc and ptxas made. 11.8 only.
+ToolRun build_executable_with_device_code(const Toolchain& toolchain, const std::filesystem::path& source, int arch,
+                                          const std::filesystem::path& cubin, const std::filesystem::path& ptx,
+                                          const std::filesystem::path& executable, const std::filesystem::path& work_dir,
+                                          const std::vector<std::string>& flags = {},
+                                          std::chrono::seconds timeout = std::chrono::seconds(600));
 // nvdisasm -hex CUBIN: the listing form of tests/sass/listings.
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));
+// nvdisasm -b SM<arch> FILE: a raw instruction binary (encodings as they lie in memory, the first
+// at address 0) disassembled.
+ToolRun disassemble_raw(const Toolchain& toolchain, const std::filesystem::path& binary, int arch,
+                        std::chrono::seconds timeout = std::chrono::seconds(60));
 // cuobjdump -xelf all FILE run in `dir`: writes each embedded cubin there (<stem>.<n>.sm_XX.cubin).
 ToolRun extract_cubins(const Toolchain& toolchain, const std::filesystem::path& binary,
                        const std::filesystem::path& dir, std::chrono::seconds timeout = std::chrono::seconds(120));

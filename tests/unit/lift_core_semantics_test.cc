@@ -60,7 +60,8 @@ TEST(LiftIntegerSemantics, ImadForms) {
   bool co = false;
   EXPECT_EQ(gpuport_sass_imad(3, 4, 5, false, false, &co), 17u);
   EXPECT_EQ(gpuport_sass_imad(3, 4, 5, true, false, &co), 7u);
-  EXPECT_EQ(gpuport_sass_imad_hi(0x80000000u, 4, 1, true, false, &co), 3u);
+  // IMAD.HI's addend is a 64-bit register pair: c = 2^32 adds 1 to the high word.
+  EXPECT_EQ(gpuport_sass_imad_hi(0x80000000u, 4, 0x100000000ull, true, false, &co), 3u);
   EXPECT_EQ(gpuport_sass_imad_hi(0x80000000u, 4, 0, false, false, &co), 0xfffffffeu);  // signed: -2^31 * 4 = -2^33
   EXPECT_EQ(gpuport_sass_imad_wide(0xffffffffu, 4, 100, false), 96ull);                // -1 * 4 + 100
   EXPECT_EQ(gpuport_sass_imad_wide(0xffffffffu, 4, 100, true), 0x3fffffffcull + 100);

@@ -23,13 +23,12 @@ SASS_SEMANTIC(sass_u32, imad)(sass_u32 a, sass_u32 b, sass_u32 c, bool neg_c, bo
   return static_cast<sass_u32>(sum);
 }
 
-SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool ci, bool* co) {
-  const sass_u64 product = is_unsigned ? static_cast<sass_u64>(a) * b
-                                       : static_cast<sass_u64>(static_cast<sass_i64>(static_cast<sass_i32>(a)) *
-                                                               static_cast<sass_i32>(b));
-  const sass_u64 sum = (product >> 32) + c + (ci ? 1 : 0);
-  *co = (sum >> 32) != 0;
-  return static_cast<sass_u32>(sum);
+SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co) {
+  const sass_u64 product = gpuport_sass_imad_wide(a, b, 0, is_unsigned);
+  const sass_u64 sum = product + c;
+  const sass_u64 total = sum + (ci ? 1 : 0);
+  *co = sum < product || total < sum;
+  return static_cast<sass_u32>(total >> 32);
 }
 
 SASS_SEMANTIC(sass_u64, imad_wide)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned) {
@@ -37,6 +36,14 @@ SASS_SEMANTIC(sass_u64, imad_wide)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_u
                                        : static_cast<sass_u64>(static_cast<sass_i64>(static_cast<sass_i32>(a)) *
                                                                static_cast<sass_i32>(b));
   return product + c;
+}
+
+SASS_SEMANTIC(sass_u64, imad_wide_carry)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co) {
+  const sass_u64 product = gpuport_sass_imad_wide(a, b, 0, is_unsigned);
+  const sass_u64 sum = product + c;
+  const sass_u64 total = sum + (ci ? 1 : 0);
+  *co = sum < product || total < sum;
+  return total;
 }
 
 SASS_SEMANTIC(sass_u32, lop3)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 lut) {
@@ -51,6 +58,8 @@ SASS_SEMANTIC(sass_u32, lop3)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 lut) 
   if (lut & 0x80) d |= a & b & c;
   return d;
 }
+
+SASS_SEMANTIC(bool, lop3_nonzero)(sass_u32 result, bool q) { return result != 0 || q; }
 
 SASS_SEMANTIC(bool, icmp)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned) {
   const bool lt = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
@@ -120,12 +129,12 @@ SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mod
   sass_u32 pick[4];
   switch (mode) {
     case 1: {  // F4E: forward 4 extract
-      const sass_u32 s = sel & 7;
+      const sass_u32 s = sel & 3;
       for (sass_u32 i = 0; i < 4; ++i) pick[i] = (s + i) & 7;
       break;
     }
     case 2: {  // B4E: backward 4 extract
-      const sass_u32 s = sel & 7;
+      const sass_u32 s = sel & 3;
       for (sass_u32 i = 0; i < 4; ++i) pick[i] = (s - i) & 7;
       break;
     }
@@ -133,14 +142,14 @@ SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mod
       for (sass_u32 i = 0; i < 4; ++i) pick[i] = sel & 3;
       break;
     }
-    case 4: {  // ECL: edge clamp left
+    case 4: {  // ECL: edge clamp left (bytes below s repeat byte s)
       const sass_u32 s = sel & 3;
-      for (sass_u32 i = 0; i < 4; ++i) pick[i] = i < s ? i : s;
+      for (sass_u32 i = 0; i < 4; ++i) pick[i] = i < s ? s : i;
       break;
     }
-    case 5: {  // ECR: edge clamp right
+    case 5: {  // ECR: edge clamp right (bytes above s repeat byte s)
       const sass_u32 s = sel & 3;
-      for (sass_u32 i = 0; i < 4; ++i) pick[i] = i > s ? i : s;
+      for (sass_u32 i = 0; i < 4; ++i) pick[i] = i > s ? s : i;
       break;
     }
     case 6: {  // RC16: replicate half
@@ -158,4 +167,100 @@ SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mod
     d |= byte << (8 * i);
   }
   return d;
+}
+
+SASS_SEMANTIC(sass_u32, sel)(sass_u32 a, sass_u32 b, bool p) { return p ? a : b; }
+
+SASS_SEMANTIC(sass_u32, imnmx)(sass_u32 a, sass_u32 b, bool is_unsigned, bool take_min) {
+  const bool a_less = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
+  return a_less == take_min ? a : b;
+}
+
+SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned) {
+  const bool a_less = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
+  return (a_less ? b - a : a - b) + c;
+}
+
+SASS_SEMANTIC(sass_u32, iabs)(sass_u32 a) { return static_cast<sass_i32>(a) < 0 ? 0u - a : a; }
+
+SASS_SEMANTIC(sass_u32, popc)(sass_u32 a) { return static_cast<sass_u32>(__builtin_popcount(a)); }
+
+SASS_SEMANTIC(sass_u32, flo)(sass_u32 a, bool is_signed, bool shift_amount) {
+  // A negative signed value is searched for its first 0: the first 1 of its complement.
+  const sass_u32 x = is_signed && static_cast<sass_i32>(a) < 0 ? ~a : a;
+  if (x == 0) return 0xffffffffu;
+  const sass_u32 leading_zeros = static_cast<sass_u32>(__builtin_clz(x));
+  return shift_amount ? leading_zeros : 31 - leading_zeros;
+}
+
+SASS_SEMANTIC(sass_u32, brev)(sass_u32 a) {
+  a = ((a >> 1) & 0x55555555u) | ((a & 0x55555555u) << 1);
+  a = ((a >> 2) & 0x33333333u) | ((a & 0x33333333u) << 2);
+  a = ((a >> 4) & 0x0f0f0f0fu) | ((a & 0x0f0f0f0fu) << 4);
+  a = ((a >> 8) & 0x00ff00ffu) | ((a & 0x00ff00ffu) << 8);
+  return (a >> 16) | (a << 16);
+}
+
+SASS_SEMANTIC(sass_u32, bmsk)(sass_u32 position, sass_u32 width, bool wrap) {
+  if (wrap) {
+    position &= 31;
+    width &= 31;
+  } else {
+    position = position > 32 ? 32 : position;
+    width = width > 32 ? 32 : width;
+  }
+  const sass_u64 ones = (1ull << width) - 1;  // width <= 32: no shift past 63
+  return position >= 32 ? 0u : static_cast<sass_u32>(ones << position);
+}
+
+SASS_SEMANTIC(sass_u32, sgxt)(sass_u32 a, sass_u32 width, bool is_signed, bool wrap) {
+  const sass_u32 n = wrap ? (width & 31) : (width > 32 ? 32 : width);
+  if (n == 0) return 0;
+  if (n == 32) return a;
+  const sass_u32 low = a & ((1u << n) - 1);
+  const bool negative = is_signed && ((low >> (n - 1)) & 1);
+  return negative ? low | ~((1u << n) - 1) : low;
+}
+
+SASS_SEMANTIC(bool, plop3)(bool a, bool b, bool c, sass_u32 lut) {
+  const sass_u32 index = (a ? 4u : 0u) | (b ? 2u : 0u) | (c ? 1u : 0u);
+  return ((lut >> index) & 1) != 0;
+}
+
+SASS_SEMANTIC(sass_u32, p2r)(sass_u32 pr, sass_u32 a, sass_u32 mask, sass_u32 byte) {
+  const sass_u32 shift = 8 * (byte & 3);
+  const sass_u32 m = (mask & 0xff) << shift;
+  return (a & ~m) | (((pr & 0x7f) << shift) & m);
+}
+
+SASS_SEMANTIC(sass_u32, r2p)(sass_u32 pr, sass_u32 a, sass_u32 mask, sass_u32 byte) {
+  const sass_u32 m = mask & 0x7f;  // bit 7 names PT, which is not written
+  const sass_u32 bits = (a >> (8 * (byte & 3))) & 0x7f;
+  return (pr & ~m & 0x7f) | (bits & m);
+}
+
+namespace {
+
+inline sass_i32 lane(sass_u32 word, sass_u32 bits, sass_u32 index, bool is_signed) {
+  const sass_u32 shift = bits * index;
+  const sass_u32 mask = (1u << bits) - 1;
+  const sass_u32 v = (word >> shift) & mask;
+  if (is_signed && ((v >> (bits - 1)) & 1)) return static_cast<sass_i32>(v | ~mask);
+  return static_cast<sass_i32>(v);
+}
+
+}  // namespace
+
+SASS_SEMANTIC(sass_u32, idp4a)(sass_u32 a, sass_u32 b, sass_u32 c, bool a_signed, bool b_signed) {
+  sass_u32 sum = c;
+  for (sass_u32 i = 0; i < 4; ++i)
+    sum += static_cast<sass_u32>(lane(a, 8, i, a_signed) * lane(b, 8, i, b_signed));
+  return sum;
+}
+
+SASS_SEMANTIC(sass_u32, idp2a)(sass_u32 a, sass_u32 b, sass_u32 c, bool a_signed, bool b_signed, bool hi) {
+  sass_u32 sum = c;
+  for (sass_u32 i = 0; i < 2; ++i)
+    sum += static_cast<sass_u32>(lane(a, 16, i, a_signed) * lane(b, 8, i + (hi ? 2 : 0), b_signed));
+  return sum;
 }

@@ -11,6 +11,30 @@ SimulatedThread& simulated_thread() {
   return t;
 }
 
+bool run_warp(sass_u32 active, const std::function<void(sass_u32 lane)>& body) {
+  WarpExchange exchange;
+  SimulatedThread& t = simulated_thread();
+  const SimulatedThread saved = t;
+  bool settled = false;
+  for (int pass = 0; pass < 64 && !settled; ++pass) {
+    for (sass_u32 lane = 0; lane < 32; ++lane) {
+      if (((active >> lane) & 1) == 0) continue;
+      t.lane = lane;
+      t.active = active;
+      t.warp = &exchange;
+      body(lane);
+    }
+    settled = true;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (exchange.current[lane] != exchange.previous[lane]) settled = false;
+      exchange.previous[lane] = std::move(exchange.current[lane]);
+      exchange.current[lane].clear();
+    }
+  }
+  t = saved;
+  return settled;
+}
+
 }  // namespace gpuport::lift::native
 
 using gpuport::lift::native::simulated_thread;
@@ -28,6 +52,14 @@ SASS_HOOK(sass_u32, ballot)(bool value) {
 }
 SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane) {
   auto& t = simulated_thread();
+  if (t.warp != nullptr) {  // run_warp: the lanes exchange values call by call
+    std::vector<sass_u32>& mine = t.warp->current[t.lane % 32];
+    const std::size_t call = mine.size();
+    mine.push_back(value);
+    if (lane % 32 == t.lane) return value;
+    const std::vector<sass_u32>& theirs = t.warp->previous[lane % 32];
+    return call < theirs.size() ? theirs[call] : 0;
+  }
   return lane % 32 == t.lane ? value : t.lane_values[lane % 32];
 }
 SASS_HOOK(void, block_barrier)(void) { ++simulated_thread().barriers; }
