@@ -85,7 +85,7 @@ void translate_program(const sass::SassProgram& program, const sass::Cubin* cubi
     }
     // The name the HIP host code registers the kernel by (vector types, anonymous namespaces
     // and library types are spelt differently in HIP's C++).
-    const HipName hip = hip_mangled_name(f.name);
+    const HipName hip = hip_mangled_name(f.name, ck != nullptr && ck->is_local);
     if (!hip.reason.empty()) {
       Diagnostic d;
       d.severity = Severity::warning;

@@ -118,6 +118,7 @@ std::string template_param(std::size_t index) { return index == 0 ? "T_" : "T" +
 class Mangler {
  public:
   std::string error;
+  bool internal_linkage = false;  // a static function: L before its name (not in an anonymous namespace)
 
   std::string encoding(const id::Node* root) {
     if (root->getKind() != id::Node::KFunctionEncoding) {
@@ -347,6 +348,7 @@ class Mangler {
   // variable (they are, for types; a variable's own name is not).
   void name(const id::Node* n, bool is_function, std::string& out) {
     if (n->getKind() == id::Node::KNameType) {  // unscoped, no template
+      if (is_function && internal_linkage) out += "L";
       out += unqualified(static_cast<const id::NameType*>(n)->getName());
       return;
     }
@@ -354,7 +356,8 @@ class Mangler {
       const auto* t = static_cast<const id::NameWithTemplateArgs*>(n);
       if (t->Name->getKind() == id::Node::KNameType) {
         // <unscoped-template-name> <template-args>: the template name is a candidate.
-        const std::string tname = unqualified(static_cast<const id::NameType*>(t->Name)->getName());
+        const std::string tname = (is_function && internal_linkage ? "L" : "") +
+                                  unqualified(static_cast<const id::NameType*>(t->Name)->getName());
         if (!substituted(tname, out)) {
           out += tname;
           subs_.push_back(tname);
@@ -387,6 +390,9 @@ class Mangler {
       name(parts[0], is_function, out);
       return;
     }
+    const bool anonymous = std::any_of(parts.begin(), parts.end(), [](const id::Node* c) {
+      return c->getKind() == id::Node::KNameType && static_cast<const id::NameType*>(c)->getName() == "(anonymous namespace)";
+    });
     out += "N";
     std::string prefix_key;
     std::string body;
@@ -406,6 +412,7 @@ class Mangler {
       if (substituted("N" + prefix_key + "E", sub)) {
         body = sub;  // the longest prefix seen before replaces everything so far
       } else {
+        if (last && is_function && internal_linkage && !anonymous) body += "L";
         body += unqualified(static_cast<const id::NameType*>(c)->getName());
         if (!last || args != nullptr || !is_function) subs_.push_back("N" + prefix_key + "E");
       }
@@ -444,7 +451,7 @@ class Mangler {
 
 }  // namespace
 
-HipName hip_mangled_name(std::string_view nvcc_mangled) {
+HipName hip_mangled_name(std::string_view nvcc_mangled, bool internal_linkage) {
   HipName result{std::string(nvcc_mangled), {}};
   if (!nvcc_mangled.starts_with("_Z")) return result;  // extern "C": the same in both
   Arena arena;
@@ -455,6 +462,7 @@ HipName hip_mangled_name(std::string_view nvcc_mangled) {
     return result;
   }
   Mangler m;
+  m.internal_linkage = internal_linkage;
   std::string again = m.encoding(root);
   if (!m.error.empty()) {
     result.reason = m.error;

@@ -21,6 +21,8 @@ struct HipName {
   std::string reason;  // empty, or why the name could not be re-mangled (then name is the input)
 };
 
-HipName hip_mangled_name(std::string_view nvcc_mangled);
+// `internal_linkage`: the function is static (its cubin symbol is STB_LOCAL). nvcc's mangling
+// leaves that out; clang's marks such a name outside the anonymous namespace with L (`_ZL2skPf`).
+HipName hip_mangled_name(std::string_view nvcc_mangled, bool internal_linkage = false);
 
 }  // namespace gpuport::lift

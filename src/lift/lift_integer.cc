@@ -31,9 +31,10 @@ bool known_modifiers(LiftContext& cx, const SassInstruction& ins, std::initializ
 }
 
 // Refuses operands whose reading the handlers do not model: suffixes other than the reuse flag
-// (a register half .H1 or byte .B2 would change the value), and immediates that are relocated
-// symbol addresses (32@lo(symbol): the parser keeps them as 0). `byte_suffix_at` names the one
-// operand (R2P's source) that may carry a byte selector.
+// (a register half .H1 or byte .B2 would change the value). Relocated symbol addresses
+// (32@lo(symbol)) are values cx.read() resolves (lift_memory.cc); as a truth table, mask or count
+// they are refused (immediate_value). `byte_suffix_at` names the one operand (R2P's source) that
+// may carry a byte selector.
 bool plain_operands(LiftContext& cx, const SassInstruction& ins, std::size_t byte_suffix_at = ~std::size_t{0}) {
   for (std::size_t i = 0; i < ins.operands.size(); ++i) {
     const SassOperand& op = ins.operands[i];
@@ -47,8 +48,6 @@ bool plain_operands(LiftContext& cx, const SassInstruction& ins, std::size_t byt
       if (next == std::string_view::npos) break;
       rest.remove_prefix(next);
     }
-    if (op.kind == OperandKind::immediate && op.text.find("@") != std::string_view::npos)
-      return cx.refuse(fmt::format("{} of a relocated symbol address ({}) is not supported", ins.opcode, std::string_view(op.text)));
     if (op.kind == OperandKind::unknown)
       return cx.refuse(fmt::format("{} with an operand '{}' the lifter cannot read", ins.opcode, std::string_view(op.text)));
   }
@@ -60,6 +59,7 @@ bool no_prefixes(const SassOperand& op) { return !op.negate && !op.absolute && !
 // A plain integer immediate's value (truth tables, masks), or -1 when the operand is not one.
 std::int64_t immediate_value(const SassOperand& op) {
   if (op.kind != OperandKind::immediate || op.is_float || !no_prefixes(op)) return -1;
+  if (op.text.find("@") != std::string_view::npos) return -1;  // 32@lo(symbol): the parser keeps 0
   return op.value;
 }
 

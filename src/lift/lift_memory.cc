@@ -724,6 +724,7 @@ void register_memory_handlers(HandlerTable& t) {
   t["STL"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_store(cx, ins, Space::local); };
   t["LDC"] = lift_ldc;
   t["ULDC"] = lift_ldc;
+  t["LDCU"] = lift_ldc;  // sm_100/sm_120 (CUDA 13): a constant load into a uniform register
   t["ATOM"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_atomic(cx, ins, Space::generic, true); };
   t["ATOMG"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_atomic(cx, ins, Space::global, true); };
   t["ATOMS"] = [](LiftContext& cx, const SassInstruction& ins) { return lift_atomic(cx, ins, Space::shared, true); };

@@ -593,7 +593,16 @@ llvm::Function* KernelLifter::make_function() {
     llvm::Type* t;
     if (p.pointer && p.size == 8) t = llvm::PointerType::get(ctx, 1);
     else if (p.size == 1 || p.size == 2 || p.size == 4 || p.size == 8) t = llvm::Type::getIntNTy(ctx, p.size * 8);
-    else t = llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), p.size);
+    else {
+      // A struct by value: an array of elements with the struct's alignment, so that the
+      // argument lands at the offset HIP's host code packs it at (the C layout of the same
+      // signature); an i8 array would be packed at any byte.
+      const std::uint32_t align = p.size % p.alignment == 0 ? p.alignment : 1;
+      llvm::Type* element = align == 16  ? static_cast<llvm::Type*>(llvm::FixedVectorType::get(llvm::Type::getInt32Ty(ctx), 4))
+                            : align >= 2 ? static_cast<llvm::Type*>(llvm::Type::getIntNTy(ctx, align * 8))
+                                         : static_cast<llvm::Type*>(llvm::Type::getInt8Ty(ctx));
+      t = llvm::ArrayType::get(element, p.size / std::max<std::uint32_t>(align, 1));
+    }
     params.push_back(t);
   }
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
@@ -608,11 +617,7 @@ llvm::Function* KernelLifter::make_function() {
     annotations->addOperand(llvm::MDNode::get(ctx, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, "kernel"),
                                                     llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))}));
   }
-  for (unsigned i = 0; i < params.size(); ++i) {
-    const auto& p = request_.info.parameters[i];
-    f->getArg(i)->setName(fmt::format("param{}", i));
-    if (!params[i]->isIntegerTy() && !params[i]->isPointerTy()) f->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, llvm::Align(p.alignment)));
-  }
+  for (unsigned i = 0; i < params.size(); ++i) f->getArg(i)->setName(fmt::format("param{}", i));
   // CUDA blocks have up to 1024 threads.
   if (is_amdgpu(request_.target)) f->addFnAttr("amdgpu-flat-work-group-size", "1,1024");
   // The target's CPU and features, as the semantics were compiled with, so that they inline.

@@ -233,7 +233,10 @@ CubinReadResult read_cubin(std::string_view bytes, const std::string& file_name)
     k.text_section = s.name;
     k.code_size = s.size;
     for (const auto& sym : c.symbols)
-      if (sym.name == k.name && (sym.other & 0x10) != 0) k.is_entry = true;
+      if (sym.name == k.name && (sym.other & 0x10) != 0) {
+        k.is_entry = true;
+        k.is_local = (sym.info >> 4) == 0;  // STB_LOCAL
+      }
     if (const CubinSection* shared = c.find_section(".nv.shared." + k.name)) k.shared_memory_size = shared->size;
     c.kernels.push_back(std::move(k));
   }

@@ -80,6 +80,7 @@ struct CubinKernel {
   std::string text_section;       // ".text.<name>"
   std::uint64_t code_size = 0;    // bytes of machine code
   bool is_entry = false;          // STO_CUDA_ENTRY
+  bool is_local = false;          // STB_LOCAL: internal linkage (a static kernel)
   int register_count = -1;        // EIATTR_REGCOUNT in .nv.info
   std::optional<std::uint32_t> max_stack_size, min_stack_size, frame_size, crs_stack_size;
   std::optional<std::uint32_t> cuda_api_version;

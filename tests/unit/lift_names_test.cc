@@ -42,6 +42,16 @@ TEST(LiftNames, NamesAsClangManglesTheHipTranslation) {
   }
 }
 
+TEST(LiftNames, StaticKernelsAreMarkedInternalAsClangMarksThem) {
+  // static __global__ void sk(float*): nvcc _Z2skPf (its cubin symbol is STB_LOCAL), clang _ZL2skPf.
+  EXPECT_EQ(hip_mangled_name("_Z2skPf", true).name, "_ZL2skPf");
+  EXPECT_EQ(hip_mangled_name("_Z2skPf", false).name, "_Z2skPf");
+  // In a named namespace the L goes before the function's own name; in the anonymous namespace
+  // there is none (the namespace makes it internal).
+  EXPECT_EQ(hip_mangled_name("_ZN2ns2skEPf", true).name, "_ZN2nsL2skEPf");
+  EXPECT_EQ(hip_mangled_name("_ZN36_GLOBAL__N__a72d9355_4_k_cu_939273b62skEPf", true).name, "_ZN12_GLOBAL__N_12skEPf");
+}
+
 TEST(LiftNames, WhatItCannotRemangleIsSaidNotGuessed) {
   // A member function (const): not a kernel; the reason names it and the name stays.
   const auto member = hip_mangled_name("_ZNK3Foo3barEv");
