@@ -172,6 +172,12 @@ void register_warp_handlers(HandlerTable& table);
 void register_special_handlers(HandlerTable& table);
 void register_mma_handlers(HandlerTable& table);
 
+// CALL.ABS of a CUDA library function outside the listing that the lifter implements (vprintf,
+// __assertfail; lift_special.cc): whether `call` is one, and its effect at the builder's position
+// (a handler that ends the block, as a trap does, leaves it terminated).
+bool is_library_call(const sass::SassInstruction& call);
+void lift_library_call(LiftContext& cx, const sass::SassInstruction& call);
+
 // Helpers the family files share.
 // The comparison code of a modifier list (ISETP/FSETP/...): "LT" -> 1 ... as semantics/*.h
 // number them; -1 when absent.

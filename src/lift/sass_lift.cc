@@ -846,6 +846,18 @@ void KernelLifter::terminate(std::size_t fi, std::size_t bi, const sass::SassIns
     }
     Subroutine* s = subroutine_for_call(fi, last);
     if (s == nullptr) {
+      // A CUDA library function the kernel calls by name (vprintf, __assertfail): its effect in
+      // place, then on to the return address, the next instruction (lift_special.cc).
+      if (is_library_call(last)) {
+        if (condition != nullptr) {
+          auto* call_block = llvm::BasicBlock::Create(module_.getContext(), "library_call", function_);
+          b.CreateCondBr(condition, call_block, next());
+          b.SetInsertPoint(call_block);
+        }
+        lift_library_call(*cx_, last);
+        if (b.GetInsertBlock()->getTerminator() == nullptr) b.CreateBr(next());
+        return;
+      }
       cx_->refuse("a call of a function that is not in the listing (an external function: vprintf, malloc, ...)");
       b.CreateBr(next());
       return;

@@ -24,6 +24,14 @@ typedef long long sass_i64;
 // Target hooks (semantics/target_<target>.cc): what only the target can do. Named
 // gpuport_hook_<name>. A warp here is NVIDIA's: 32 threads.
 #define SASS_HOOK(ret, name) SASS_EXTERN ret gpuport_hook_##name
+// Marks a declaration whose result depends on the other lanes of the warp or block (warp hooks,
+// warp semantics): LLVM must not move such a call across divergent control flow. Written after
+// the declarator: `SASS_HOOK(sass_u32, ballot)(bool value) SASS_CONVERGENT;`.
+#if defined(__clang__)
+#define SASS_CONVERGENT __attribute__((convergent))
+#else
+#define SASS_CONVERGENT
+#endif
 
 // ---- target hooks -------------------------------------------------------------------------------
 SASS_HOOK(sass_u32, thread_id)(sass_u32 dim);       // SR_TID.X/Y/Z
@@ -32,17 +40,29 @@ SASS_HOOK(sass_u32, block_size)(sass_u32 dim);      // ntid: c[0x0][0x0..0x8]
 SASS_HOOK(sass_u32, grid_size)(sass_u32 dim);       // nctaid: c[0x0][0xc..0x14]
 SASS_HOOK(sass_u32, lane_id)(void);                 // SR_LANEID: 0..31
 // The lanes of this warp that execute the calling instruction (bit i = lane i).
-SASS_HOOK(sass_u32, active_mask)(void);
+SASS_HOOK(sass_u32, active_mask)(void) SASS_CONVERGENT;
 // Bit i set when lane i of the warp is active and passes `value` true.
-SASS_HOOK(sass_u32, ballot)(bool value);
+SASS_HOOK(sass_u32, ballot)(bool value) SASS_CONVERGENT;
 // `value` of lane `lane` (0..31) of this warp; undefined when that lane is not active.
-SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane);
-SASS_HOOK(void, block_barrier)(void);               // BAR.SYNC 0 with every thread
+SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane) SASS_CONVERGENT;
+SASS_HOOK(void, block_barrier)(void) SASS_CONVERGENT;  // BAR.SYNC 0 with every thread
 SASS_HOOK(void, fence)(sass_u32 scope);             // 0 block (CTA), 1 device (GPU), 2 system
 SASS_HOOK(sass_u64, clock)(void);                   // SR_CLOCKLO/HI, CS2R SR_CLOCKLO
 SASS_HOOK(sass_u64, global_timer)(void);            // SR_GLOBALTIMERLO/HI (nanoseconds)
 SASS_HOOK(void, trap)(void);                        // BPT.TRAP, __trap()
 SASS_HOOK(void, sleep)(sass_u32 nanoseconds);       // NANOSLEEP
+// BAR.RED.op: a barrier of every thread of the block that also reduces one predicate per thread:
+// op 0 POPC (how many threads passed true), 1 AND (1 when all did, else 0), 2 OR (1 when any did).
+// `scratch`: two words of block-shared memory the lifter reserves for it (LDS on AMD).
+enum { SASS_BLOCK_POPC = 0, SASS_BLOCK_AND = 1, SASS_BLOCK_OR = 2 };
+SASS_HOOK(sass_u32, block_reduce)(sass_u32* scratch, sass_u32 op, bool value) SASS_CONVERGENT;
+// CUDA's device printf as nvcc calls it: vprintf(format, arguments), the arguments packed in a
+// buffer each at its natural alignment (ints 4 bytes; long, pointers, strings and doubles 8, floats
+// promoted to double). Prints through the target's printf; returns the number of arguments.
+SASS_HOOK(sass_u32, vprintf)(const char* format, const char* arguments) SASS_CONVERGENT;
+// CUDA's failed assert (__assertfail): prints CUDA's message with the block and thread ids, then
+// aborts the kernel (trap).
+SASS_HOOK(void, assert_fail)(const char* message, const char* file, sass_u32 line, const char* function) SASS_CONVERGENT;
 // The hardware's approximations (MUFU): each target uses its own unit where it has one.
 SASS_HOOK(float, rcp_approx)(float x);
 SASS_HOOK(float, rsqrt_approx)(float x);

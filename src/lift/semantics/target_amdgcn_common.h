@@ -78,3 +78,22 @@ SASS_HOOK(float, tanh_approx)(float x) {
   else r = 1.0f - 2.0f * __builtin_amdgcn_rcpf(__builtin_amdgcn_exp2f(ax * 2.8853900817779268f) + 1.0f);  // e^2|x|
   return x < 0.0f ? -r : r;
 }
+SASS_HOOK(sass_u32, block_reduce)(sass_u32* scratch, sass_u32 op, bool value) {
+  // scratch[0]: threads that passed true, scratch[1]: threads that arrived. Every thread clears
+  // both (the same value; the previous reduction's reads ended at its last barrier), all meet,
+  // count with workgroup-scope atomics, meet, read, and meet again so that the next reduction's
+  // clearing cannot overtake a slow reader.
+  scratch[0] = 0;
+  scratch[1] = 0;
+  gpuport_hook_block_barrier();
+  __scoped_atomic_fetch_add(&scratch[0], value ? 1u : 0u, __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+  __scoped_atomic_fetch_add(&scratch[1], 1u, __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+  gpuport_hook_block_barrier();
+  const sass_u32 passed = __scoped_atomic_load_n(&scratch[0], __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+  const sass_u32 arrived = __scoped_atomic_load_n(&scratch[1], __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);
+  gpuport_hook_block_barrier();
+  if (op == SASS_BLOCK_POPC) return passed;
+  if (op == SASS_BLOCK_AND) return passed == arrived ? 1u : 0u;
+  return passed != 0 ? 1u : 0u;
+}
+#include "lift/semantics/target_amdgcn_printf.h"

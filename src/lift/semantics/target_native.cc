@@ -64,6 +64,14 @@ SASS_HOOK(sass_u32, read_lane)(sass_u32 value, sass_u32 lane) {
 }
 SASS_HOOK(void, block_barrier)(void) { ++simulated_thread().barriers; }
 SASS_HOOK(void, fence)(sass_u32) { ++simulated_thread().fences; }
+SASS_HOOK(sass_u32, block_reduce)(sass_u32*, sass_u32 op, bool value) {
+  auto& t = simulated_thread();
+  ++t.barriers;
+  const sass_u32 passed = t.block_others_passing + (value ? 1u : 0u);
+  if (op == SASS_BLOCK_POPC) return passed;
+  if (op == SASS_BLOCK_AND) return passed == t.block_others + 1u ? 1u : 0u;
+  return passed != 0 ? 1u : 0u;
+}
 SASS_HOOK(sass_u64, clock)(void) {
   return static_cast<sass_u64>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
@@ -71,6 +79,11 @@ SASS_HOOK(sass_u64, global_timer)(void) {
   return static_cast<sass_u64>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 SASS_HOOK(void, trap)(void) { ++simulated_thread().traps; }
+SASS_HOOK(sass_u32, vprintf)(const char*, const char*) {
+  ++simulated_thread().prints;  // counted only: the format walk is the target's (target_amdgcn_printf.h)
+  return 0;
+}
+SASS_HOOK(void, assert_fail)(const char*, const char*, sass_u32, const char*) { ++simulated_thread().traps; }
 SASS_HOOK(void, sleep)(sass_u32) {}
 SASS_HOOK(float, rcp_approx)(float x) { return 1.0f / x; }
 SASS_HOOK(float, rsqrt_approx)(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }

@@ -18,7 +18,9 @@ struct SimulatedThread {
   sass_u32 active = 1;            // the warp's active lanes
   sass_u32 ballot_others = 0;     // what the other active lanes vote (bit i = lane i's vote)
   sass_u32 lane_values[32] = {};  // read_lane(value, i) gives lane_values[i] for i != lane
-  unsigned barriers = 0, fences = 0, traps = 0;
+  // block_reduce (BAR.RED): how many other threads of the block arrive, and how many pass true.
+  sass_u32 block_others = 0, block_others_passing = 0;
+  unsigned barriers = 0, fences = 0, traps = 0, prints = 0;
 };
 
 // The calling thread's simulated GPU thread.

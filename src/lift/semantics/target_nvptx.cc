@@ -48,3 +48,17 @@ SASS_HOOK(float, tanh_approx)(float x) {
   asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
+// BAR.RED through PTX's bar.red (barrier 0, every thread of the block); the scratch is the
+// gfx1100 target's and unused here.
+SASS_HOOK(sass_u32, block_reduce)(sass_u32*, sass_u32 op, bool value) {
+  if (op == SASS_BLOCK_POPC) return static_cast<sass_u32>(__nvvm_bar0_popc(value));
+  if (op == SASS_BLOCK_AND) return __nvvm_bar0_and(value) != 0 ? 1u : 0u;
+  return __nvvm_bar0_or(value) != 0 ? 1u : 0u;
+}
+// CUDA's own device printf and assert entry points, which ptxas resolves.
+extern "C" int vprintf(const char* format, const char* arguments);
+extern "C" void __assertfail(const char* message, const char* file, unsigned line, const char* function, unsigned long long char_size);
+SASS_HOOK(sass_u32, vprintf)(const char* format, const char* arguments) { return static_cast<sass_u32>(vprintf(format, arguments)); }
+SASS_HOOK(void, assert_fail)(const char* message, const char* file, sass_u32 line, const char* function) {
+  __assertfail(message, file, line, function, 1);
+}
