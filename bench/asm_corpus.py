@@ -37,7 +37,8 @@ p.add_argument("--arch", default="80,90")
 p.add_argument("-j", type=int, default=2)
 p.add_argument("--filter", default="")
 p.add_argument("--json")
-p.add_argument("--timeout", type=int, default=300)
+p.add_argument("--timeout", type=int, default=300, help="seconds for each emulated run")
+p.add_argument("--asm-timeout", type=int, default=300, help="seconds for each gpuport asm")
 p.add_argument("--text", action="store_true", help="translate cuobjdump -sass text alone (CASS's input)")
 p.add_argument("--counts", action="store_true", help="compare instruction counts with clang's native gfx1100 build")
 a = p.parse_args()
@@ -126,8 +127,13 @@ def one(source):
             with open(asm_input, "w") as f:
                 f.write(listing.stdout)
             r["sass_lines"] = sum(1 for l in listing.stdout.splitlines() if re.match(r"\s+/\*[0-9a-f]{4}\*/", l))
-        s = run([gpuport, "asm", asm_input, "--arch", f"sm_{arch}", "--emit", "bundle,obj" if a.counts else "bundle", "-o", out,
-                 "--report", "json"])
+        try:
+            s = run([gpuport, "asm", asm_input, "--arch", f"sm_{arch}", "--emit", "bundle,obj" if a.counts else "bundle", "-o",
+                     out, "--report", "json"], timeout=a.asm_timeout)
+        except subprocess.TimeoutExpired:
+            r["outcome"], r["reason"] = "asm-timeout", f"gpuport asm ran over {a.asm_timeout} s"
+            results.append(r)
+            continue
         r["asm_seconds"] = round(time.time() - start, 2)
         bundle = os.path.join(out, f"{name}.sm_{arch}.gfx1100.hipfb")
         if s.returncode != 0 or not os.path.exists(bundle):
