@@ -39,10 +39,14 @@ for source in sources:
     name = os.path.splitext(os.path.basename(source))[0]
     for arch in archs:
         d = os.path.join(a.work, domain, name, f"sm_{arch}")
-        cubins = glob.glob(os.path.join(d, "*.cubin"))
+        # A cubin made before (here, or by asm_corpus.py --text with the same --work) is reused.
+        cubins = sorted(glob.glob(os.path.join(d, "**", "*.cubin"), recursive=True))
+        cubins = [c for c in cubins if os.sep + "out" + os.sep not in c]
         if not cubins:
             run([gpuport, "sass", "--print", "--save-temps", d, source, "--arch", f"sm_{arch}"])
-            cubins = glob.glob(os.path.join(d, "*.cubin"))
+            # A cubin made before (here, or by asm_corpus.py --text with the same --work) is reused.
+        cubins = sorted(glob.glob(os.path.join(d, "**", "*.cubin"), recursive=True))
+        cubins = [c for c in cubins if os.sep + "out" + os.sep not in c]
         if not cubins:
             continue
         best = None
