@@ -704,19 +704,18 @@ std::optional<std::size_t> KernelLifter::numeric_call_target(std::size_t fi, con
 }
 
 // Whether instruction `index` starts a subroutine, for calls whose target has no name: a
-// subroutine is laid out after the code before it ends (an unguarded EXIT, RET or the kernel's
-// closing BRA to itself) and reaches a RET before any EXIT in address order. nvcc also uses
+// subroutine is laid out after the code before it ends (an unguarded EXIT, RET or branch) and
+// reaches a RET before any EXIT in address order. nvcc also uses
 // CALL.REL.NOINC as a jump (a loop exit); nvdisasm names those targets .L_x_N, cuobjdump does not.
 bool KernelLifter::is_subroutine_entry(std::size_t fi, std::size_t index) const {
   const auto& ins = functions_[fi].function->instructions;
   if (index == 0 || index >= ins.size()) return false;
   const auto& before = ins[index - 1];
   const bool unguarded = !before.guard || before.guard->index == 7;
-  bool ends = false;
-  if (unguarded && (before.opcode == "EXIT" || before.opcode == "RET")) ends = true;
-  if (unguarded && before.opcode == "BRA")
-    for (const auto& op : before.operands)
-      if (op.kind == sass::OperandKind::label && static_cast<std::uint64_t>(op.value) == before.address) ends = true;
+  // Code before it ends: an unguarded EXIT, RET, or branch (the kernel's closing self-branch, or
+  // the back edge that follows a call site, as in `CALL.REL.NOINC 0x5a0; BRA 0x4b0; <0x5a0: ...>`).
+  const bool ends = unguarded && !sass::is_conditional(before) &&
+                    (before.opcode == "EXIT" || before.opcode == "RET" || before.opcode == "BRA" || before.opcode == "JMP");
   if (!ends) return false;
   for (std::size_t i = index; i < ins.size(); ++i) {
     if (ins[i].opcode == "RET") return true;
