@@ -2,8 +2,8 @@
 """Translation speed of `gpuport asm` (a measurement for docs/RESULTS.md, not a test): the cubins
 of bench/corpus, made once by nvcc 11.8 for each architecture asked for, are translated to gfx1100
 code objects, one process per cubin, one at a time. Counted over the cubins whose every kernel
-translates: kernels per second and SASS instructions per second, by wall time of the whole
-process and by the phases gpuport reports (setup, lift, optimize, codegen, link).
+translates within --timeout: kernels per second and SASS instructions per second, by wall time
+of the whole process and by the phases gpuport reports (setup, lift, optimize, codegen, link).
 
 Usage: bench/asm_speed.py [--gpuport build/bin/gpuport] [--work DIR] [--arch 80,90] [--repeat 3]
                           [--filter TEXT] [--json FILE]"""
@@ -22,6 +22,7 @@ p.add_argument("--work", default="/tmp/gpuport-asm-speed")
 p.add_argument("--arch", default="80,90")
 p.add_argument("--repeat", type=int, default=3, help="translations per cubin; the fastest counts")
 p.add_argument("--filter", default="")
+p.add_argument("--timeout", type=int, default=120, help="seconds for one translation; a cubin over it is left out")
 p.add_argument("--json")
 a = p.parse_args()
 gpuport = os.path.abspath(a.gpuport)
@@ -29,8 +30,8 @@ archs = [int(x) for x in a.arch.split(",")]
 sources = sorted(s for s in glob.glob(os.path.join(here, "bench", "corpus", "*", "*.cu")) if a.filter in s)
 
 
-def run(argv):
-    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+def run(argv, **kw):
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", **kw)
 
 
 rows = []
@@ -52,7 +53,12 @@ for source in sources:
         best = None
         for _ in range(a.repeat):
             start = time.perf_counter()
-            r = run([gpuport, "asm", cubins[0], "--emit", "obj", "-o", os.path.join(d, "out"), "--report", "json"])
+            try:
+                r = run([gpuport, "asm", cubins[0], "--emit", "obj", "-o", os.path.join(d, "out"), "--report", "json"],
+                        timeout=a.timeout)
+            except subprocess.TimeoutExpired:
+                best = None
+                break
             wall = time.perf_counter() - start
             try:
                 report = json.loads(r.stdout)[0]
