@@ -14,6 +14,14 @@ inline double from_bits64(sass_u64 b) { return __builtin_bit_cast(double, b); }
 inline bool is_nan(float x) { return (bits(x) & 0x7fffffffu) > 0x7f800000u; }
 inline bool is_inf(float x) { return (bits(x) & 0x7fffffffu) == 0x7f800000u; }
 
+// A compare code (lift_context.h: float_compare_code) is a set of outcomes: bit 0 less, 1 equal,
+// 2 greater, 3 unordered (LT 1, EQ 2, LE 3, GT 4, NE 5, GE 6, NUM 7, NAN 8, LTU 9 ... GEU 14, T 15).
+// Exactly one outcome holds for any pair, so the compare holds when its set contains it.
+inline bool compare_holds(sass_u32 cmp, bool lt, bool eq, bool gt, bool unordered) {
+  const sass_u32 outcome = lt ? 1u : eq ? 2u : gt ? 4u : unordered ? 8u : 0u;
+  return (cmp & outcome) != 0;
+}
+
 inline float flush(float x) { return (bits(x) & 0x7f800000u) == 0 ? from_bits(bits(x) & 0x80000000u) : x; }
 
 // The next float after x toward +inf (up) or -inf; x finite or infinite, not NaN.
@@ -126,26 +134,7 @@ SASS_SEMANTIC(float, ffma)(float a, float b, float c, sass_u32 rounding, bool ft
 
 SASS_SEMANTIC(bool, fcmp)(float a, float b, sass_u32 cmp, bool ftz) {
   if (ftz) a = flush(a), b = flush(b);
-  const bool unordered = is_nan(a) || is_nan(b);
-  const bool lt = a < b, eq = a == b, gt = a > b;
-  switch (cmp) {
-    case 0: return false;
-    case 1: return lt;
-    case 2: return eq;
-    case 3: return lt || eq;
-    case 4: return gt;
-    case 5: return lt || gt;
-    case 6: return gt || eq;
-    case 7: return !unordered;
-    case 8: return unordered;
-    case 9: return unordered || lt;
-    case 10: return unordered || eq;
-    case 11: return unordered || lt || eq;
-    case 12: return unordered || gt;
-    case 13: return unordered || lt || gt;
-    case 14: return unordered || gt || eq;
-    default: return true;
-  }
+  return compare_holds(cmp, a < b, a == b, a > b, is_nan(a) || is_nan(b));
 }
 
 SASS_SEMANTIC(float, fmnmx)(float a, float b, bool min, bool ftz) {
@@ -560,26 +549,7 @@ SASS_SEMANTIC(double, dfma)(double a, double b, double c, sass_u32 rounding) {
 }
 
 SASS_SEMANTIC(bool, dcmp)(double a, double b, sass_u32 cmp) {
-  const bool unordered = is_nan64(a) || is_nan64(b);
-  const bool lt = a < b, eq = a == b, gt = a > b;
-  switch (cmp) {
-    case 0: return false;
-    case 1: return lt;
-    case 2: return eq;
-    case 3: return lt || eq;
-    case 4: return gt;
-    case 5: return lt || gt;
-    case 6: return gt || eq;
-    case 7: return !unordered;
-    case 8: return unordered;
-    case 9: return unordered || lt;
-    case 10: return unordered || eq;
-    case 11: return unordered || lt || eq;
-    case 12: return unordered || gt;
-    case 13: return unordered || lt || gt;
-    case 14: return unordered || gt || eq;
-    default: return true;
-  }
+  return compare_holds(cmp, a < b, a == b, a > b, is_nan64(a) || is_nan64(b));
 }
 
 SASS_SEMANTIC(bool, dsetp_minmax)(double a, double b, bool min, bool* both_nan) {
