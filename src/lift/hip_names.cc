@@ -383,16 +383,22 @@ class Mangler {
     std::vector<const id::Node*> parts = components(nn);
     // nvcc puts internal-linkage device variables into a namespace of its own
     // (_INTERNAL_<hash>_<file>...) so that their registration names are unique; clang does not.
+    // That namespace marks internal linkage, which clang writes as L before the name, unless an
+    // anonymous namespace already makes it internal (nvcc uses it only in the names of variables,
+    // never inside types).
+    const std::size_t before = parts.size();
     std::erase_if(parts, [](const id::Node* c) {
       return c->getKind() == id::Node::KNameType && static_cast<const id::NameType*>(c)->getName().starts_with("_INTERNAL_");
     });
-    if (parts.size() == 1 && args == nullptr) {
-      name(parts[0], is_function, out);
-      return;
-    }
     const bool anonymous = std::any_of(parts.begin(), parts.end(), [](const id::Node* c) {
       return c->getKind() == id::Node::KNameType && static_cast<const id::NameType*>(c)->getName() == "(anonymous namespace)";
     });
+    const bool internal = !anonymous && (parts.size() != before || (is_function && internal_linkage));
+    if (parts.size() == 1 && args == nullptr) {
+      if (parts[0]->getKind() != id::Node::KNameType) return name(parts[0], is_function, out);
+      out += (internal ? "L" : "") + unqualified(static_cast<const id::NameType*>(parts[0])->getName());
+      return;
+    }
     out += "N";
     std::string prefix_key;
     std::string body;
@@ -412,7 +418,7 @@ class Mangler {
       if (substituted("N" + prefix_key + "E", sub)) {
         body = sub;  // the longest prefix seen before replaces everything so far
       } else {
-        if (last && is_function && internal_linkage && !anonymous) body += "L";
+        if (last && internal) body += "L";
         body += unqualified(static_cast<const id::NameType*>(c)->getName());
         if (!last || args != nullptr || !is_function) subs_.push_back("N" + prefix_key + "E");
       }

@@ -14,6 +14,7 @@
 #include <functional>
 #include <set>
 
+#include "lift/hip_names.h"
 #include "lift/lift_context.h"
 
 namespace gpuport::lift {
@@ -526,7 +527,8 @@ llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& 
 // The names the HIP host code registers a cubin variable by (clang's mangling of the same
 // declaration), the first for the global and the others as aliases of it:
 //  - nvcc names an anonymous namespace `_INTERNAL_<hash>_<file>` + `_GLOBAL__N__<hash>_<file>`
-//    where clang has `_GLOBAL__N_1`: _ZN38_INTERNAL_..40_GLOBAL__N__..3keyE -> _ZN12_GLOBAL__N_13keyE;
+//    where clang has `_GLOBAL__N_1`: _ZN38_INTERNAL_..40_GLOBAL__N__..3keyE -> _ZN12_GLOBAL__N_13keyE
+//    (lift/hip_names.h);
 //  - a namespace-scope name without mangling is `x` when the variable is extern and `_ZL1x` when
 //    it is static, and the cubin does not say which (both are local symbols there): both.
 // For the NVIDIA round trip the host code is nvcc's, which registers the cubin's own names.
@@ -538,28 +540,9 @@ std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin) {
     if (!identifier) return {cubin};
     return {cubin, fmt::format("_ZL{}{}", cubin.size(), cubin)};
   }
-  if (!cubin.starts_with("_ZN")) return {cubin};
-  // _ZN <length><name>... E, nothing else (templates, functions: kept as they are).
-  std::vector<std::string> parts;
-  std::size_t at = 3;
-  while (at < cubin.size() && cubin[at] >= '0' && cubin[at] <= '9') {
-    std::size_t length = 0;
-    while (at < cubin.size() && cubin[at] >= '0' && cubin[at] <= '9') length = length * 10 + static_cast<std::size_t>(cubin[at++] - '0');
-    if (length == 0 || at + length > cubin.size()) return {cubin};
-    parts.push_back(cubin.substr(at, length));
-    at += length;
-  }
-  if (at + 1 != cubin.size() || cubin[at] != 'E') return {cubin};
-  std::vector<std::string> kept;
-  for (const auto& part : parts) {
-    if (part.starts_with("_INTERNAL_")) continue;
-    kept.push_back(part.starts_with("_GLOBAL__N__") ? "_GLOBAL__N_1" : part);
-  }
-  if (kept == parts || kept.empty()) return {cubin};
-  if (kept.size() == 1) return {fmt::format("_ZL{}{}", kept[0].size(), kept[0])};
-  std::string out = "_ZN";
-  for (const auto& part : kept) out += fmt::format("{}{}", part.size(), part);
-  return {out + "E"};
+  // Mangled names as clang mangles the same declaration (hip_names.h: the anonymous namespace,
+  // nvcc's _INTERNAL_ namespace of internal variables, which clang marks with L).
+  return {hip_mangled_name(cubin).name};
 }
 
 // A __device__ variable: an addrspace(1) global of its name, size and initial bytes, visible to

@@ -52,6 +52,16 @@ TEST(LiftNames, StaticKernelsAreMarkedInternalAsClangMarksThem) {
   EXPECT_EQ(hip_mangled_name("_ZN36_GLOBAL__N__a72d9355_4_k_cu_939273b62skEPf", true).name, "_ZN12_GLOBAL__N_12skEPf");
 }
 
+TEST(LiftNames, VariablesInNvccsInternalNamespaceAreClangsStatics) {
+  // `static __device__ int x;` and `namespace ns { static __device__ int y; }`: nvcc wraps them in
+  // _INTERNAL_<hash> (the first only where it is mangled); clang writes _ZL1x and _ZN2nsL1yE. In an
+  // anonymous namespace, no L.
+  EXPECT_EQ(hip_mangled_name("_ZN34_INTERNAL_a72d9355_4_k_cu_939273b61xE").name, "_ZL1x");
+  EXPECT_EQ(hip_mangled_name("_ZN33_INTERNAL_79317a17_5_st_cu__Z1kPi2ns1yE").name, "_ZN2nsL1yE");  // nvcc 11.8, clang-19
+  EXPECT_EQ(hip_mangled_name("_ZN38_INTERNAL_195921c1_8_names_cu_208e45452ns40_GLOBAL__N__195921c1_8_names_cu_208e45453n_dE").name,
+            "_ZN2ns12_GLOBAL__N_13n_dE");
+}
+
 TEST(LiftNames, WhatItCannotRemangleIsSaidNotGuessed) {
   // A member function (const): not a kernel; the reason names it and the name stays.
   const auto member = hip_mangled_name("_ZNK3Foo3barEv");
