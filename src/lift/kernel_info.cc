@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "lift/lift_context.h"
+
 namespace gpuport::lift {
 
 namespace {
@@ -145,17 +147,6 @@ std::pair<std::uint32_t, std::uint32_t> natural_layout(const std::string& t) {
   return {0, 0};
 }
 
-// The bytes a load or store moves, from its modifiers.
-std::uint32_t access_bytes(const sass::SassInstruction& ins) {
-  for (const auto& m : ins.modifiers) {
-    if (m == "U8" || m == "S8") return 1;
-    if (m == "U16" || m == "S16") return 2;
-    if (m == "64") return 8;
-    if (m == "128") return 16;
-  }
-  return 4;
-}
-
 bool is_shared_access(const std::string& opcode) {
   return opcode == "LDS" || opcode == "STS" || opcode == "ATOMS" || opcode == "LDSM";
 }
@@ -213,7 +204,7 @@ KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::S
       for (const auto& op : ins.operands) {
         if (op.kind != sass::OperandKind::memory) continue;
         const auto& a = op.address;
-        const std::uint64_t end = static_cast<std::uint64_t>(std::max<std::int64_t>(a.offset, 0)) + access_bytes(ins);
+        const std::uint64_t end = static_cast<std::uint64_t>(std::max<std::int64_t>(a.offset, 0)) + access_width(ins).bytes;
         const bool through_register = (a.base.present && a.base.index != 255 && !(a.base.kind == sass::OperandKind::uniform_reg && a.base.index == 63)) ||
                                       (a.index.present && a.index.index != 255);
         if (shared) {
@@ -225,7 +216,7 @@ KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::S
       }
     }
   }
-  const std::uint64_t window = arch >= 90 ? 0x400 : 0;  // from sm_90 on the shared window starts 1 KiB in
+  const std::uint64_t window = arch_facts(arch).shared_window_offset;  // sm_90 on: the first 1 KiB is unused
   if (hints.static_shared_bytes) {
     info.static_shared_bytes = *hints.static_shared_bytes;
   } else if (shared_indexed) {

@@ -185,6 +185,13 @@ int integer_compare_code(const sass::SassInstruction& ins);
 int float_compare_code(const sass::SassInstruction& ins);
 // AND 0, OR 1, XOR 2; -1 when absent.
 int boolean_op_code(const sass::SassInstruction& ins);
+// The access width and signedness of a load or store from its modifiers: .U8 .S8 .U16 .S16
+// (sub-word), .64 .128 (several registers), default (or .32) 32 bits (lift_memory.cc).
+struct AccessWidth {
+  unsigned bytes = 4;
+  bool sign_extend = false;
+};
+AccessWidth access_width(const sass::SassInstruction& ins);
 
 // Module variables (lift_memory.cc). The cubin's __constant__ variables (constant bank 3) and
 // __device__ variables become globals of the module under the names the host code registers

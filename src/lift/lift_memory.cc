@@ -47,25 +47,6 @@ bool check_modifiers(LiftContext& cx, const SassInstruction& ins, std::initializ
   return true;
 }
 
-// The access width and signedness of a load or store from its modifiers: .U8 .S8 .U16 .S16
-// (sub-word), .64 .128 (several registers), default (or .32) 32 bits.
-struct Width {
-  unsigned bytes = 4;
-  bool sign_extend = false;
-};
-Width access_width(const SassInstruction& ins) {
-  Width w;
-  for (auto m : ins.modifiers) {
-    if (m == "U8") w = {1, false};
-    else if (m == "S8") w = {1, true};
-    else if (m == "U16") w = {2, false};
-    else if (m == "S16") w = {2, true};
-    else if (m == "64") w = {8, false};
-    else if (m == "128") w = {16, false};
-  }
-  return w;
-}
-
 // The scope of a strong access or an atomic: .CTA/.SM -> the work-group, .GPU -> the agent,
 // .SYS -> the system (LLVM's default scope, ""). `fallback` when the instruction names none.
 llvm::SyncScope::ID memory_scope(LiftContext& cx, const SassInstruction& ins, std::string_view fallback) {
@@ -145,7 +126,7 @@ bool lift_load(LiftContext& cx, const SassInstruction& ins, Space space) {
   if (mem == nullptr || ins.operands.empty()) return cx.refuse("a load without an address");
   const SassOperand& d = ins.operands[0];
   if (d.kind != OperandKind::reg && d.kind != OperandKind::uniform_reg) return cx.refuse("a load into something not a register");
-  const Width w = access_width(ins);
+  const AccessWidth w = access_width(ins);
   auto& b = cx.builder();
   llvm::Value* p = pointer(cx, ins, space, *mem);
   // Sub-word, 32 and 64 bits as one integer (a strong access stays one atomic access); 128 bits
@@ -172,7 +153,7 @@ bool lift_store(LiftContext& cx, const SassInstruction& ins, Space space) {
   if (!check_load_store_modifiers(cx, ins)) return false;
   const SassOperand* mem = memory_operand(ins);
   if (mem == nullptr || ins.operands.size() < 2) return cx.refuse("a store without an address or a value");
-  const Width w = access_width(ins);
+  const AccessWidth w = access_width(ins);
   auto& b = cx.builder();
   const SassOperand& v = ins.operands.back();
   llvm::Value* p = pointer(cx, ins, space, *mem);
@@ -204,7 +185,7 @@ bool lift_ldc(LiftContext& cx, const SassInstruction& ins) {
   if (ins.operands.size() < 2 || ins.operands[1].kind != OperandKind::constant) return cx.refuse("LDC without a constant operand");
   const SassOperand& c = ins.operands[1];
   if (c.text.starts_with("cx[")) return cx.refuse("a constant bank chosen by a register (cx[UR][...])");
-  const Width w = access_width(ins);
+  const AccessWidth w = access_width(ins);
   const auto& base = c.address.base;
   llvm::Value* index = nullptr;
   if (base.present && base.index != (base.kind == OperandKind::uniform_reg ? 63 : 255))
@@ -620,6 +601,19 @@ llvm::GlobalVariable* constant_variable(LiftContext& cx, const ModuleVariable& v
 }
 
 }  // namespace
+
+AccessWidth access_width(const SassInstruction& ins) {
+  AccessWidth w;
+  for (auto m : ins.modifiers) {
+    if (m == "U8") w = {1, false};
+    else if (m == "S8") w = {1, true};
+    else if (m == "U16") w = {2, false};
+    else if (m == "S16") w = {2, true};
+    else if (m == "64") w = {8, false};
+    else if (m == "128") w = {16, false};
+  }
+  return w;
+}
 
 llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, llvm::Value* at) {
   auto& b = cx.builder();
