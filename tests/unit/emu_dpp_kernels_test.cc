@@ -18,17 +18,13 @@
 #include "amdgpu/decode.h"
 #include "common/process.h"
 #include "emu/interpreter.h"
+#include "emu_kernels.h"
 
 namespace gpuport::emu {
 namespace {
 namespace fs = std::filesystem;
 
-struct Compiled {
-  std::string skip_reason, errors;
-  std::unique_ptr<amdgpu::CodeObject> code_object;
-  std::unique_ptr<amdgpu::Disassembler> disassembler;
-  std::map<std::string, std::shared_ptr<PreparedKernel>> kernels;
-};
+using Compiled = test::CompiledKernels;
 
 const fs::path kRocprimInclude = fs::path(GPUPORT_BINARY_DIR) / "rocm-headers/usr/include/rocprim";
 
@@ -36,51 +32,23 @@ const fs::path kRocprimInclude = fs::path(GPUPORT_BINARY_DIR) / "rocm-headers/us
 // a folder holding only rocprim/, so that hip/ stays the installed HIP 5.2 headers.
 Compiled& compiled(const std::string& file, bool wave64) {
   static std::map<std::pair<std::string, bool>, Compiled> cache;
-  auto it = cache.find({file, wave64});
-  if (it != cache.end()) return it->second;
+  if (auto it = cache.find({file, wave64}); it != cache.end()) return it->second;
   Compiled& c = cache[{file, wave64}];
-  const fs::path device_libs = fs::path(GPUPORT_BINARY_DIR) / "rocm-device-libs";
-  if (find_program("clang-19").empty() || !fs::exists("/usr/include/hip/hip_runtime.h") ||
-      !fs::exists(device_libs / "oclc_isa_version_1100.bc")) {
-    c.skip_reason = "needs clang-19, the HIP headers and build/rocm-device-libs";
-    return c;
-  }
-  const std::string stem = fmt::format("gpuport-emu-dpp-{}-{}-{}", ::getpid(), file, wave64 ? 64 : 32);
-  const fs::path out = fs::temp_directory_path() / (stem + ".co"), include = fs::temp_directory_path() / (stem + "-include");
-  std::vector<std::string> argv = {"clang-19", "-x", "hip", "--offload-arch=gfx1100", "--cuda-device-only", "-O3", "-c", "--rocm-path=/usr",
-                                   "--rocm-device-lib-path=" + device_libs.string(), "-mllvm", "-amdgpu-atomic-optimizer-strategy=DPP",
-                                   std::string(GPUPORT_SOURCE_DIR) + "/tests/unit/emu/" + file, "-o", out.string()};
-  if (wave64) argv.push_back("-mwavefrontsize64");
+  std::vector<std::string> flags = {"-mllvm", "-amdgpu-atomic-optimizer-strategy=DPP"};
+  fs::path include;
   if (file.starts_with("rocprim")) {
     if (!fs::exists(kRocprimInclude / "rocprim.hpp")) {
       c.skip_reason = "needs the ROCm 5.7 rocPRIM headers in build/rocm-headers (make build prepares them)";
       return c;
     }
+    include = fs::temp_directory_path() / fmt::format("gpuport-emu-dpp-{}-{}-include", ::getpid(), file);
     fs::create_directories(include);
     fs::create_directory_symlink(kRocprimInclude, include / "rocprim");
-    argv.push_back("-I" + include.string());
+    flags.push_back("-I" + include.string());
   }
-  auto r = run_process(argv);
+  test::compile_emu_kernels(c, file, wave64, flags);
   std::error_code ec;
-  fs::remove_all(include, ec);
-  if (!r.succeeded()) {
-    c.errors = "clang-19 failed: " + r.err;
-    return c;
-  }
-  auto co = amdgpu::load_code_object(out.string());
-  fs::remove(out, ec);
-  if (!co) {
-    c.errors = co.diagnostics()[0].message;
-    return c;
-  }
-  c.code_object = std::make_unique<amdgpu::CodeObject>(std::move(*co));
-  c.disassembler = std::move(*amdgpu::Disassembler::create(wave64));
-  for (const auto& k : c.code_object->kernels) {
-    auto p = prepare_kernel(*c.code_object, k, *c.disassembler);
-    if (p) c.kernels[k.name] = *p;
-    else
-      for (const auto& e : p.diagnostics()) c.errors += e.message + "\n";
-  }
+  if (!include.empty()) fs::remove_all(include, ec);
   return c;
 }
 

@@ -17,6 +17,7 @@
 #include "amdgpu/decode.h"
 #include "common/process.h"
 #include "emu/interpreter.h"
+#include "emu_kernels.h"
 #include "half_reference.h"
 
 namespace gpuport::emu {
@@ -66,47 +67,13 @@ std::vector<u16> half_inputs(std::size_t n, unsigned seed, bool specials = true)
 }
 
 // ---- compiling and running the kernels ------------------------------------------------------------
-struct Compiled {
-  std::string skip_reason, errors;
-  std::unique_ptr<amdgpu::CodeObject> code_object;
-  std::unique_ptr<amdgpu::Disassembler> disassembler;
-  std::map<std::string, std::shared_ptr<PreparedKernel>> kernels;
-};
+using Compiled = test::CompiledKernels;
 
 Compiled& compiled(bool wave64) {
   static std::map<bool, Compiled> cache;
   if (auto it = cache.find(wave64); it != cache.end()) return it->second;
   Compiled& c = cache[wave64];
-  const fs::path device_libs = fs::path(GPUPORT_BINARY_DIR) / "rocm-device-libs";
-  if (find_program("clang-19").empty() || !fs::exists("/usr/include/hip/hip_runtime.h") ||
-      !fs::exists(device_libs / "oclc_isa_version_1100.bc")) {
-    c.skip_reason = "needs clang-19, the HIP headers and build/rocm-device-libs";
-    return c;
-  }
-  const fs::path out = fs::temp_directory_path() / fmt::format("gpuport-emu-packed-{}-{}.co", ::getpid(), wave64 ? 64 : 32);
-  std::vector<std::string> argv = {"clang-19", "-x", "hip", "--offload-arch=gfx1100", "--cuda-device-only", "-O3", "-c", "--rocm-path=/usr",
-                                   "--rocm-device-lib-path=" + device_libs.string(),
-                                   std::string(GPUPORT_SOURCE_DIR) + "/tests/unit/emu/packed_kernels.hip", "-o", out.string()};
-  if (wave64) argv.push_back("-mwavefrontsize64");
-  auto r = run_process(argv);
-  if (!r.succeeded()) {
-    c.errors = "clang-19 failed: " + r.err;
-    return c;
-  }
-  auto co = amdgpu::load_code_object(out.string());
-  fs::remove(out);
-  if (!co) {
-    c.errors = co.diagnostics()[0].message;
-    return c;
-  }
-  c.code_object = std::make_unique<amdgpu::CodeObject>(std::move(*co));
-  c.disassembler = std::move(*amdgpu::Disassembler::create(wave64));
-  for (const auto& k : c.code_object->kernels) {
-    auto p = prepare_kernel(*c.code_object, k, *c.disassembler);
-    if (p) c.kernels[k.name] = *p;
-    else
-      for (const auto& e : p.diagnostics()) c.errors += e.message + "\n";
-  }
+  test::compile_emu_kernels(c, "packed_kernels.hip", wave64);
   return c;
 }
 
