@@ -165,8 +165,10 @@ bool lift_mufu(LiftContext& cx, const SassInstruction& ins) {
   auto& b = cx.builder();
   llvm::Value* a;
   if (op == 6 || op == 7) {
-    // The high word of a double: |x| and -x act on its sign bit.
-    a = cx.read(ops[1]);
+    // The high word of a double: |x| and -x act on its sign bit. nvdisasm prints an immediate
+    // as the double whose high word it is (MUFU.RCP64H R7, 4.294965248e+09 for 0x41efffff).
+    if (auto imm = float_immediate(ops[1])) a = cx.u32(std::bit_cast<std::uint64_t>(*imm) >> 32);
+    else a = cx.read(ops[1]);
     if (ops[1].absolute) a = b.CreateAnd(a, 0x7fffffffu);
     if (ops[1].negate) a = b.CreateXor(a, 0x80000000u);
   } else {

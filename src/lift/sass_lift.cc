@@ -9,6 +9,9 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
 #include <charconv>
@@ -545,6 +548,9 @@ struct Subroutine {
   std::uint64_t address = 0;  // of its first instruction
   llvm::AllocaInst* return_site = nullptr;
   std::vector<llvm::BasicBlock*> return_blocks;  // by call-site number
+  llvm::BasicBlock* entry = nullptr;             // where calls enter it
+  std::vector<llvm::BranchInst*> calls;          // by call-site number: the branch to `entry`
+  std::vector<llvm::Instruction*> returns;       // each RET's dispatch over the call sites
 };
 
 class KernelLifter {
@@ -566,6 +572,7 @@ class KernelLifter {
   bool is_subroutine_entry(std::size_t fi, std::size_t index) const;
   void terminate(std::size_t fi, std::size_t bi, const sass::SassInstruction& last, bool last_lifted);
   void finish_returns();
+  void inline_subroutines();
 
   struct PendingReturn {
     std::size_t function;
@@ -873,7 +880,8 @@ void KernelLifter::terminate(std::size_t fi, std::size_t bi, const sass::SassIns
       b.SetInsertPoint(call_block);
     }
     b.CreateStore(b.getInt32(site), s->return_site);
-    b.CreateBr(entry);
+    s->entry = entry;
+    s->calls.push_back(b.CreateBr(entry));
     return;
   }
   if (op == "RET") {
@@ -919,6 +927,90 @@ void KernelLifter::finish_returns() {
     llvm::Value* site = b.CreateLoad(b.getInt32Ty(), s->return_site);
     auto* sw = b.CreateSwitch(site, s->return_blocks[0], static_cast<unsigned>(s->return_blocks.size() - 1));
     for (std::size_t i = 1; i < s->return_blocks.size(); ++i) sw->addCase(b.getInt32(static_cast<std::uint32_t>(i)), s->return_blocks[i]);
+    s->returns.push_back(sw);
+  }
+  inline_subroutines();
+}
+
+// A subroutine with several call sites is one body whose RETs switch over the sites: a cycle
+// through every call site (site 1 -> body -> return 1 -> ... -> site 2 -> body), which AMDGPU's
+// StructurizeCFG cannot untangle in reasonable time (monte-carlo/option_pricing: 180 calls of
+// one slow path). So each call site gets a copy of the body whose RETs branch straight back,
+// innermost subroutines first, as nvcc's own inliner would have done; the switch stays for
+// recursion and past a size budget.
+void KernelLifter::inline_subroutines() {
+  constexpr std::size_t budget = 400000;  // IR instructions the copies may add in all
+  std::size_t added = 0;
+  std::set<Subroutine*> open;
+  for (auto& s : subroutines_)
+    if (s.returns.size() > 0 && s.calls.size() > 1 && s.entry != nullptr) open.insert(&s);
+  std::map<llvm::Instruction*, Subroutine*> dispatch_of;
+  std::map<llvm::BasicBlock*, Subroutine*> call_block_of;
+  for (Subroutine* s : open) {
+    for (llvm::Instruction* r : s->returns) dispatch_of[r] = s;
+    for (llvm::BranchInst* c : s->calls) call_block_of[c->getParent()] = s;
+  }
+  // The blocks a call of `s` runs: from its entry up to its own returns (and those of
+  // subroutines not yet inlined, whose switches lead anywhere).
+  auto body_of = [&](Subroutine* s) {
+    std::vector<llvm::BasicBlock*> body;
+    std::set<llvm::BasicBlock*> seen{s->entry};
+    std::vector<llvm::BasicBlock*> work{s->entry};
+    while (!work.empty()) {
+      llvm::BasicBlock* bb = work.back();
+      work.pop_back();
+      body.push_back(bb);
+      llvm::Instruction* t = bb->getTerminator();
+      if (t == nullptr || dispatch_of.contains(t)) continue;
+      for (llvm::BasicBlock* next : llvm::successors(bb))
+        if (next != exit_ && seen.insert(next).second) work.push_back(next);
+    }
+    return body;
+  };
+  for (bool progress = true; progress && !open.empty();) {
+    progress = false;
+    for (Subroutine* s : std::vector<Subroutine*>(open.begin(), open.end())) {
+      const auto body = body_of(s);
+      // Innermost first: a body that calls a subroutine still open waits (a recursive one
+      // never stops waiting and keeps its switch).
+      bool calls_open = false;
+      std::size_t size = 0;
+      for (llvm::BasicBlock* bb : body) {
+        auto c = call_block_of.find(bb);
+        if (c != call_block_of.end() && open.contains(c->second)) calls_open = true;
+        // Code that reaches another open subroutine's RET without calling it: leave as is.
+        if (auto d = dispatch_of.find(bb->getTerminator()); d != dispatch_of.end() && d->second != s) calls_open = true;
+        size += bb->size();
+      }
+      if (calls_open) continue;
+      if (added + size * (s->calls.size() - 1) > budget) continue;
+      added += size * (s->calls.size() - 1);
+      auto route = [&](llvm::Instruction* dispatch, llvm::BasicBlock* to) {
+        llvm::BranchInst::Create(to, dispatch);
+        dispatch_of.erase(dispatch);
+        dispatch->eraseFromParent();
+      };
+      for (std::size_t site = 1; site < s->calls.size(); ++site) {
+        llvm::ValueToValueMapTy map;
+        std::vector<llvm::BasicBlock*> copies;
+        for (llvm::BasicBlock* bb : body) {
+          llvm::BasicBlock* copy = llvm::CloneBasicBlock(bb, map, fmt::format(".c{}", site), function_);
+          map[bb] = copy;
+          copies.push_back(copy);
+        }
+        llvm::remapInstructionsInBlocks(copies, map);
+        for (llvm::Instruction* r : s->returns) {
+          auto* copy = llvm::cast<llvm::Instruction>(map[r]);
+          llvm::BranchInst::Create(s->return_blocks[site], copy);
+          copy->eraseFromParent();
+        }
+        s->calls[site]->setSuccessor(0, llvm::cast<llvm::BasicBlock>(map[s->entry]));
+      }
+      for (llvm::Instruction* r : s->returns) route(r, s->return_blocks[0]);
+      s->returns.clear();
+      open.erase(s);
+      progress = true;
+    }
   }
 }
 
