@@ -7,10 +7,12 @@ translate`), and the program runs under `gpuport run` (emulated gfx1100, the emu
 workload) and is counted PASS when it prints its own RESULT ... PASS line.
 
 With --text, the input of `gpuport asm` is CASS's: the `cuobjdump --dump-sass` text of the
-program's cubin (CUDA 11.8's cuobjdump), without the cubin and its metadata.
+program's cubin (CUDA 11.8's cuobjdump), without the cubin and its metadata. With --text --source,
+gpuport asm also reads the program's HIP translation (the host code it is linked with) for what
+only declarations say: the __constant__ variables and the sizes of structs passed by value.
 
 Usage: bench/asm_corpus.py [--gpuport build/bin/gpuport] [--work DIR] [--arch 80,90] [-j 2]
-                           [--text] [--counts] [--filter TEXT] [--json FILE]
+                           [--text [--source]] [--counts] [--filter TEXT] [--json FILE]
 
 With --counts, each program is also built natively (clang-19 for gfx1100 from the source
 translation) and, per kernel, the translation's gfx1100 instruction count is compared with the
@@ -40,6 +42,8 @@ p.add_argument("--json")
 p.add_argument("--timeout", type=int, default=300, help="seconds for each emulated run")
 p.add_argument("--asm-timeout", type=int, default=300, help="seconds for each gpuport asm")
 p.add_argument("--text", action="store_true", help="translate cuobjdump -sass text alone (CASS's input)")
+p.add_argument("--source", action="store_true",
+               help="with --text: also give gpuport asm the program's HIP translation (--source: __constant__ variables, struct parameters)")
 p.add_argument("--counts", action="store_true", help="compare instruction counts with clang's native gfx1100 build")
 a = p.parse_args()
 gpuport = os.path.abspath(a.gpuport)
@@ -128,8 +132,11 @@ def one(source):
                 f.write(listing.stdout)
             r["sass_lines"] = sum(1 for l in listing.stdout.splitlines() if re.match(r"\s+/\*[0-9a-f]{4}\*/", l))
         try:
-            s = run([gpuport, "asm", asm_input, "--arch", f"sm_{arch}", "--emit", "bundle,obj" if a.counts else "bundle", "-o",
-                     out, "--report", "json"], timeout=a.asm_timeout)
+            argv = [gpuport, "asm", asm_input, "--arch", f"sm_{arch}", "--emit", "bundle,obj" if a.counts else "bundle", "-o", out,
+                    "--report", "json"]
+            if a.text and a.source:
+                argv += ["--source", unit]
+            s = run(argv, timeout=a.asm_timeout)
         except subprocess.TimeoutExpired:
             r["outcome"], r["reason"] = "asm-timeout", f"gpuport asm ran over {a.asm_timeout} s"
             results.append(r)

@@ -30,6 +30,7 @@ struct AsmArguments {
   bool wave64 = false;
   std::optional<std::uint64_t> shared_bytes;
   std::optional<std::uint32_t> local_bytes;
+  std::string source;  // the program's HIP source, for SASS text without its cubin
 };
 
 constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
@@ -79,6 +80,16 @@ int run_asm(const AsmArguments& a) {
   if (a.wave64) options.target = lift::LiftTarget::gfx1100_wave64;
   options.text_hints.static_shared_bytes = a.shared_bytes;
   options.text_hints.local_bytes = a.local_bytes;
+  std::optional<lift::SourceDeclarations> declarations;
+  if (!a.source.empty()) {
+    auto read = lift::read_source_declarations(a.source);
+    if (!read) {
+      for (const auto& d : read.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      return 2;
+    }
+    declarations = std::move(read.value());
+    options.text_hints.declarations = &*declarations;
+  }
   bool want_executable = false;
   std::vector<std::string> emit = a.emit.empty() ? std::vector<std::string>{nvptx ? "obj" : "bundle"} : a.emit;
   options.want_ir = options.want_assembly = options.want_code_object = options.want_bundle = false;
@@ -209,6 +220,9 @@ Action add_asm_command(CLI::App& app) {
   cmd->add_flag("--wave64", args->wave64, "gfx1100 in wave64 (each NVIDIA warp is one 32-lane half of a wave); default wave32");
   cmd->add_option("--shared-bytes", args->shared_bytes,
                   "SASS text without its cubin: the kernels' static shared memory in bytes (default: from the listing)");
+  cmd->add_option("--source", args->source,
+                  "SASS text without its cubin: the program's HIP source (gpuport translate's output), for its __constant__ "
+                  "variables (names, sizes, initial values) and the sizes of structs its kernels take by value");
   cmd->add_option("--local-bytes", args->local_bytes,
                   "SASS text without its cubin: per-thread local memory in bytes (default: from the listing)");
   cmd->add_flag("--no-opt", args->no_optimize, "keep the lifted IR unoptimised beyond inlining and SSA form");

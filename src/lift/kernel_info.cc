@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 
+#include "lift/hip_names.h"
 #include "lift/lift_context.h"
 
 namespace gpuport::lift {
@@ -166,13 +168,24 @@ KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::S
                             "function)", kernel.name);
     findings.push_back(d);
   }
+  // The source's own signature of the kernel, under the name HIP registers it by.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>* declared = nullptr;
+  if (hints.declarations != nullptr) {
+    const auto found = hints.declarations->kernel_parameters.find(hip_mangled_name(kernel.name).name);
+    if (found != hints.declarations->kernel_parameters.end() && found->second.size() == types.size()) declared = &found->second;
+    info.variables = hints.declarations->constants;
+    if (!hints.declarations->constant_bank.empty()) info.constant_banks[3] = hints.declarations->constant_bank;
+  }
   std::uint32_t offset = 0;
-  for (const auto& t : types) {
-    const auto [size, align] = natural_layout(t);
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const std::string& t = types[i];
+    auto [size, align] = natural_layout(t);
+    if (size == 0 && declared != nullptr) std::tie(size, align) = (*declared)[i];
     if (size == 0) {
       Diagnostic d;
       d.code = "unknown-signature";
-      d.message = fmt::format("kernel {}: the size of parameter type '{}' is unknown without the cubin", kernel.name, t);
+      d.message = fmt::format("kernel {}: the size of parameter type '{}' is unknown without the cubin{}", kernel.name, t,
+                              hints.declarations == nullptr ? " (--source gives it)" : " or the kernel in --source");
       findings.push_back(d);
       return info;
     }

@@ -11,6 +11,7 @@
 
 #include "common/diagnostic.h"
 #include "lift/sass_lift.h"
+#include "lift/source_declarations.h"
 #include "sass/cubin.h"
 #include "sass/program.h"
 
@@ -23,13 +24,17 @@ KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view fil
 struct TextLayoutHints {
   std::optional<std::uint64_t> static_shared_bytes;
   std::optional<std::uint32_t> local_bytes;
+  // The program's HIP source (--source): bank 3's variables and the parameter layouts, structs
+  // by value included.
+  const SourceDeclarations* declarations = nullptr;
 };
 
 // From the listing alone: the parameters from the demangled signature (natural alignment, CUDA's
 // vector types; a finding when the name does not demangle to a function or names a type whose
 // size is unknown, such as a struct passed by value); the local size from the stack frames and
 // local accesses; the static shared size from the shared accesses when all are at constant
-// offsets, else NVIDIA's static limit (48 KiB) reserved with a note.
+// offsets, else NVIDIA's static limit (48 KiB) reserved with a note. With the program's source
+// (hints.declarations): its parameter sizes where the name does not give them, and bank 3.
 KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::SassFunction& kernel, int arch,
                                  const TextLayoutHints& hints, std::vector<Diagnostic>& findings);
 

@@ -513,8 +513,8 @@ llvm::Constant* initial_bytes(LiftContext& cx, const std::vector<std::uint8_t>& 
 //  - a namespace-scope name without mangling is `x` when the variable is extern and `_ZL1x` when
 //    it is static, and the cubin does not say which (both are local symbols there): both.
 // For the NVIDIA round trip the host code is nvcc's, which registers the cubin's own names.
-std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin) {
-  if (!is_amdgpu(cx.request().target)) return {cubin};
+std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin, bool host_name = false) {
+  if (!is_amdgpu(cx.request().target) || host_name) return {cubin};
   if (!cubin.starts_with("_Z")) {
     // Only a C identifier can be a static's name ($str, nvcc's printf format strings, cannot).
     const bool identifier = std::all_of(cubin.begin(), cubin.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -531,7 +531,7 @@ std::vector<std::string> host_names(LiftContext& cx, const std::string& cubin) {
 // may write it before a launch, so its initial value is no constant to fold).
 llvm::GlobalValue* device_variable(LiftContext& cx, const ModuleVariable& v) {
   llvm::Module& m = cx.module();
-  const std::vector<std::string> names = host_names(cx, v.name);
+  const std::vector<std::string> names = host_names(cx, v.name, v.host_name);
   if (llvm::GlobalValue* g = m.getNamedValue(names[0])) return g;
   const std::uint64_t size = std::max<std::uint64_t>(v.size, 1);
   auto* type = llvm::ArrayType::get(cx.i8(), size);
@@ -578,7 +578,7 @@ llvm::GlobalVariable* module_constant_bank(LiftContext& cx) {
       continue;
     }
     auto* at = llvm::ConstantExpr::getGetElementPtr(cx.i8(), bank, cx.u64(v.offset));
-    for (const std::string& name : host_names(cx, v.name)) {
+    for (const std::string& name : host_names(cx, v.name, v.host_name)) {
       if (m.getNamedValue(name) != nullptr) continue;
       auto* alias = llvm::GlobalAlias::create(llvm::ArrayType::get(cx.i8(), v.size), 4, llvm::GlobalValue::ExternalLinkage, name, at, &m);
       alias->setVisibility(llvm::GlobalValue::ProtectedVisibility);
@@ -679,7 +679,7 @@ llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   llvm::Value* symbol = nullptr;
   if (v->bank == 3) {
     if (!is_amdgpu(cx.request().target)) symbol = constant_variable(cx, *v);
-    else if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(cx, v->name)[0]);
+    else if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(cx, v->name, v->host_name)[0]);
   } else if (v->bank == 0) {
     symbol = device_variable(cx, *v);
   }

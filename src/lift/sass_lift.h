@@ -40,6 +40,7 @@ struct ModuleVariable {
   std::uint64_t offset = 0;      // within the bank
   std::uint64_t size = 0;
   std::vector<std::uint8_t> initial;  // initial bytes (zero-filled when shorter than size)
+  bool host_name = false;        // `name` is already the one HIP's host code registers (--source)
 };
 
 // What the SASS text does not say about a kernel: from the cubin's .nv.info and sections, or,
