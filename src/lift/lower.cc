@@ -5,6 +5,9 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -26,6 +29,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <set>
 
 #include "common/file_io.h"
 #include "common/plain_paths.h"
@@ -97,6 +101,111 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const LiftModule& m, std::st
 
 bool is_kernel(const llvm::Function& f) {
   return f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL || f.getCallingConv() == llvm::CallingConv::PTX_Kernel;
+}
+
+constexpr const char* kNanMark = "gpuport_mark_nan_f32";
+
+// Whether the bits of a NaN in `mark`'s result can be seen: followed through what carries a
+// float's payload on (arithmetic, min/max and rounding intrinsics, moves between types, phis,
+// selects) to where it ends: compares, class tests of NaN as a whole, conversions to integers
+// and other marks read no payload; anything else (a store, an integer operation, a call, another
+// lane) may.
+bool nan_bits_seen(llvm::CallInst* mark) {
+  std::vector<const llvm::Value*> work{mark};
+  std::set<const llvm::Value*> seen{mark};
+  while (!work.empty()) {
+    const llvm::Value* v = work.back();
+    work.pop_back();
+    for (const llvm::User* u : v->users()) {
+      const auto* i = llvm::dyn_cast<llvm::Instruction>(u);
+      if (i == nullptr) return true;
+      bool passes = false;
+      switch (i->getOpcode()) {
+        case llvm::Instruction::FCmp:
+        case llvm::Instruction::FPToSI:
+        case llvm::Instruction::FPToUI:
+          continue;  // reads no payload
+        case llvm::Instruction::FAdd:
+        case llvm::Instruction::FSub:
+        case llvm::Instruction::FMul:
+        case llvm::Instruction::FDiv:
+        case llvm::Instruction::FRem:
+        case llvm::Instruction::FNeg:
+        case llvm::Instruction::FPExt:
+        case llvm::Instruction::FPTrunc:
+        case llvm::Instruction::BitCast:
+        case llvm::Instruction::PHI:
+        case llvm::Instruction::Freeze:
+          passes = true;
+          break;
+        case llvm::Instruction::Select:
+          passes = llvm::cast<llvm::SelectInst>(i)->getCondition() != v;
+          break;
+        case llvm::Instruction::Call: {
+          const auto* call = llvm::cast<llvm::CallInst>(i);
+          const llvm::Function* callee = call->getCalledFunction();
+          if (callee != nullptr && callee->getName() == kNanMark) continue;
+          if (callee != nullptr && callee->getIntrinsicID() == llvm::Intrinsic::is_fpclass) {
+            // A test of NaN as a whole (both quiet and signalling, or neither) reads no payload.
+            const auto* mask = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(1));
+            if (mask != nullptr && ((mask->getZExtValue() & 3) == 0 || (mask->getZExtValue() & 3) == 3)) continue;
+            return true;
+          }
+          switch (callee != nullptr ? callee->getIntrinsicID() : llvm::Intrinsic::not_intrinsic) {
+            case llvm::Intrinsic::fma:
+            case llvm::Intrinsic::fmuladd:
+            case llvm::Intrinsic::fabs:
+            case llvm::Intrinsic::copysign:
+            case llvm::Intrinsic::minnum:
+            case llvm::Intrinsic::maxnum:
+            case llvm::Intrinsic::minimum:
+            case llvm::Intrinsic::maximum:
+            case llvm::Intrinsic::sqrt:
+            case llvm::Intrinsic::floor:
+            case llvm::Intrinsic::ceil:
+            case llvm::Intrinsic::trunc:
+            case llvm::Intrinsic::rint:
+            case llvm::Intrinsic::nearbyint:
+            case llvm::Intrinsic::round:
+            case llvm::Intrinsic::roundeven:
+            case llvm::Intrinsic::canonicalize:
+              passes = true;
+              break;
+            default:
+              return true;
+          }
+          break;
+        }
+        default:
+          return true;
+      }
+      if (passes && seen.insert(i).second) work.push_back(i);
+    }
+  }
+  return false;
+}
+
+// Every NaN mark (semantics/sass.h) becomes the canonical-NaN select where its bits can be seen,
+// and its operand elsewhere. Decided for all marks before any is rewritten: a mark counts on the
+// marks after it, which stay marks in the decision.
+void resolve_nan_marks(llvm::Module& module) {
+  llvm::Function* mark = module.getFunction(kNanMark);
+  if (mark == nullptr) return;
+  std::vector<std::pair<llvm::CallInst*, bool>> calls;
+  for (llvm::User* u : mark->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(u)) calls.push_back({call, nan_bits_seen(call)});
+  for (auto [call, seen] : calls) {
+    llvm::Value* x = call->getArgOperand(0);
+    llvm::Value* result = x;
+    if (seen) {
+      llvm::IRBuilder<> b(call);
+      llvm::Value* canonical = llvm::ConstantFP::get(x->getType(), llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, 0x7fffffffu)));
+      result = b.CreateSelect(b.CreateFCmpUNO(x, x), canonical, x);
+    }
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
+  if (mark->use_empty()) mark->eraseFromParent();
 }
 
 }  // namespace
@@ -195,7 +304,24 @@ std::vector<Diagnostic> finalize_module(LiftModule& m, bool optimize) {
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
     mpm.addPass(llvm::GlobalDCEPass());
   }
+  // The NaN marks stay calls through the pipeline, so that what reads each result is plain to
+  // see afterwards; resolving them may leave selects and casts to fold.
+  if (llvm::Function* mark = module.getFunction(kNanMark)) {
+    mark->setDoesNotAccessMemory();
+    mark->setDoesNotThrow();
+    mark->setWillReturn();
+    mark->addFnAttr(llvm::Attribute::Speculatable);
+  }
   mpm.run(module, mam);
+  resolve_nan_marks(module);
+  if (optimize) {
+    llvm::FunctionPassManager cleanup;
+    cleanup.addPass(llvm::InstCombinePass());
+    cleanup.addPass(llvm::SimplifyCFGPass());
+    llvm::ModulePassManager after;
+    after.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(cleanup)));
+    after.run(module, mam);
+  }
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(module, &os)) {

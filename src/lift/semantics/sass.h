@@ -2,7 +2,8 @@
 // the lifter calls (their bitcode, compiled by clang-19 for the target at build time, is linked
 // into every lifted module and inlined there) and that unit tests call natively. Modifiers are
 // arguments: the lifter passes them as constants, so inlining folds every choice away.
-// Promise: no state, no allocation, no library call; only the target hooks below reach outside.
+// Promise: no state, no allocation, no library call; only the target hooks and the NaN mark below
+// reach outside.
 // Plain C types and builtins only, so the same text compiles for amdgcn, nvptx and the host.
 #pragma once
 
@@ -32,6 +33,15 @@ typedef long long sass_i64;
 #else
 #define SASS_CONVERGENT
 #endif
+
+// ---- marks the lifter resolves ------------------------------------------------------------------
+// NVIDIA's FP32 arithmetic writes one NaN, 0x7fffffff, for every NaN result, where AMD's keeps an
+// operand's payload. gpuport_mark_nan_f32(r) is "r, a NaN made NVIDIA's". The native target
+// defines it; the GPU targets leave it undefined, and after optimisation the lifter resolves each
+// call (lower.cc: resolve_nan_marks): the select stays where the result's bits can be seen (a
+// store, an integer operation, another lane) and goes where the value only reaches arithmetic,
+// compares, conversions to integers and further marks, which give the same results for any NaN.
+SASS_EXTERN float gpuport_mark_nan_f32(float r) __attribute__((const));
 
 // ---- target hooks -------------------------------------------------------------------------------
 SASS_HOOK(sass_u32, thread_id)(sass_u32 dim);       // SR_TID.X/Y/Z

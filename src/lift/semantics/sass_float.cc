@@ -11,7 +11,8 @@ inline float from_bits(sass_u32 b) { return __builtin_bit_cast(float, b); }
 inline sass_u64 bits64(double x) { return __builtin_bit_cast(sass_u64, x); }
 inline double from_bits64(sass_u64 b) { return __builtin_bit_cast(double, b); }
 
-inline bool is_nan(float x) { return (bits(x) & 0x7fffffffu) > 0x7f800000u; }
+// A compare, not a bit test: a compare reads no payload, so the NaN marks before it can go.
+inline bool is_nan(float x) { return __builtin_isnan(x); }
 inline bool is_inf(float x) { return (bits(x) & 0x7fffffffu) == 0x7f800000u; }
 
 // A compare code (lift_context.h: float_compare_code) is a set of outcomes: bit 0 less, 1 equal,
@@ -69,14 +70,16 @@ float round_double(double x, sass_u32 rounding) {
 
 constexpr sass_u32 kCanonicalNan = 0x7fffffffu;  // what NVIDIA's FP32 units write for any NaN result
 
+// The result of FADD/FMUL/FFMA: .SAT clamps (NaN to +0), .FTZ flushes, and a NaN is the
+// canonical one (kCanonicalNan, through the mark: sass.h).
 float finish(float r, bool ftz, bool sat) {
-  if (is_nan(r)) return sat ? 0.0f : from_bits(kCanonicalNan);
+  if (sat && is_nan(r)) return 0.0f;
   if (ftz) r = flush(r);
   if (sat) {
     if (r < 0.0f) return 0.0f;  // -0 stays -0: not below 0
     if (r > 1.0f) return 1.0f;
   }
-  return r;
+  return gpuport_mark_nan_f32(r);
 }
 
 }  // namespace

@@ -93,3 +93,4 @@ SASS_HOOK(float, log2_approx)(float x) { return std::log2(x); }
 SASS_HOOK(float, sin_approx)(float x) { return static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); }
 SASS_HOOK(float, cos_approx)(float x) { return static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); }
 SASS_HOOK(float, tanh_approx)(float x) { return std::tanh(x); }
+SASS_EXTERN float gpuport_mark_nan_f32(float r) { return r != r ? __builtin_bit_cast(float, 0x7fffffffu) : r; }
