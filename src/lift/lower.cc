@@ -8,6 +8,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -107,9 +108,9 @@ constexpr const char* kNanMark = "gpuport_mark_nan_f32";
 
 // Whether the bits of a NaN in `mark`'s result can be seen: followed through what carries a
 // float's payload on (arithmetic, min/max and rounding intrinsics, moves between types, phis,
-// selects) to where it ends: compares, class tests of NaN as a whole, conversions to integers
-// and other marks read no payload; anything else (a store, an integer operation, a call, another
-// lane) may.
+// selects, moves between lanes) to where it ends: compares, class tests of NaN as a whole,
+// conversions to integers and other marks read no payload; anything else (a store, an integer
+// operation, a call) may.
 bool nan_bits_seen(llvm::CallInst* mark) {
   std::vector<const llvm::Value*> work{mark};
   std::set<const llvm::Value*> seen{mark};
@@ -169,6 +170,14 @@ bool nan_bits_seen(llvm::CallInst* mark) {
             case llvm::Intrinsic::round:
             case llvm::Intrinsic::roundeven:
             case llvm::Intrinsic::canonicalize:
+            // Moves between lanes (SHFL, the warp reductions): the bits go on unchanged.
+            case llvm::Intrinsic::amdgcn_ds_bpermute:
+            case llvm::Intrinsic::amdgcn_readlane:
+            case llvm::Intrinsic::amdgcn_readfirstlane:
+            case llvm::Intrinsic::amdgcn_permlane16:
+            case llvm::Intrinsic::amdgcn_permlanex16:
+            case llvm::Intrinsic::amdgcn_mov_dpp:
+            case llvm::Intrinsic::amdgcn_update_dpp:
               passes = true;
               break;
             default:

@@ -140,16 +140,17 @@ SASS_SEMANTIC(bool, fcmp)(float a, float b, sass_u32 cmp, bool ftz) {
   return compare_holds(cmp, a < b, a == b, a > b, is_nan(a) || is_nan(b));
 }
 
+// Written without branches and without reading an operand's bits (so that the NaN marks of the
+// operands can go, sass.h): minNum/maxNum give the other operand for one NaN and a NaN for two
+// (made the canonical one by the mark); equal operands differ at most in the sign of zero, where
+// min gives -0 and max +0 (when either operand is).
 SASS_SEMANTIC(float, fmnmx)(float a, float b, bool min, bool ftz) {
   if (ftz) a = flush(a), b = flush(b);
-  if (is_nan(a) && is_nan(b)) return from_bits(0x7fffffffu);
-  if (is_nan(a)) return b;
-  if (is_nan(b)) return a;
-  if (a == b) {  // +0 and -0: min gives -0, max +0
-    const sass_u32 sign = min ? ((bits(a) | bits(b)) & 0x80000000u) : ((bits(a) & bits(b)) & 0x80000000u);
-    return from_bits((bits(a) & 0x7fffffffu) | sign);
-  }
-  return (a < b) == min ? a : b;
+  float r = min ? __builtin_fminf(a, b) : __builtin_fmaxf(a, b);
+  // Zeros by arithmetic, not by sign bits (which LLVM would read for a copysign test): a + b is
+  // -0 only for two -0s (max), -(-a - b) is -0 unless both are +0 (min).
+  if (a == b && a == 0.0f) r = min ? -(-a - b) : a + b;
+  return gpuport_mark_nan_f32(r);
 }
 
 namespace {
