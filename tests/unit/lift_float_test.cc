@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "lift/semantics/sass_float.h"
 #include "lift/semantics/sass_half.h"
@@ -239,6 +240,22 @@ TEST(LiftFloat, FloatToIntegerSaturatesAndMapsNanToZero) {
   EXPECT_EQ(gpuport_sass_f2i(f32(-200.0f), F32, S8, TRUNC, false), 0xffffffffffffff80ull);
   EXPECT_EQ(gpuport_sass_f2i(f32(300.0f), F32, U8, TRUNC, false), 0xffu);
   EXPECT_EQ(gpuport_sass_f2i(0x4248, F16, S32, TRUNC, false), 3u);  // f16 3.140625
+}
+
+// 32-bit integers to f32 under a directed rounding take a short path (the nearest float, then a
+// step); the 64-bit kinds take the general exact rounding. Both must agree on every value.
+TEST(LiftFloat, DirectedIntegerToFloatAgreesWithExactRounding) {
+  std::mt19937 random(2026);
+  std::vector<std::uint32_t> values = {0u, 1u, 2u, 3u, 0x7fu, 0xffffffu, 0x1000000u, 0x1000001u, 0x1000003u, 0x7fffffbfu,
+                                       0x7fffffc0u, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffff7fu, 0xffffff80u, 0xffffffffu};
+  for (int i = 0; i < 200000; ++i) values.push_back(static_cast<std::uint32_t>(random()) >> (random() % 32));
+  for (std::uint32_t v : values) {
+    for (std::uint32_t rounding : {RM, RP, RZ}) {
+      ASSERT_EQ(gpuport_sass_i2f(v, U32, F32, rounding), gpuport_sass_i2f(v, U64, F32, rounding)) << v << " mode " << rounding;
+      const std::uint64_t widened = static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(v)));
+      ASSERT_EQ(gpuport_sass_i2f(v, S32, F32, rounding), gpuport_sass_i2f(widened, S64, F32, rounding)) << v << " mode " << rounding;
+    }
+  }
 }
 
 TEST(LiftFloat, IntegerToFloatRoundsEachMode) {

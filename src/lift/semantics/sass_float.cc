@@ -500,6 +500,17 @@ SASS_SEMANTIC(sass_u64, i2f)(sass_u64 source, sass_u32 kind, sass_u32 format, sa
     const float f = static_cast<float>(magnitude);
     return bits(negative ? -f : f);
   }
+  if (format == 0 && (kind & 7) != 2 && (kind & 7) != 3) {
+    // Up to 32 bits to f32 under a directed rounding (nvcc's integer division starts with
+    // I2F.U32.RP): the nearest float, then one step where it lies on the wrong side. The
+    // magnitude and that float are both exact as doubles, so the comparison is exact.
+    const float nearest = static_cast<float>(magnitude);
+    const double exact = static_cast<double>(magnitude), got = static_cast<double>(nearest);
+    const bool away = (rounding == 2 && !negative) || (rounding == 1 && negative);  // RP up, RM down: a larger magnitude
+    float r = nearest;
+    if (away ? got < exact : got > exact) r = from_bits(away ? bits(nearest) + 1 : bits(nearest) - 1);
+    return bits(negative ? -r : r);
+  }
   return round_exact(kFormats[format & 3], negative, magnitude, 0, false, rounding);
 }
 
