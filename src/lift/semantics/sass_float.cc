@@ -430,13 +430,17 @@ SASS_SEMANTIC(double, frnd64)(double a, sass_u32 mode) {
 SASS_SEMANTIC(sass_u64, f2i)(sass_u64 source, sass_u32 format, sass_u32 kind, sass_u32 mode, bool ftz) {
   const Format& f = kFormats[format & 3];
   if (ftz && format != 1) source = flush_bits(f, source);
-  const Parts p = decode(f, source);
-  if (p.nan) return 0;
-  // Every f32/f16/bf16 value is exact as a double.
+  // Every f32/f16/bf16 value is exact as a double: f32 and f64 by the native conversion.
   double x;
-  if (format == 1) x = from_bits64(source);
-  else if (p.infinite) x = p.negative ? -__builtin_inf() : __builtin_inf();
-  else x = (p.negative ? -1.0 : 1.0) * __builtin_ldexp(static_cast<double>(p.significand), p.exponent);
+  if (format <= 1) {
+    x = format == 1 ? from_bits64(source) : static_cast<double>(from_bits(static_cast<sass_u32>(source)));
+    if (x != x) return 0;  // NaN
+  } else {
+    const Parts p = decode(f, source);
+    if (p.nan) return 0;
+    if (p.infinite) x = p.negative ? -__builtin_inf() : __builtin_inf();
+    else x = (p.negative ? -1.0 : 1.0) * __builtin_ldexp(static_cast<double>(p.significand), p.exponent);
+  }
   const double r = round_integral(x, mode);
   struct Range { double low, high; sass_u64 low_bits, high_bits; };
   static constexpr Range ranges[8] = {
@@ -453,6 +457,9 @@ SASS_SEMANTIC(sass_u64, f2i)(sass_u64 source, sass_u32 format, sass_u32 kind, sa
   if (r <= range.low) return range.low_bits;
   // The 64-bit limits are not doubles (2^63 - 1 rounds up to 2^63): compare with >=.
   if (r >= range.high) return range.high_bits;
+  // In range: a 32-bit conversion where the kind fits one (the target has those natively).
+  if (kind == 1 || kind == 5 || kind == 7) return static_cast<sass_u32>(r);
+  if (kind == 0 || kind == 4 || kind == 6) return static_cast<sass_u64>(static_cast<sass_i64>(static_cast<sass_i32>(r)));
   if (kind == 3) return static_cast<sass_u64>(r);
   return static_cast<sass_u64>(static_cast<sass_i64>(r));
 }
