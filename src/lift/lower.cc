@@ -178,6 +178,14 @@ bool nan_bits_seen(llvm::CallInst* mark) {
             case llvm::Intrinsic::amdgcn_permlanex16:
             case llvm::Intrinsic::amdgcn_mov_dpp:
             case llvm::Intrinsic::amdgcn_update_dpp:
+            // MUFU's units: a NaN in gives a NaN out.
+            case llvm::Intrinsic::amdgcn_rcp:
+            case llvm::Intrinsic::amdgcn_rsq:
+            case llvm::Intrinsic::amdgcn_sqrt:
+            case llvm::Intrinsic::amdgcn_exp2:
+            case llvm::Intrinsic::amdgcn_log:
+            case llvm::Intrinsic::amdgcn_sin:
+            case llvm::Intrinsic::amdgcn_cos:
               passes = true;
               break;
             default:

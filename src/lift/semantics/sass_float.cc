@@ -23,7 +23,9 @@ inline bool compare_holds(sass_u32 cmp, bool lt, bool eq, bool gt, bool unordere
   return (cmp & outcome) != 0;
 }
 
-inline float flush(float x) { return (bits(x) & 0x7f800000u) == 0 ? from_bits(bits(x) & 0x80000000u) : x; }
+// Denormals to zero of the same sign. By compare, not by bits, so that the NaN marks before it
+// can go (NaN is not below the smallest normal).
+inline float flush(float x) { return __builtin_fabsf(x) < 0x1p-126f ? __builtin_copysignf(0.0f, x) : x; }
 
 // The next float after x toward +inf (up) or -inf; x finite or infinite, not NaN.
 float step(float x, bool up) {
@@ -391,8 +393,7 @@ SASS_SEMANTIC(sass_u32, mufu)(sass_u32 a, sass_u32 op) {
     case 8: r = gpuport_hook_sqrt_approx(x); break;
     default: r = gpuport_hook_tanh_approx(x); break;
   }
-  if (is_nan(r)) return kCanonicalNan;
-  return bits(keeps_denormals ? r : flush(r));
+  return bits(gpuport_mark_nan_f32(keeps_denormals ? r : flush(r)));
 }
 
 SASS_SEMANTIC(float, fmnmx_nan)(float a, float b, bool min, bool ftz) {
