@@ -1,26 +1,28 @@
 // Integer SASS semantics; see sass_integer.h for each function's definition.
 #include "lift/semantics/sass_integer.h"
 
-namespace {
-
-// The adder's view of a source: -x is ~x + 1, which carries out of bit 31 when x is 0.
-inline sass_u64 addend(sass_u32 x, bool negate) { return negate ? static_cast<sass_u64>(~x) + 1 : x; }
-
-}  // namespace
-
+// Sums as chains of 32-bit adds that count their carries (each wrap of a partial sum is one
+// carry out of bit 31, so the count is the 64-bit sum's high word): the shape LLVM turns into
+// the target's add-with-carry (v_add_co_u32, v_add_co_ci_u32), where a 64-bit sum compared with
+// 2^32 stays a 64-bit add and compare. -x is ~x + 1: the +1s join the carry-ins in the last add.
 SASS_SEMANTIC(sass_u32, iadd3)(sass_u32 a, bool neg_a, sass_u32 b, bool neg_b, sass_u32 c, bool neg_c, bool ci0, bool ci1,
                                bool* co0, bool* co1) {
-  const sass_u64 sum = addend(a, neg_a) + addend(b, neg_b) + addend(c, neg_c) + (ci0 ? 1 : 0) + (ci1 ? 1 : 0);
-  const sass_u32 carry = static_cast<sass_u32>(sum >> 32);
-  *co0 = carry >= 1;
-  *co1 = carry >= 2;
-  return static_cast<sass_u32>(sum);
+  sass_u32 sum = neg_a ? ~a : a, carries = 0;
+  carries += __builtin_add_overflow(sum, neg_b ? ~b : b, &sum) ? 1u : 0u;
+  carries += __builtin_add_overflow(sum, neg_c ? ~c : c, &sum) ? 1u : 0u;
+  const sass_u32 ones = (neg_a ? 1u : 0u) + (neg_b ? 1u : 0u) + (neg_c ? 1u : 0u) + (ci0 ? 1u : 0u) + (ci1 ? 1u : 0u);
+  carries += __builtin_add_overflow(sum, ones, &sum) ? 1u : 0u;
+  *co0 = carries >= 1;
+  *co1 = carries >= 2;
+  return sum;
 }
 
 SASS_SEMANTIC(sass_u32, imad)(sass_u32 a, sass_u32 b, sass_u32 c, bool neg_c, bool ci, bool* co) {
-  const sass_u64 sum = static_cast<sass_u64>(a * b) + addend(c, neg_c) + (ci ? 1 : 0);
-  *co = (sum >> 32) != 0;
-  return static_cast<sass_u32>(sum);
+  sass_u32 sum = a * b;
+  bool carry = __builtin_add_overflow(sum, neg_c ? ~c : c, &sum);
+  carry |= __builtin_add_overflow(sum, (neg_c ? 1u : 0u) + (ci ? 1u : 0u), &sum);
+  *co = carry;
+  return sum;
 }
 
 SASS_SEMANTIC(sass_u32, imad_hi)(sass_u32 a, sass_u32 b, sass_u64 c, bool is_unsigned, bool ci, bool* co) {
@@ -108,20 +110,22 @@ SASS_SEMANTIC(sass_u32, shf)(sass_u32 lo, sass_u32 shift, sass_u32 hi, bool left
 }
 
 SASS_SEMANTIC(sass_u32, lea)(sass_u32 a, sass_u32 b, sass_u32 shift, bool neg_a, bool ci, bool* co) {
-  const sass_u32 shifted = (neg_a ? ~a + 1 : a) << (shift & 31);
-  const sass_u64 sum = static_cast<sass_u64>(shifted) + b + (ci ? 1 : 0);
-  *co = (sum >> 32) != 0;
-  return static_cast<sass_u32>(sum);
+  sass_u32 sum = (neg_a ? ~a + 1 : a) << (shift & 31);
+  bool carry = __builtin_add_overflow(sum, b, &sum);  // a chain of 32-bit adds, as iadd3
+  carry |= __builtin_add_overflow(sum, ci ? 1u : 0u, &sum);
+  *co = carry;
+  return sum;
 }
 
 SASS_SEMANTIC(sass_u32, lea_hi)(sass_u32 a, sass_u32 b, sass_u32 hi, sass_u32 shift, bool neg_a, bool ci, bool* co) {
   sass_u64 value = (static_cast<sass_u64>(hi) << 32) | a;
   if (neg_a) value = ~value + 1;
   const sass_u32 n = shift & 63;
-  const sass_u32 top = static_cast<sass_u32>(n == 0 ? value >> 32 : (value << n) >> 32);
-  const sass_u64 sum = static_cast<sass_u64>(top) + b + (ci ? 1 : 0);
-  *co = (sum >> 32) != 0;
-  return static_cast<sass_u32>(sum);
+  sass_u32 sum = static_cast<sass_u32>(n == 0 ? value >> 32 : (value << n) >> 32);
+  bool carry = __builtin_add_overflow(sum, b, &sum);
+  carry |= __builtin_add_overflow(sum, ci ? 1u : 0u, &sum);
+  *co = carry;
+  return sum;
 }
 
 SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mode) {
