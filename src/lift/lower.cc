@@ -5,6 +5,7 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -205,6 +206,69 @@ bool nan_bits_seen(llvm::CallInst* mark) {
 // Every NaN mark (semantics/sass.h) becomes the canonical-NaN select where its bits can be seen,
 // and its operand elsewhere. Decided for all marks before any is rewritten: a mark counts on the
 // marks after it, which stay marks in the decision.
+// SASS compares 64-bit integers in two halves: ISETP on the low words (unsigned), then
+// ISETP.EX on the high words, which takes the low result where the high words are equal:
+// select(hi_a == hi_b, lo_a <u lo_b, hi_a < hi_b). LLVM keeps the three compares; as one 64-bit
+// compare the target needs one instruction, and the halves usually fold back into the 64-bit
+// value they were split from. Strictness comes from the low compare (the high one may be either:
+// it only decides where the high words differ), signedness from the high one.
+bool join_split_compares(llvm::Function& f) {
+  using P = llvm::CmpInst::Predicate;
+  auto direction = [](P p) {
+    switch (p) {
+      case P::ICMP_ULT: case P::ICMP_ULE: case P::ICMP_SLT: case P::ICMP_SLE: return -1;
+      case P::ICMP_UGT: case P::ICMP_UGE: case P::ICMP_SGT: case P::ICMP_SGE: return 1;
+      default: return 0;
+    }
+  };
+  bool changed = false;
+  for (llvm::BasicBlock& bb : f) {
+    for (auto it = bb.begin(); it != bb.end();) {
+      auto* select = llvm::dyn_cast<llvm::SelectInst>(&*it++);
+      if (select == nullptr || !select->getType()->isIntegerTy(1)) continue;
+      auto* equal = llvm::dyn_cast<llvm::ICmpInst>(select->getCondition());
+      auto* low = llvm::dyn_cast<llvm::ICmpInst>(select->getTrueValue());
+      auto* high = llvm::dyn_cast<llvm::ICmpInst>(select->getFalseValue());
+      if (equal == nullptr || low == nullptr || high == nullptr || equal->getPredicate() != P::ICMP_EQ) continue;
+      // The high words: i32, or i64 with 32 leading zeros where InstCombine widened them.
+      llvm::Value* ha = high->getOperand(0);
+      llvm::Value* hb = high->getOperand(1);
+      const llvm::DataLayout& layout = f.getParent()->getDataLayout();
+      auto is_word = [&](llvm::Value* v) {
+        return v->getType()->isIntegerTy(32) ||
+               (v->getType()->isIntegerTy(64) && llvm::computeKnownBits(v, layout).countMinLeadingZeros() >= 32);
+      };
+      if (!low->getOperand(0)->getType()->isIntegerTy(32) || !is_word(ha) || !is_word(hb)) continue;
+      // The high compare and the equality test on the same two words (either order).
+      // (InstCombine may have left one of them on the 64-bit form of the word and the other on
+      // its truncation.)
+      auto word = [](llvm::Value* v) {
+        if (auto* t = llvm::dyn_cast<llvm::TruncInst>(v)) return t->getOperand(0);
+        return v;
+      };
+      llvm::Value* ea = word(equal->getOperand(0));
+      llvm::Value* eb = word(equal->getOperand(1));
+      if (!((ea == word(ha) && eb == word(hb)) || (ea == word(hb) && eb == word(ha)))) continue;
+      const P lp = low->getPredicate(), hp = high->getPredicate();
+      if (!llvm::CmpInst::isUnsigned(lp) || direction(lp) == 0 || direction(lp) != direction(hp)) continue;
+      const bool is_signed = llvm::CmpInst::isSigned(hp);
+      const bool strict = llvm::CmpInst::isStrictPredicate(lp);
+      P joined;
+      if (direction(lp) < 0) joined = is_signed ? (strict ? P::ICMP_SLT : P::ICMP_SLE) : (strict ? P::ICMP_ULT : P::ICMP_ULE);
+      else joined = is_signed ? (strict ? P::ICMP_SGT : P::ICMP_SGE) : (strict ? P::ICMP_UGT : P::ICMP_UGE);
+      llvm::IRBuilder<> b(select);
+      auto wide = [&](llvm::Value* hi, llvm::Value* lo) {
+        return b.CreateOr(b.CreateShl(b.CreateZExtOrBitCast(hi, b.getInt64Ty()), 32), b.CreateZExt(lo, b.getInt64Ty()));
+      };
+      llvm::Value* result = b.CreateICmp(joined, wide(ha, low->getOperand(0)), wide(hb, low->getOperand(1)));
+      select->replaceAllUsesWith(result);
+      select->eraseFromParent();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 void resolve_nan_marks(llvm::Module& module) {
   llvm::Function* mark = module.getFunction(kNanMark);
   if (mark == nullptr) return;
@@ -332,6 +396,8 @@ std::vector<Diagnostic> finalize_module(LiftModule& m, bool optimize) {
   mpm.run(module, mam);
   resolve_nan_marks(module);
   if (optimize) {
+    for (llvm::Function& f : module.functions())
+      if (!f.isDeclaration()) join_split_compares(f);
     llvm::FunctionPassManager cleanup;
     cleanup.addPass(llvm::InstCombinePass());
     cleanup.addPass(llvm::SimplifyCFGPass());
