@@ -6,7 +6,9 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsAMDGPU.h>
@@ -269,6 +271,57 @@ bool join_split_compares(llvm::Function& f) {
   return changed;
 }
 
+// SASS adds 64-bit values in two halves: the low words with a carry out (IADD3/LEA with P), the
+// high words plus that carry (IADD3.X/LEA.HI.X). After the semantics are inlined that is
+//   lo = uadd.with.overflow(x, y).0,  hi = h1 + h2 + zext(uadd.with.overflow(x, y).1)
+// which is exactly the two words of (h1:x) + (h2:y). Written as one 64-bit add, the halves fold
+// back into the 64-bit values they were split from (an address and its index), and the target
+// adds in one pair of instructions.
+bool join_split_adds(llvm::Function& f) {
+  llvm::DominatorTree dominators(f);
+  std::vector<llvm::Instruction*> carries;
+  for (llvm::Instruction& i : llvm::instructions(f))
+    if (auto* z = llvm::dyn_cast<llvm::ZExtInst>(&i); z != nullptr && z->getType()->isIntegerTy(32) && z->getSrcTy()->isIntegerTy(1))
+      carries.push_back(z);
+  bool changed = false;
+  for (llvm::Instruction* zext : carries) {
+    auto* flag = llvm::dyn_cast<llvm::ExtractValueInst>(zext->getOperand(0));
+    if (flag == nullptr || flag->getIndices().size() != 1 || flag->getIndices()[0] != 1) continue;
+    auto* overflow = llvm::dyn_cast<llvm::IntrinsicInst>(flag->getAggregateOperand());
+    if (overflow == nullptr || overflow->getIntrinsicID() != llvm::Intrinsic::uadd_with_overflow || !overflow->getType()->getStructElementType(0)->isIntegerTy(32))
+      continue;
+    if (!zext->hasOneUse()) continue;
+    auto* top = llvm::dyn_cast<llvm::BinaryOperator>(*zext->user_begin());
+    if (top == nullptr || top->getOpcode() != llvm::Instruction::Add) continue;
+    llvm::Value* rest = top->getOperand(0) == zext ? top->getOperand(1) : top->getOperand(0);
+    llvm::Value* h1 = rest;
+    llvm::Value* h2 = llvm::ConstantInt::get(rest->getType(), 0);
+    llvm::Instruction* hi = top;
+    if (auto* inner = llvm::dyn_cast<llvm::BinaryOperator>(rest); inner != nullptr && inner->getOpcode() == llvm::Instruction::Add && inner->hasOneUse()) {
+      h1 = inner->getOperand(0), h2 = inner->getOperand(1);
+    } else if (top->hasOneUse()) {
+      if (auto* outer = llvm::dyn_cast<llvm::BinaryOperator>(*top->user_begin()); outer != nullptr && outer->getOpcode() == llvm::Instruction::Add) {
+        h2 = outer->getOperand(0) == top ? outer->getOperand(1) : outer->getOperand(0);
+        hi = outer;
+      }
+    }
+    llvm::IRBuilder<> b(hi);
+    auto wide = [&](llvm::Value* high, llvm::Value* low) {
+      return b.CreateOr(b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32), b.CreateZExt(low, b.getInt64Ty()));
+    };
+    llvm::Value* sum = b.CreateAdd(wide(h1, overflow->getArgOperand(0)), wide(h2, overflow->getArgOperand(1)));
+    llvm::Value* high_word = b.CreateTrunc(b.CreateLShr(sum, 32), b.getInt32Ty());
+    auto* low_word = llvm::cast<llvm::Instruction>(b.CreateTrunc(sum, b.getInt32Ty()));
+    hi->replaceAllUsesWith(high_word);
+    // The low word where the sum dominates: its uses after the high word.
+    for (llvm::User* u : overflow->users())
+      if (auto* lo = llvm::dyn_cast<llvm::ExtractValueInst>(u); lo != nullptr && lo->getIndices()[0] == 0)
+        lo->replaceUsesWithIf(low_word, [&](llvm::Use& use) { return dominators.dominates(low_word, use); });
+    changed = true;
+  }
+  return changed;
+}
+
 void resolve_nan_marks(llvm::Module& module) {
   llvm::Function* mark = module.getFunction(kNanMark);
   if (mark == nullptr) return;
@@ -397,7 +450,10 @@ std::vector<Diagnostic> finalize_module(LiftModule& m, bool optimize) {
   resolve_nan_marks(module);
   if (optimize) {
     for (llvm::Function& f : module.functions())
-      if (!f.isDeclaration()) join_split_compares(f);
+      if (!f.isDeclaration()) {
+        join_split_compares(f);
+        join_split_adds(f);
+      }
     llvm::FunctionPassManager cleanup;
     cleanup.addPass(llvm::InstCombinePass());
     cleanup.addPass(llvm::SimplifyCFGPass());
