@@ -173,14 +173,28 @@ bool nan_bits_seen(llvm::CallInst* mark) {
             case llvm::Intrinsic::round:
             case llvm::Intrinsic::roundeven:
             case llvm::Intrinsic::canonicalize:
-            // Moves between lanes (SHFL, the warp reductions): the bits go on unchanged.
+              passes = true;
+              break;
+            // Moves between lanes (SHFL, the warp reductions): the data goes on unchanged; a
+            // value that picks the lane is seen. Data arguments: [first, last).
             case llvm::Intrinsic::amdgcn_ds_bpermute:
             case llvm::Intrinsic::amdgcn_readlane:
             case llvm::Intrinsic::amdgcn_readfirstlane:
             case llvm::Intrinsic::amdgcn_permlane16:
             case llvm::Intrinsic::amdgcn_permlanex16:
             case llvm::Intrinsic::amdgcn_mov_dpp:
-            case llvm::Intrinsic::amdgcn_update_dpp:
+            case llvm::Intrinsic::amdgcn_update_dpp: {
+              const llvm::Intrinsic::ID id = callee->getIntrinsicID();
+              const unsigned first = id == llvm::Intrinsic::amdgcn_ds_bpermute ? 1 : 0;
+              const unsigned last = id == llvm::Intrinsic::amdgcn_permlane16 || id == llvm::Intrinsic::amdgcn_permlanex16 ||
+                                            id == llvm::Intrinsic::amdgcn_update_dpp
+                                        ? 2
+                                        : first + 1;
+              for (unsigned k = 0; k < call->arg_size(); ++k)
+                if (call->getArgOperand(k) == v && (k < first || k >= last)) return true;
+              passes = true;
+              break;
+            }
             // MUFU's units: a NaN in gives a NaN out.
             case llvm::Intrinsic::amdgcn_rcp:
             case llvm::Intrinsic::amdgcn_rsq:
@@ -205,9 +219,6 @@ bool nan_bits_seen(llvm::CallInst* mark) {
   return false;
 }
 
-// Every NaN mark (semantics/sass.h) becomes the canonical-NaN select where its bits can be seen,
-// and its operand elsewhere. Decided for all marks before any is rewritten: a mark counts on the
-// marks after it, which stay marks in the decision.
 // SASS compares 64-bit integers in two halves: ISETP on the low words (unsigned), then
 // ISETP.EX on the high words, which takes the low result where the high words are equal:
 // select(hi_a == hi_b, lo_a <u lo_b, hi_a < hi_b). LLVM keeps the three compares; as one 64-bit
@@ -322,6 +333,9 @@ bool join_split_adds(llvm::Function& f) {
   return changed;
 }
 
+// Every NaN mark (semantics/sass.h) becomes the canonical-NaN select where its bits can be seen,
+// and its operand elsewhere. Decided for all marks before any is rewritten: a mark counts on the
+// marks after it, which stay marks in the decision.
 void resolve_nan_marks(llvm::Module& module) {
   llvm::Function* mark = module.getFunction(kNanMark);
   if (mark == nullptr) return;
