@@ -7,22 +7,15 @@
 #include <cstring>
 #include <limits>
 
+#include "float_bits.h"
 #include "lift/semantics/sass_float.h"
 #include "lift/semantics/sass_half.h"
 #include "lift/semantics/sass_integer.h"
 
 namespace {
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float from_bits(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using gpuport::testing::bits;
+using gpuport::testing::from_bits;
 
 TEST(LiftIntegerSemantics, Iadd3CarriesAndNegation) {
   bool c0 = false, c1 = false;

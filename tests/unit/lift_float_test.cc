@@ -12,32 +12,17 @@
 #include <random>
 #include <vector>
 
+#include "float_bits.h"
 #include "lift/semantics/sass_float.h"
 #include "lift/semantics/sass_half.h"
 #include "lift/semantics/sass_integer.h"
 
 namespace {
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float from_bits(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-std::uint64_t bits64(double d) {
-  std::uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
-}
-double from_bits64(std::uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, 8);
-  return d;
-}
+using gpuport::testing::bits;
+using gpuport::testing::from_bits;
+using gpuport::testing::bits64;
+using gpuport::testing::from_bits64;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr double kInf64 = std::numeric_limits<double>::infinity();

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "float_bits.h"
 #include "lift/semantics/sass_half.h"
 #include "lift/semantics/sass_mma.h"
 #include "lift/semantics/target_native.h"
@@ -20,16 +21,8 @@ namespace {
 
 using gpuport::lift::native::run_warp;
 
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float from_bits(std::uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using gpuport::testing::bits;
+using gpuport::testing::from_bits;
 
 // Where fragment element i of a lane sits in its matrix: (row, column). g = lane / 4, t = lane % 4.
 using Place = std::function<std::pair<int, int>(int lane, int i)>;
