@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -67,6 +68,39 @@ void add_module_variables(const sass::Cubin& cubin, std::string_view file, Kerne
   }
 }
 
+// CUDA 13's bank 4 (sm_100, sm_120): one per module, the 64-bit addresses of the globals that the
+// kernels read through `LDC.64 R, c[0x4][offset]` where CUDA 11.8 wrote `32@lo(symbol)`
+// immediates. The section holds zeros; its relocations (.rela.nv.constant4, Elf64_Rela) say
+// which symbol's address the loader puts at each offset.
+void add_address_bank(const sass::Cubin& cubin, std::string_view file, KernelInfo& info) {
+  const sass::CubinSection* s = cubin.find_section(".nv.constant4");
+  if (s == nullptr) return;
+  const std::string_view bytes = sass::Cubin::section_bytes(file, *s);
+  std::vector<std::uint8_t> bank(bytes.begin(), bytes.end());
+  bank.resize(s->size, 0);
+  info.constant_banks[4] = std::move(bank);
+  const sass::CubinSection* rela = cubin.find_section(".rela.nv.constant4");
+  if (rela == nullptr) return;
+  const std::string_view r = sass::Cubin::section_bytes(file, *rela);
+  constexpr std::size_t kRela = 24;  // r_offset, r_info (symbol << 32 | type), r_addend
+  for (std::size_t at = 0; at + kRela <= r.size(); at += kRela) {
+    std::uint64_t offset = 0, relocation_info = 0;
+    std::int64_t addend = 0;
+    std::memcpy(&offset, r.data() + at, 8);
+    std::memcpy(&relocation_info, r.data() + at + 8, 8);
+    std::memcpy(&addend, r.data() + at + 16, 8);
+    const std::uint64_t symbol = relocation_info >> 32;
+    KernelInfo::BankRelocation b;
+    b.offset = offset;
+    b.type = static_cast<std::uint32_t>(relocation_info & 0xffffffffu);
+    b.symbol = symbol < cubin.symbols.size() ? cubin.symbols[symbol].name : std::string();
+    b.addend = addend;
+    info.bank_relocations[4].push_back(std::move(b));
+  }
+  std::sort(info.bank_relocations[4].begin(), info.bank_relocations[4].end(),
+            [](const auto& x, const auto& y) { return x.offset < y.offset; });
+}
+
 }  // namespace
 
 std::vector<std::string> demangled_parameter_types(const std::string& mangled, bool& is_function) {
@@ -112,6 +146,7 @@ KernelInfo kernel_info_from_cubin(const sass::Cubin& cubin, std::string_view fil
     info.constant_banks[2] = std::vector<std::uint8_t>(bytes.begin(), bytes.end());
   }
   add_module_variables(cubin, file, info);
+  add_address_bank(cubin, file, info);
   return info;
 }
 
@@ -218,7 +253,7 @@ KernelInfo kernel_info_from_text(const sass::SassProgram& program, const sass::S
         if (op.kind != sass::OperandKind::memory) continue;
         const auto& a = op.address;
         const std::uint64_t end = static_cast<std::uint64_t>(std::max<std::int64_t>(a.offset, 0)) + access_width(ins).bytes;
-        const bool through_register = (a.base.present && a.base.index != 255 && !(a.base.kind == sass::OperandKind::uniform_reg && a.base.index == 63)) ||
+        const bool through_register = (a.base.present && a.base.index != sass::kZeroRegister) ||
                                       (a.index.present && a.index.index != 255);
         if (shared) {
           shared_bound = std::max(shared_bound, end);

@@ -72,7 +72,7 @@ class LiftContext {
   void write64(const sass::SassOperand& op, llvm::Value* value64);  // i64 or f64 into Rn, Rn+1
   void write_predicate(const sass::SassOperand& op, llvm::Value* value);  // PT/UPT dropped
 
-  // Register files by index (255 = RZ, 63 = URZ, 7 = PT/UPT read as 0 / true).
+  // Register files by index (255 = RZ and URZ, 7 = PT/UPT read as 0 / true).
   llvm::Value* reg(bool uniform, unsigned index);
   void set_reg(bool uniform, unsigned index, llvm::Value* value32);
   llvm::Value* pred(bool uniform, unsigned index);
@@ -95,7 +95,8 @@ class LiftContext {
   // The address an operand names: base register (a .64 pair or 32 bits), index register and
   // offset, summed in 64 bits.
   // `wide_base`: the base register is a 64-bit pair even without .64 (the .E addressing of sm_75).
-  llvm::Value* address(const sass::MemoryAddress& address, bool wide_base = false);
+  // wide_base / wide_index: the base / index register is a 64-bit pair though the listing has no .64.
+  llvm::Value* address(const sass::MemoryAddress& address, bool wide_base = false, bool wide_index = false);
   llvm::Value* global_pointer(llvm::Value* address64);  // ptr addrspace(1)
   llvm::Value* generic_pointer(llvm::Value* address64); // ptr (flat)
   // Shared memory: a byte offset in the SASS shared window -> ptr addrspace(3) into the kernel's
@@ -204,5 +205,8 @@ llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, ll
 // variable's address (+ addend), or of a code label ((kernel + .L_x_N@srel), a return address:
 // the label's offset); poison after a finding for any other symbol or form.
 llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op);
+// The global a cubin symbol names (a __device__ or __constant__ variable), for relocations;
+// nullptr after a finding for any other symbol.
+llvm::Constant* variable_address(LiftContext& cx, std::string_view name);
 
 }  // namespace gpuport::lift

@@ -140,6 +140,19 @@ bool lift_fmnmx(LiftContext& cx, const SassInstruction& ins) {
   return true;
 }
 
+// FMNMX3[.FTZ][.NAN] d, a, b, c, p (sm_100/sm_120): FMNMX over three sources, in order.
+bool lift_fmnmx3(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"FTZ", "NAN"}) || !plain_operands(cx, ins)) return false;
+  const auto& ops = ins.operands;
+  if (ops.size() != 5) return cx.refuse("FMNMX3 needs d, a, b, c, p");
+  const char* semantic = ins.has_modifier("NAN") ? "fmnmx_nan" : "fmnmx";
+  llvm::Value* p = cx.read_predicate(ops[4]);
+  llvm::Value* ftz = cx.flag(ins.has_modifier("FTZ"));
+  llvm::Value* ab = cx.semantic(semantic, {cx.read_float(ops[1]), cx.read_float(ops[2]), p, ftz});
+  cx.write(ops[0], cx.semantic(semantic, {ab, cx.read_float(ops[3]), p, ftz}));
+  return true;
+}
+
 // FCHK p, a, b.
 bool lift_fchk(LiftContext& cx, const SassInstruction& ins) {
   if (!known_modifiers(cx, ins, {}) || !plain_operands(cx, ins)) return false;
@@ -579,11 +592,15 @@ void register_float_handlers(HandlerTable& t) {
   t["FSET"] = lift_fset;
   t["FSEL"] = lift_fsel;
   t["FMNMX"] = lift_fmnmx;
+  t["FMNMX3"] = lift_fmnmx3;
   t["FCHK"] = lift_fchk;
   t["MUFU"] = lift_mufu;
   t["FRND"] = lift_frnd;
   t["F2I"] = lift_f2i;
   t["I2F"] = t["I2FP"] = lift_i2f;
+  // The uniform datapath's float instructions (sm_100/sm_120): the same operations on uniform
+  // registers, which the operand readers and writers handle.
+  for (const char* op : {"FADD", "FMUL", "FFMA", "FSETP", "FSEL", "FMNMX", "I2F", "I2FP"}) t[fmt::format("U{}", op)] = t[op];
   t["F2F"] = lift_f2f;
   t["F2IP"] = lift_f2ip;
   t["F2FP"] = lift_f2fp;

@@ -63,6 +63,24 @@ std::int64_t immediate_value(const SassOperand& op) {
   return op.value;
 }
 
+// A register pair, 64-bit immediate or constant as a 64-bit integer with its prefixes (-x, ~x):
+// the sources of Blackwell's 64-bit integer forms (IADD.64, SEL.64, ISETP.U64, ...). nvdisasm
+// prints an immediate as its value (`-0x1` is all ones).
+llvm::Value* read_int64(LiftContext& cx, const SassOperand& op) {
+  llvm::Value* v = cx.read64(op);
+  if (op.absolute) v = cx.builder().CreateBinaryIntrinsic(llvm::Intrinsic::abs, v, cx.flag(false));
+  if (op.bitwise_not) v = cx.builder().CreateNot(v);
+  if (op.negate) v = cx.builder().CreateNeg(v);
+  return v;
+}
+
+// An operand that must be PT or UPT: an output the form names but this lifter does not model
+// (nvdisasm prints PT when the instruction does not write it).
+bool unwritten_predicate(LiftContext& cx, const SassInstruction& ins, const SassOperand& op) {
+  if (is_predicate(op) && op.is_true_predicate() && !op.logical_not) return true;
+  return cx.refuse(fmt::format("{} writing the predicate {} is not supported", ins.opcode, std::string_view(op.text)));
+}
+
 // The predicate file P0..P6 (UP0..UP6) as the low 7 bits of a word, as P2R and R2P see it.
 llvm::Value* predicate_file(LiftContext& cx, bool uniform) {
   llvm::Value* pr = cx.u32(0);
@@ -75,17 +93,32 @@ llvm::Value* predicate_file(LiftContext& cx, bool uniform) {
 
 // MOV d, a [, lane mask]: UMOV, and MOV32I of older encodings. The lane mask only says which
 // lanes of a quad take part; every thread moves its own value.
+// MOV.64/UMOV.64 d, a (sm_100/sm_120): a register pair or a 64-bit immediate.
 bool lift_mov(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {}) || !plain_operands(cx, ins)) return false;
+  if (!known_modifiers(cx, ins, {"64"}) || !plain_operands(cx, ins)) return false;
   if (ins.operands.size() < 2 || ins.operands.size() > 3) return cx.refuse("MOV needs a destination and a source");
+  if (ins.has_modifier("64")) {
+    if (ins.operands.size() != 2) return cx.refuse("MOV.64 needs d, a");
+    cx.write64(ins.operands[0], read_int64(cx, ins.operands[1]));
+    return true;
+  }
   cx.write(ins.operands[0], cx.read_int(ins.operands[1]));
   return true;
 }
 
 // IADD3 d, [co0, [co1,]] a, b, c [, ci0, ci1]    (the carry-ins only with .X)
 bool lift_iadd3(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"X"}) || !plain_operands(cx, ins)) return false;
+  if (!known_modifiers(cx, ins, {"X", "64"}) || !plain_operands(cx, ins)) return false;
   const auto& ops = ins.operands;
+  if (ins.has_modifier("64")) {
+    // IADD3.64 d, PT, PT, a, b, c (sm_100/sm_120): a three-way sum of register pairs; the carry
+    // outputs are always PT in what CUDA 13 emits, and an extended form is not modelled.
+    if (ins.has_modifier("X") || ops.size() != 6) return cx.refuse(fmt::format("a {}.64 form other than d, PT, PT, a, b, c", ins.opcode));
+    if (!unwritten_predicate(cx, ins, ops[1]) || !unwritten_predicate(cx, ins, ops[2])) return false;
+    auto& b = cx.builder();
+    cx.write64(ops[0], b.CreateAdd(b.CreateAdd(read_int64(cx, ops[3]), read_int64(cx, ops[4])), read_int64(cx, ops[5])));
+    return true;
+  }
   std::size_t i = 1;
   const SassOperand* co[2] = {nullptr, nullptr};
   while (i < ops.size() && is_predicate(ops[i]) && i <= 2 && ops.size() - i > 3) co[i - 1] = &ops[i], ++i;
@@ -166,18 +199,25 @@ bool lift_imad(LiftContext& cx, const SassInstruction& ins) {
 
 // ISETP.cmp[.U32][.EX].bop p, q, a, b, c [, lower]: p = (a cmp b) bop c, q = !(a cmp b) bop c.
 bool lift_isetp(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "U32", "EX", "AND", "OR", "XOR"}) ||
+  if (!known_modifiers(cx, ins, {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "U32", "U64", "S64", "EX", "AND", "OR", "XOR"}) ||
       !plain_operands(cx, ins))
     return false;
   const auto& ops = ins.operands;
   const int cmp = integer_compare_code(ins), bop = boolean_op_code(ins);
   if (cmp < 0 || bop < 0 || ops.size() < 5) return cx.refuse("an ISETP form without a comparison or boolean operation");
-  const bool is_unsigned = ins.has_modifier("U32");
-  llvm::Value* a = cx.read_int(ops[2]);
-  llvm::Value* b = cx.read_int(ops[3]);
+  const bool wide = ins.has_modifier("U64") || ins.has_modifier("S64");
+  const bool is_unsigned = ins.has_modifier("U32") || ins.has_modifier("U64");
+  if (wide && (ins.has_modifier("U32") || ins.has_modifier("EX") || (ins.has_modifier("U64") && ins.has_modifier("S64"))))
+    return cx.refuse("ISETP with .U64 or .S64 and another type or .EX");
+  llvm::Value* a = wide ? read_int64(cx, ops[2]) : cx.read_int(ops[2]);
+  llvm::Value* b = wide ? read_int64(cx, ops[3]) : cx.read_int(ops[3]);
   llvm::Value* c = cx.read_predicate(ops[4]);
   llvm::Value* r;
-  if (ins.has_modifier("EX")) {
+  if (wide) {
+    // ISETP.cmp.{U64,S64} (sm_100/sm_120): one compare of two register pairs.
+    if (ops.size() != 5) return cx.refuse("ISETP.U64/.S64 with more operands than its form has");
+    r = cx.semantic("icmp64", {a, b, cx.u32(cmp), cx.flag(is_unsigned)});
+  } else if (ins.has_modifier("EX")) {
     if (ops.size() != 6) return cx.refuse("ISETP.EX without the lower words' predicate");
     r = cx.semantic("icmp_ex", {a, b, cx.u32(cmp), cx.flag(is_unsigned), cx.read_predicate(ops[5])});
   } else {
@@ -284,21 +324,97 @@ bool lift_lea(LiftContext& cx, const SassInstruction& ins) {
 }
 
 // SEL d, a, b, p: a when p, else b.
+// SEL.64 (sm_100/sm_120): the same for register pairs.
 bool lift_sel(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {}) || !plain_operands(cx, ins)) return false;
+  if (!known_modifiers(cx, ins, {"64"}) || !plain_operands(cx, ins)) return false;
   const auto& ops = ins.operands;
   if (ops.size() != 4 || !is_predicate(ops[3])) return cx.refuse("SEL needs d, a, b, predicate");
+  if (ins.has_modifier("64")) {
+    cx.write64(ops[0], cx.builder().CreateSelect(cx.read_predicate(ops[3]), read_int64(cx, ops[1]), read_int64(cx, ops[2])));
+    return true;
+  }
   cx.write(ops[0], cx.semantic("sel", {cx.read_int(ops[1]), cx.read_int(ops[2]), cx.read_predicate(ops[3])}));
   return true;
 }
 
-// IMNMX[.U32] d, a, b, p (and sm_90's VIMNMX): the minimum when p, else the maximum.
+// IMNMX[.U32] d, a, b, p: the minimum when p, else the maximum.
+// IMNMX.{U64,S64} PT, PT, d, a, b, p, !PT (sm_100/sm_120): the same for register pairs. The
+// leading outputs are PT and the last input !PT in every instance CUDA 13 emits here; other
+// values are refused.
 bool lift_imnmx(LiftContext& cx, const SassInstruction& ins) {
-  if (!known_modifiers(cx, ins, {"U32"}) || !plain_operands(cx, ins)) return false;
+  if (!known_modifiers(cx, ins, {"U32", "U64", "S64"}) || !plain_operands(cx, ins)) return false;
   const auto& ops = ins.operands;
+  if (ins.has_modifier("U64") || ins.has_modifier("S64")) {
+    if (ins.has_modifier("U32") || (ins.has_modifier("U64") && ins.has_modifier("S64")) || ops.size() != 7 || !is_predicate(ops[5]))
+      return cx.refuse(fmt::format("a {} form other than {}.U64/.S64 PT, PT, d, a, b, p, !PT", ins.opcode, ins.opcode));
+    if (!unwritten_predicate(cx, ins, ops[0]) || !unwritten_predicate(cx, ins, ops[1])) return false;
+    if (!ops[6].is_true_predicate() || !ops[6].logical_not) return cx.refuse(fmt::format("{}.U64 with a last predicate other than !PT", ins.opcode));
+    cx.write64(ops[2], cx.semantic("imnmx64", {read_int64(cx, ops[3]), read_int64(cx, ops[4]), cx.flag(ins.has_modifier("U64")),
+                                               cx.read_predicate(ops[5])}));
+    return true;
+  }
   if (ops.size() != 4 || !is_predicate(ops[3])) return cx.refuse(fmt::format("{} needs d, a, b, predicate", ins.opcode));
   cx.write(ops[0], cx.semantic("imnmx", {cx.read_int(ops[1]), cx.read_int(ops[2]), cx.flag(ins.has_modifier("U32")),
                                          cx.read_predicate(ops[3])}));
+  return true;
+}
+
+// The signedness of a VIMNMX-family instruction: .U32, or .S32 (the default); -1 for both.
+int vimnmx_unsigned(const SassInstruction& ins) {
+  if (ins.has_modifier("U32") && ins.has_modifier("S32")) return -1;
+  return ins.has_modifier("U32") ? 1 : 0;
+}
+
+// VIMNMX[.U32|.S32][.RELU] d, a, b, p (sm_90 on; CUDA 13 prints the type) and the sm_100/sm_120
+// form VIMNMX d, PT, PT, a, b, p, whose two predicate outputs are PT in all CUDA 13 emits here.
+// VIMNMX3 d, a, b, c, p: of three sources. .RELU (PTX min/max.relu.s32): negative results are 0.
+bool lift_vimnmx(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"U32", "S32", "RELU"}) || !plain_operands(cx, ins)) return false;
+  const int is_unsigned = vimnmx_unsigned(ins);
+  if (is_unsigned < 0) return cx.refuse(fmt::format("{} with both .U32 and .S32", ins.opcode));
+  if (is_unsigned == 1 && ins.has_modifier("RELU")) return cx.refuse(fmt::format("{}.U32.RELU is not supported", ins.opcode));
+  const auto& ops = ins.operands;
+  llvm::Value* r;
+  if (ins.opcode == "VIMNMX3") {
+    if (ops.size() != 5 || !is_predicate(ops[4])) return cx.refuse("VIMNMX3 needs d, a, b, c, predicate");
+    r = cx.semantic("imnmx3", {cx.read_int(ops[1]), cx.read_int(ops[2]), cx.read_int(ops[3]), cx.flag(is_unsigned == 1),
+                               cx.read_predicate(ops[4])});
+  } else {
+    std::size_t a = 1;
+    if (ops.size() == 6) {
+      if (!unwritten_predicate(cx, ins, ops[1]) || !unwritten_predicate(cx, ins, ops[2])) return false;
+      a = 3;
+    } else if (ops.size() != 4) {
+      return cx.refuse(fmt::format("{} needs d, a, b, predicate", ins.opcode));
+    }
+    if (!is_predicate(ops[a + 2])) return cx.refuse(fmt::format("{} needs a predicate last", ins.opcode));
+    r = cx.semantic("imnmx", {cx.read_int(ops[a]), cx.read_int(ops[a + 1]), cx.flag(is_unsigned == 1), cx.read_predicate(ops[a + 2])});
+  }
+  if (ins.has_modifier("RELU")) r = cx.semantic("relu", {r});
+  cx.write(ops[0], r);
+  return true;
+}
+
+// VIADDMNMX[.U32|.S32] d, a, b, c, p (sm_100/sm_120): min (p) or max of a + b and c.
+bool lift_viaddmnmx(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"U32", "S32"}) || !plain_operands(cx, ins)) return false;
+  const int is_unsigned = vimnmx_unsigned(ins);
+  if (is_unsigned < 0) return cx.refuse("VIADDMNMX with both .U32 and .S32");
+  const auto& ops = ins.operands;
+  if (ops.size() != 5 || !is_predicate(ops[4])) return cx.refuse("VIADDMNMX needs d, a, b, c, predicate");
+  cx.write(ops[0], cx.semantic("iadd_mnmx", {cx.read_int(ops[1]), cx.read_int(ops[2]), cx.read_int(ops[3]), cx.flag(is_unsigned == 1),
+                                             cx.read_predicate(ops[4])}));
+  return true;
+}
+
+// IADD.64 d, a, b (sm_100/sm_120): a 64-bit add of register pairs, each source with its prefixes.
+// A 32-bit IADD has not been seen from CUDA 13 and is refused.
+bool lift_iadd(LiftContext& cx, const SassInstruction& ins) {
+  if (!known_modifiers(cx, ins, {"64"}) || !plain_operands(cx, ins)) return false;
+  const auto& ops = ins.operands;
+  if (!ins.has_modifier("64")) return cx.refuse("IADD without .64 is not supported");
+  if (ops.size() != 3) return cx.refuse("IADD.64 needs d, a, b");
+  cx.write64(ops[0], cx.builder().CreateAdd(read_int64(cx, ops[1]), read_int64(cx, ops[2])));
   return true;
 }
 
@@ -474,7 +590,10 @@ void register_integer_handlers(HandlerTable& t) {
   for (const char* op : {"SHF", "USHF"}) t[op] = lift_shf;
   for (const char* op : {"LEA", "ULEA"}) t[op] = lift_lea;
   for (const char* op : {"SEL", "USEL"}) t[op] = lift_sel;
-  for (const char* op : {"IMNMX", "UIMNMX", "VIMNMX"}) t[op] = lift_imnmx;
+  for (const char* op : {"IMNMX", "UIMNMX"}) t[op] = lift_imnmx;
+  for (const char* op : {"VIMNMX", "VIMNMX3"}) t[op] = lift_vimnmx;
+  t["VIADDMNMX"] = lift_viaddmnmx;
+  for (const char* op : {"IADD", "UIADD"}) t[op] = lift_iadd;
   t["VIADD"] = lift_viadd;
   t["VABSDIFF"] = lift_vabsdiff;
   for (const char* op : {"PRMT", "UPRMT"}) t[op] = lift_prmt;

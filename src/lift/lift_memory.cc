@@ -81,13 +81,16 @@ enum class Space { global, generic, shared, local };
 
 // `wide`: the base register is a 64-bit pair even where the listing does not say .64: sm_75 and
 // older print a 64-bit base without it (.E says the address is 64 bits), and nvdisasm prints
-// every ATOMG/ATOM .CAS address without it.
+// every ATOMG/ATOM .CAS address without it. Turing's global accesses add a uniform register to a
+// 64-bit base (`LDG.E.SYS R0, [R2.64+UR4]` after `ULDC.64 UR4, c[0x0][0x168]`, where sm_80 on
+// write desc[UR][R.64]): that uniform register is a 64-bit pair too.
 llvm::Value* pointer(LiftContext& cx, const SassInstruction& ins, Space space, const SassOperand& mem, bool wide = false) {
   switch (space) {
     case Space::global:
     case Space::generic: {
       wide = wide || (cx.arch() < 80 && ins.has_modifier("E"));
-      llvm::Value* a = cx.address(mem.address, wide);
+      const bool wide_index = wide || mem.address.wide;
+      llvm::Value* a = cx.address(mem.address, wide, wide_index && mem.address.index.kind == OperandKind::uniform_reg);
       return space == Space::global ? cx.global_pointer(a) : cx.generic_pointer(a);
     }
     case Space::shared: return cx.shared_pointer(cx.builder().CreateTrunc(cx.address(mem.address), cx.i32()));
@@ -99,6 +102,12 @@ llvm::Value* pointer(LiftContext& cx, const SassInstruction& ins, Space space, c
 // ---- loads and stores -------------------------------------------------------------------------------
 
 bool check_load_store_modifiers(LiftContext& cx, const SassInstruction& ins) {
+  // LDS.U: nvdisasm prints .U on every shared load of Volta and Turing (sm_70, sm_75: LDS.U,
+  // LDS.U.128, LDS.U.U8) and on none from sm_80 on, where the same CUDA compiles to plain LDS.
+  // It selects nothing a thread reads; the bytes, width and sign extension are the other
+  // modifiers'.
+  if (ins.opcode == "LDS" && ins.has_modifier("U"))
+    return check_modifiers(cx, ins, {"U", "U8", "S8", "U16", "S16", "32", "64", "128"}, false);
   return check_modifiers(cx, ins, {"E", "U8", "S8", "U16", "S16", "32", "64", "128", "STRONG", "MMIO", "CTA", "SM", "GPU", "SYS"},
                          true);
 }
@@ -181,16 +190,25 @@ bool lift_store(LiftContext& cx, const SassInstruction& ins, Space space) {
 // bank the core provides (0: parameters and launch facts; 2: the compiler's constants; 3: the
 // module's __constant__ variables).
 bool lift_ldc(LiftContext& cx, const SassInstruction& ins) {
-  if (!check_modifiers(cx, ins, {"U8", "S8", "U16", "S16", "32", "64"}, false)) return false;
+  if (!check_modifiers(cx, ins, {"U8", "S8", "U16", "S16", "32", "64", "128"}, false)) return false;
   if (ins.operands.size() < 2 || ins.operands[1].kind != OperandKind::constant) return cx.refuse("LDC without a constant operand");
   const SassOperand& c = ins.operands[1];
   if (c.text.starts_with("cx[")) return cx.refuse("a constant bank chosen by a register (cx[UR][...])");
   const AccessWidth w = access_width(ins);
   const auto& base = c.address.base;
   llvm::Value* index = nullptr;
-  if (base.present && base.index != (base.kind == OperandKind::uniform_reg ? 63 : 255))
+  if (base.present && base.index != sass::kZeroRegister)
     index = cx.reg(base.kind == OperandKind::uniform_reg, base.index);
   const std::int64_t offset = base.present ? (c.address.has_offset ? c.address.offset : 0) : c.value;
+  const SassOperand& d = ins.operands[0];
+  if (w.bytes == 16) {
+    // LDCU.128 (sm_100/sm_120): four consecutive registers from 16 bytes.
+    if ((d.kind != OperandKind::reg && d.kind != OperandKind::uniform_reg) || d.index == sass::kZeroRegister)
+      return cx.refuse("a 128-bit constant load needs a register quad");
+    for (unsigned k = 0; k < 4; ++k)
+      cx.set_reg(d.kind == OperandKind::uniform_reg, d.index + k, cx.constant_bank(c.bank, offset + 4 * k, 4, index));
+    return true;
+  }
   llvm::Value* v = cx.constant_bank(c.bank, offset, w.bytes, index);
   auto& b = cx.builder();
   if (w.bytes < 4) cx.write(ins.operands[0], w.sign_extend ? b.CreateSExt(v, cx.i32()) : b.CreateZExt(v, cx.i32()));
@@ -364,7 +382,7 @@ llvm::Value* atomic_rmw(LiftContext& cx, const AtomicForm& f, llvm::Value* p, ll
 
 // ATOM/ATOMG/ATOMS/RED/REDG. Operand layouts as nvdisasm prints them:
 //   ATOMG/ATOM  Pd, Rd, [a], Rb [, Rc]   (Pd: the atomic was done; PT when unused)
-//   ATOMS       Rd, [a], Rb [, Rc]       (.POPC.INC: Rd, [a])
+//   ATOMS       Rd, [a], Rb [, Rc]       (.POPC.INC: Rd, [a]; sm_100/sm_120 .CAST.SPIN: Pd, [a], Rb, Rc)
 //   RED/REDG    [a], Rb
 // .CAS compares with Rb and stores Rc (register pairs with .64); .CAST.SPIN writes 1 to Rd when
 // it stored and 0 when the word had changed. Every atomic is relaxed (monotonic) at its scope.
@@ -378,7 +396,9 @@ bool lift_atomic(LiftContext& cx, const SassInstruction& ins, Space space, bool 
   if (returns) {
     if (i < ops.size() && is_predicate(ops[i])) done_flag = &ops[i++];
     if (i < ops.size() && ops[i].kind == OperandKind::reg) dest = &ops[i++];
-    if (dest == nullptr) return cx.refuse("an atomic without a destination register");
+    // Blackwell's ATOMS.CAST.SPIN writes its outcome to a predicate alone (Pd, [a], Rb, Rc).
+    const bool spin_to_predicate = dest == nullptr && done_flag != nullptr && form->op == AtomicOp::cas_spin;
+    if (dest == nullptr && !spin_to_predicate) return cx.refuse("an atomic without a destination register");
   }
   if (i >= ops.size() || ops[i].kind != OperandKind::memory) return cx.refuse("an atomic without an address");
   const SassOperand& mem = ops[i++];
@@ -400,6 +420,7 @@ bool lift_atomic(LiftContext& cx, const SassInstruction& ins, Space space, bool 
                                     llvm::AtomicOrdering::Monotonic, scope);
     if (form->op == AtomicOp::cas_spin) {
       if (dest != nullptr) cx.write(*dest, b.CreateZExt(b.CreateExtractValue(x, 1), cx.i32()));
+      else if (done_flag != nullptr) cx.write_predicate(*done_flag, b.CreateExtractValue(x, 1));
       return true;
     }
     old = b.CreateExtractValue(x, 0);
@@ -630,6 +651,23 @@ llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, ll
 }
 
 // 32@lo(symbol) / 32@hi(symbol), also with an addend: 32@lo((symbol+0x10)).
+llvm::Constant* variable_address(LiftContext& cx, std::string_view name) {
+  const ModuleVariable* v = find_variable(cx, name);
+  if (v == nullptr) {
+    cx.refuse(fmt::format("a relocation of {}, which is not a __device__ or __constant__ variable of the cubin", name));
+    return nullptr;
+  }
+  llvm::GlobalValue* symbol = nullptr;
+  if (v->bank == 3) {
+    if (!is_amdgpu(cx.request().target)) symbol = constant_variable(cx, *v);
+    else if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(cx, v->name, v->host_name)[0]);
+  } else if (v->bank == 0) {
+    symbol = device_variable(cx, *v);
+  }
+  if (symbol == nullptr) cx.refuse(fmt::format("variable {} has no global in the module", name));
+  return symbol;
+}
+
 llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   const std::string_view text = op.text;
   auto fail = [&](const std::string& why) -> llvm::Value* {
@@ -674,16 +712,8 @@ llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
       inner = trim(inner.substr(0, plus));
     }
   }
-  const ModuleVariable* v = find_variable(cx, inner);
-  if (v == nullptr) return fail(fmt::format("a relocation of {}, which is not a __device__ or __constant__ variable of the cubin", inner));
-  llvm::Value* symbol = nullptr;
-  if (v->bank == 3) {
-    if (!is_amdgpu(cx.request().target)) symbol = constant_variable(cx, *v);
-    else if (module_constant_bank(cx) != nullptr) symbol = cx.module().getNamedValue(host_names(cx, v->name, v->host_name)[0]);
-  } else if (v->bank == 0) {
-    symbol = device_variable(cx, *v);
-  }
-  if (symbol == nullptr) return fail(fmt::format("variable {} has no global in the module", inner));
+  llvm::Constant* symbol = variable_address(cx, inner);
+  if (symbol == nullptr) return llvm::PoisonValue::get(cx.i32());
   auto& b = cx.builder();
   llvm::Value* address = b.CreateAdd(b.CreatePtrToInt(symbol, cx.i64()), cx.u64(addend));
   if (high) address = b.CreateLShr(address, 32);

@@ -181,6 +181,9 @@ void register_warp_handlers(HandlerTable& t) {
   t["VOTEU"] = lift_vote;
   t["MATCH"] = lift_match;
   t["REDUX"] = lift_redux;
+  // CREDUX (sm_100/sm_120): what CUDA 13 compiles __reduce_*_sync to, a warp reduction into a
+  // uniform register as REDUX.
+  t["CREDUX"] = lift_redux;
 }
 
 }  // namespace gpuport::lift

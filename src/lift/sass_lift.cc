@@ -102,13 +102,13 @@ llvm::AllocaInst* LiftContext::slot(std::map<unsigned, llvm::AllocaInst*>& file,
 }
 
 llvm::Value* LiftContext::reg(bool uniform, unsigned index) {
-  if (index == (uniform ? 63u : 255u)) return u32(0);
+  if (index == sass::kZeroRegister) return u32(0);
   auto* s = slot(uniform ? uniform_registers_ : registers_, index, i32(), uniform ? "UR" : "R");
   return builder_.CreateLoad(i32(), s);
 }
 
 void LiftContext::set_reg(bool uniform, unsigned index, llvm::Value* value) {
-  if (index == (uniform ? 63u : 255u)) return;
+  if (index == sass::kZeroRegister) return;
   value = convert(value, i32());
   builder_.CreateStore(value, slot(uniform ? uniform_registers_ : registers_, index, i32(), uniform ? "UR" : "R"));
 }
@@ -204,10 +204,44 @@ llvm::GlobalVariable* LiftContext::bank_global(std::uint32_t bank) {
   const auto data = info.constant_banks.find(bank);
   if (data != info.constant_banks.end()) {
     // A private copy of the bank in the target's constant space (the module's variables that
-    // the host can write are separate globals, see ModuleVariable).
-    auto* array = llvm::ArrayType::get(i8(), data->second.size());
-    auto* init = llvm::ConstantDataArray::get(context(), llvm::ArrayRef<std::uint8_t>(data->second));
-    g = new llvm::GlobalVariable(module_, array, true, llvm::GlobalValue::PrivateLinkage, init,
+    // the host can write are separate globals, see ModuleVariable). Where the loader writes an
+    // address into the bank (bank 4), the copy holds that global's address as a relocated
+    // pointer: a packed struct of the bytes between and the pointers.
+    const std::vector<std::uint8_t>& bytes = data->second;
+    std::vector<llvm::Constant*> pieces;
+    std::uint64_t at = 0;
+    auto add_bytes = [&](std::uint64_t end) {
+      if (end <= at) return;
+      pieces.push_back(llvm::ConstantDataArray::get(context(), llvm::ArrayRef<std::uint8_t>(bytes.data() + at, end - at)));
+      at = end;
+    };
+    const auto relocations = info.bank_relocations.find(bank);
+    if (relocations != info.bank_relocations.end()) {
+      for (const auto& r : relocations->second) {
+        if (r.type != 2 || r.offset < at || r.offset + 8 > bytes.size()) {
+          refuse(fmt::format("relocation type {} of {} at c[{:#x}][{:#x}] is not supported", r.type, r.symbol, bank, r.offset));
+          continue;
+        }
+        llvm::Constant* symbol = variable_address(*this, r.symbol);
+        if (symbol == nullptr) continue;
+        add_bytes(r.offset);
+        llvm::Constant* address = llvm::ConstantExpr::getAdd(llvm::ConstantExpr::getPtrToInt(symbol, i64()),
+                                                              llvm::ConstantInt::get(i64(), static_cast<std::uint64_t>(r.addend)));
+        pieces.push_back(address);
+        at += 8;
+      }
+    }
+    add_bytes(bytes.size());
+    llvm::Constant* init;
+    if (pieces.size() == 1 && llvm::isa<llvm::ConstantDataArray>(pieces[0])) {
+      init = pieces[0];
+    } else {
+      std::vector<llvm::Type*> types;
+      for (auto* p : pieces) types.push_back(p->getType());
+      init = llvm::ConstantStruct::get(llvm::StructType::get(context(), types, true), pieces);
+    }
+    if (pieces.empty()) init = llvm::ConstantDataArray::get(context(), llvm::ArrayRef<std::uint8_t>());
+    g = new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
                                  fmt::format("{}.bank{}", request_.info.name, bank), nullptr,
                                  llvm::GlobalValue::NotThreadLocal, 4);
     g->setAlignment(llvm::Align(16));
@@ -227,7 +261,7 @@ llvm::Value* LiftContext::read(const sass::SassOperand& op) {
       return u32(static_cast<std::uint64_t>(op.value));
     case K::constant: {
       llvm::Value* index = nullptr;
-      const bool zero_index = op.address.base.index == (op.address.base.kind == K::uniform_reg ? 63 : 255);
+      const bool zero_index = op.address.base.index == sass::kZeroRegister;
       if (op.address.base.present && !zero_index) index = reg(op.address.base.kind == K::uniform_reg, op.address.base.index);
       const std::int64_t offset = op.address.base.present ? (op.address.has_offset ? op.address.offset : 0) : op.value;
       return constant_bank(op.bank, offset, 4, index);
@@ -273,7 +307,7 @@ llvm::Value* LiftContext::read64(const sass::SassOperand& op) {
     case K::reg:
     case K::uniform_reg: {
       const bool uniform = op.kind == K::uniform_reg;
-      if (op.index == (uniform ? 63u : 255u)) return u64(0);
+      if (op.index == sass::kZeroRegister) return u64(0);
       llvm::Value* lo = builder_.CreateZExt(reg(uniform, op.index), i64());
       llvm::Value* hi = builder_.CreateZExt(reg(uniform, op.index + 1), i64());
       return builder_.CreateOr(lo, builder_.CreateShl(hi, 32));
@@ -283,7 +317,7 @@ llvm::Value* LiftContext::read64(const sass::SassOperand& op) {
       return u64(static_cast<std::uint64_t>(op.value));
     case K::constant: {
       llvm::Value* index = nullptr;
-      const bool zero_index = op.address.base.index == (op.address.base.kind == K::uniform_reg ? 63 : 255);
+      const bool zero_index = op.address.base.index == sass::kZeroRegister;
       if (op.address.base.present && !zero_index) index = reg(op.address.base.kind == K::uniform_reg, op.address.base.index);
       const std::int64_t offset = op.address.base.present ? (op.address.has_offset ? op.address.offset : 0) : op.value;
       return constant_bank(op.bank, offset, 8, index);
@@ -325,7 +359,7 @@ void LiftContext::write64(const sass::SassOperand& op, llvm::Value* value) {
     return;
   }
   const bool uniform = op.kind == K::uniform_reg;
-  if (op.index == (uniform ? 63u : 255u)) return;
+  if (op.index == sass::kZeroRegister) return;
   value = convert(value, i64());
   set_reg(uniform, op.index, builder_.CreateTrunc(value, i32()));
   set_reg(uniform, op.index + 1, builder_.CreateTrunc(builder_.CreateLShr(value, 32), i32()));
@@ -376,7 +410,7 @@ llvm::Value* LiftContext::out_flag() {
 
 llvm::Value* LiftContext::load_flag(llvm::Value* slot) { return builder_.CreateLoad(i1(), slot); }
 
-llvm::Value* LiftContext::address(const sass::MemoryAddress& a, bool wide_base) {
+llvm::Value* LiftContext::address(const sass::MemoryAddress& a, bool wide_base, bool wide_index) {
   using K = sass::OperandKind;
   llvm::Value* sum = u64(static_cast<std::uint64_t>(a.has_offset ? a.offset : 0));
   auto add_register = [&](const sass::AddressRegister& r, bool wide) {
@@ -397,7 +431,7 @@ llvm::Value* LiftContext::address(const sass::MemoryAddress& a, bool wide_base) 
     sum = builder_.CreateAdd(sum, v);
   };
   add_register(a.base, a.wide || wide_base);
-  add_register(a.index, a.index.suffix == ".64");
+  add_register(a.index, wide_index || a.index.suffix == ".64");
   return sum;
 }
 

@@ -52,8 +52,17 @@ struct KernelInfo {
   std::uint32_t local_bytes = 0;             // per-thread local memory (stack frame and callees)
   std::vector<ModuleVariable> variables;     // constant-bank data the kernel may read
   // Read-only constant banks by number, as the cubin holds them (2: the compiler's constants
-  // and jump tables, .nv.constant2.<name>).
+  // and jump tables, .nv.constant2.<name>; 4: CUDA 13's table of global addresses, .nv.constant4).
   std::map<std::uint32_t, std::vector<std::uint8_t>> constant_banks;
+  // Addresses the CUDA loader writes into a read-only bank (.rela.nv.constant4: R_CUDA_64, type 2,
+  // a symbol's 64-bit address plus an addend), by bank.
+  struct BankRelocation {
+    std::uint64_t offset = 0;  // in the bank
+    std::uint32_t type = 0;    // ELF relocation type; only 2 (64-bit absolute) is lifted
+    std::string symbol;
+    std::int64_t addend = 0;
+  };
+  std::map<std::uint32_t, std::vector<BankRelocation>> bank_relocations;
 };
 
 // gfx1100 in wave32 (one NVIDIA warp per wave) or wave64 (one NVIDIA warp per 32-lane half); or

@@ -33,8 +33,8 @@ void add_register(std::vector<RegisterRef>& out, OperandKind kind, std::uint16_t
         out.push_back({RegisterFile::r, static_cast<std::uint16_t>(index + k)});
       return;
     case OperandKind::uniform_reg:
-      if (index == 63) return;
-      for (unsigned k = 0; k < width && index + k < 63; ++k)
+      if (index == kZeroRegister) return;
+      for (unsigned k = 0; k < width && index + k < kZeroRegister; ++k)
         out.push_back({RegisterFile::ur, static_cast<std::uint16_t>(index + k)});
       return;
     case OperandKind::predicate:
@@ -58,7 +58,7 @@ void add_address(std::vector<RegisterRef>& out, const MemoryAddress& address) {
       index = index * 10 + static_cast<unsigned>(descriptor[k] - '0');
       digits = true;
     }
-    if (digits && index < 63) out.push_back({RegisterFile::ur, static_cast<std::uint16_t>(index)});
+    if (digits && index < kZeroRegister) out.push_back({RegisterFile::ur, static_cast<std::uint16_t>(index)});
   }
   if (address.base.present)
     add_register(out, address.base.kind, address.base.index,
@@ -201,7 +201,7 @@ std::vector<InstructionDefUse> def_use(const SassFunction& function, const Opcod
 
 namespace {
 
-// A register as a small integer: R0..R255, UR0..UR63, P0..P7, UP0..UP7 and room to spare.
+// A register as a small integer: R0..R255, UR0..UR255, P0..P7, UP0..UP7 and room to spare.
 constexpr std::uint32_t kRegisterKeys = 4 * 256;
 std::uint32_t register_key(RegisterRef r) { return static_cast<std::uint32_t>(r.file) * 256 + (r.index & 255); }
 

@@ -162,8 +162,8 @@ bool parse_register_name(std::string_view s, OperandKind& kind, std::uint16_t& i
     case 'U':
       if (s.size() >= 2 && s[1] == 'R') {
         kind = OperandKind::uniform_reg;
-        if (s.size() == 3 && s[2] == 'Z') { index = 63; return true; }
-        return number(s.substr(2), 62);
+        if (s.size() == 3 && s[2] == 'Z') { index = kZeroRegister; return true; }
+        return number(s.substr(2), 254);
       }
       if (s.size() >= 2 && s[1] == 'P') {
         kind = OperandKind::uniform_predicate;

@@ -23,7 +23,7 @@ void append_register(std::string& out, OperandKind kind, unsigned index) {
       out += 'R';
       break;
     case OperandKind::uniform_reg:
-      if (index == 63) { out += "URZ"; return; }
+      if (index == kZeroRegister) { out += "URZ"; return; }
       out += "UR";
       break;
     case OperandKind::predicate:

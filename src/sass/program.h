@@ -220,9 +220,13 @@ struct ControlCode {
   friend bool operator==(const ControlCode&, const ControlCode&) = default;
 };
 
+// The index of the zero registers: RZ and URZ are both 255 (Volta to Hopper have UR0..UR62 and
+// encode URZ as 63; Blackwell's uniform file reaches UR254, so 63 is an ordinary register there).
+inline constexpr std::uint16_t kZeroRegister = 255;
+
 enum class OperandKind : std::uint8_t {
   reg,                // R0..R255, RZ
-  uniform_reg,        // UR0..UR63, URZ
+  uniform_reg,        // UR0..UR254 (UR63 up only on Blackwell), URZ
   predicate,          // P0..P6, PT
   uniform_predicate,  // UP0..UP6, UPT
   constant,           // c[0x0][0x160], c[0x3][R1+0x10], cx[UR4][R0+0x8]
@@ -241,7 +245,7 @@ std::string_view operand_kind_name(OperandKind kind);
 struct AddressRegister {
   OperandKind kind = OperandKind::reg;  // reg or uniform_reg
   bool present = false;
-  std::uint16_t index = 0;              // 255 = RZ, 63 = URZ
+  std::uint16_t index = 0;              // kZeroRegister (255) = RZ or URZ
   InlineText<7> suffix;                 // ".64", ".U32", ".X4", ... verbatim
 
   friend bool operator==(const AddressRegister&, const AddressRegister&) = default;
@@ -277,7 +281,7 @@ struct SassOperand {
   // Printed after the previous operand with one space, not ", " ("RET.REL R2 `(kernel)").
   bool follows_with_space = false;
 
-  // reg/uniform_reg/predicate/uniform_predicate/barrier/scoreboard: the number; RZ = 255, URZ = 63,
+  // reg/uniform_reg/predicate/uniform_predicate/barrier/scoreboard: the number; RZ and URZ = 255,
   // PT/UPT = 7.
   std::uint16_t index = 0;
 
@@ -297,7 +301,7 @@ struct SassOperand {
 
   bool is_zero_register() const {
     return (kind == OperandKind::reg && index == 255) ||
-           (kind == OperandKind::uniform_reg && index == 63);
+           (kind == OperandKind::uniform_reg && index == kZeroRegister);
   }
   bool is_true_predicate() const {
     return (kind == OperandKind::predicate || kind == OperandKind::uniform_predicate) && index == 7;

@@ -321,6 +321,36 @@ TEST(LiftIntegerMisc, SelectMinMaxAbs) {
   EXPECT_EQ(gpuport_sass_absdiff_add(0x80000000u, 0x7fffffffu, 0, true), 1u);
 }
 
+// Blackwell's three-source, fused and 64-bit forms against the 32-bit min/max and host compares.
+TEST(LiftIntegerMisc, BlackwellMinMaxAndPairs) {
+  EXPECT_EQ(gpuport_sass_imnmx3(5, 0xfffffffdu, 2, false, true), 0xfffffffdu);  // min(5, -3, 2)
+  EXPECT_EQ(gpuport_sass_imnmx3(5, 0xfffffffdu, 2, true, true), 2u);           // unsigned: -3 is large
+  EXPECT_EQ(gpuport_sass_imnmx3(5, 0xfffffffdu, 7, false, false), 7u);
+  EXPECT_EQ(gpuport_sass_relu(0xfffffffdu), 0u);
+  EXPECT_EQ(gpuport_sass_relu(7), 7u);
+  EXPECT_EQ(gpuport_sass_relu(0x80000000u), 0u);
+  // The sum wraps before the compare: 0x7fffffff + 1 is INT_MIN, the signed minimum.
+  EXPECT_EQ(gpuport_sass_iadd_mnmx(0x7fffffffu, 1, 0, false, true), 0x80000000u);
+  EXPECT_EQ(gpuport_sass_iadd_mnmx(0x7fffffffu, 1, 0, true, true), 0u);
+  EXPECT_EQ(gpuport_sass_iadd_mnmx(10, 0xffffffffu, 3, false, false), 9u);  // max(10 - 1, 3)
+  const unsigned long long big = 0x8000000000000000ull, one = 1;
+  EXPECT_EQ(gpuport_sass_imnmx64(big, one, true, true), one);
+  EXPECT_EQ(gpuport_sass_imnmx64(big, one, false, true), big);  // signed: INT64_MIN
+  EXPECT_EQ(gpuport_sass_imnmx64(big, one, true, false), big);
+  const unsigned long long values[] = {0, 1, 0xffffffffull, 0x100000000ull, big, ~0ull, 0x7fffffffffffffffull};
+  for (unsigned long long a : values)
+    for (unsigned long long b : values) {
+      const long long sa = static_cast<long long>(a), sb = static_cast<long long>(b);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 1, true), a < b);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 1, false), sa < sb);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 3, false), sa <= sb);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 4, true), a > b);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 5, true), a != b);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 6, false), sa >= sb);
+      EXPECT_EQ(gpuport_sass_icmp64(a, b, 2, false), a == b);
+    }
+}
+
 TEST(LiftIntegerBits, PopcFloBrev) {
   EXPECT_EQ(gpuport_sass_popc(0), 0u);
   EXPECT_EQ(gpuport_sass_popc(0xffffffffu), 32u);

@@ -22,6 +22,15 @@ TEST(SassOperand, Registers) {
   auto u = op("UR4");
   EXPECT_EQ(u.kind, OperandKind::uniform_reg);
   EXPECT_TRUE(op("URZ").is_zero_register());
+  // Blackwell's uniform file goes past UR62 (CUDA 13 writes UR63..UR75 for sm_100 and sm_120):
+  // ordinary registers, distinct from URZ.
+  for (std::string_view name : {"UR63", "UR75", "UR254"}) {
+    auto big = op(name);
+    EXPECT_EQ(big.kind, OperandKind::uniform_reg) << name;
+    EXPECT_FALSE(big.is_zero_register()) << name;
+  }
+  EXPECT_EQ(op("UR63").index, 63);
+  EXPECT_EQ(op("UR255").kind, OperandKind::unknown);  // URZ has its own spelling
   auto reuse = op("R0.reuse");
   EXPECT_EQ(reuse.kind, OperandKind::reg);
   EXPECT_TRUE(reuse.has_suffix(".reuse"));

@@ -180,6 +180,36 @@ SASS_SEMANTIC(sass_u32, imnmx)(sass_u32 a, sass_u32 b, bool is_unsigned, bool ta
   return a_less == take_min ? a : b;
 }
 
+SASS_SEMANTIC(sass_u32, imnmx3)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool take_min) {
+  return gpuport_sass_imnmx(gpuport_sass_imnmx(a, b, is_unsigned, take_min), c, is_unsigned, take_min);
+}
+
+SASS_SEMANTIC(sass_u32, relu)(sass_u32 a) { return static_cast<sass_i32>(a) < 0 ? 0u : a; }
+
+SASS_SEMANTIC(sass_u32, iadd_mnmx)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool take_min) {
+  return gpuport_sass_imnmx(a + b, c, is_unsigned, take_min);
+}
+
+SASS_SEMANTIC(sass_u64, imnmx64)(sass_u64 a, sass_u64 b, bool is_unsigned, bool take_min) {
+  const bool a_less = is_unsigned ? a < b : static_cast<sass_i64>(a) < static_cast<sass_i64>(b);
+  return a_less == take_min ? a : b;
+}
+
+SASS_SEMANTIC(bool, icmp64)(sass_u64 a, sass_u64 b, sass_u32 cmp, bool is_unsigned) {
+  const bool lt = is_unsigned ? a < b : static_cast<sass_i64>(a) < static_cast<sass_i64>(b);
+  const bool eq = a == b;
+  switch (cmp) {
+    case 0: return false;
+    case 1: return lt;
+    case 2: return eq;
+    case 3: return lt || eq;
+    case 4: return !lt && !eq;
+    case 5: return !eq;
+    case 6: return !lt;
+    default: return true;
+  }
+}
+
 SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned) {
   const bool a_less = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
   return (a_less ? b - a : a - b) + c;

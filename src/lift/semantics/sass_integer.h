@@ -46,6 +46,17 @@ SASS_SEMANTIC(sass_u32, prmt)(sass_u32 a, sass_u32 sel, sass_u32 b, sass_u32 mod
 SASS_SEMANTIC(sass_u32, sel)(sass_u32 a, sass_u32 b, bool p);
 // IMNMX[.U32] d, a, b, p: the minimum when p, the maximum otherwise (signed unless .U32).
 SASS_SEMANTIC(sass_u32, imnmx)(sass_u32 a, sass_u32 b, bool is_unsigned, bool take_min);
+// Blackwell's (sm_100, sm_120) three-source and 64-bit forms:
+// VIMNMX3[.U32|.S32] d, a, b, c, p: the minimum (p) or maximum of three.
+SASS_SEMANTIC(sass_u32, imnmx3)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool take_min);
+// .RELU on a signed VIMNMX/VIMNMX3 result (PTX min/max.relu.s32): negative results become 0.
+SASS_SEMANTIC(sass_u32, relu)(sass_u32 a);
+// VIADDMNMX[.U32] d, a, b, c, p: min or max of (a + b modulo 2^32) and c.
+SASS_SEMANTIC(sass_u32, iadd_mnmx)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned, bool take_min);
+// IMNMX.{U64,S64} on register pairs.
+SASS_SEMANTIC(sass_u64, imnmx64)(sass_u64 a, sass_u64 b, bool is_unsigned, bool take_min);
+// ISETP.cmp.{U64,S64}: the compare of two register pairs (cmp as icmp's).
+SASS_SEMANTIC(bool, icmp64)(sass_u64 a, sass_u64 b, sass_u32 cmp, bool is_unsigned);
 // VABSDIFF[.U32] d, a, b, c: |a - b| + c, the difference exact (signed unless .U32), the sum
 // modulo 2^32 (PTX sad).
 SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned);
