@@ -45,6 +45,7 @@ struct TranslateArguments {
   bool use_hip_data_types = false;
   bool roc = false;
   std::string hip_version = "5.2";
+  std::string to = "hip";
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   bool no_runtime_include = false;
@@ -75,6 +76,12 @@ int run_translate(const TranslateArguments& a) {
   if (a.report_format != "text" && a.report_format != "json" && a.report_format != "sarif")
     return usage("--report must be text, json or sarif");
   if (a.launch != "keep" && a.launch != "ggl") return usage("--launch must be keep or ggl");
+  if (a.to != "hip" && a.to != "cuda") return usage("--to must be hip or cuda");
+  const bool to_cuda = a.to == "cuda";
+  if (to_cuda && (a.roc || a.hipify_style || a.launch != "keep" || a.hip_kernel_execution_syntax || a.fix_warp_size))
+    return usage("--roc, --hipify-style, --launch, --hip-kernel-execution-syntax and --fix-warp-size apply to CUDA -> HIP, not --to cuda");
+  if (to_cuda && a.check_targets.find("amd") != std::string::npos && a.check_targets != "amd,nvidia")
+    return usage("--to cuda checks with nvcc only (--check-targets nvidia)");
   // hipify-clang's names for --launch; with both, hipify-clang rewrites (so does gpuport).
   std::string launch = a.launch;
   if (a.cuda_kernel_execution_syntax) launch = "keep";
@@ -90,6 +97,8 @@ int run_translate(const TranslateArguments& a) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
     return 2;
   }
+  // HIP -> CUDA: the same tables, read the other way.
+  if (to_cuda) *map = map->reversed();
 
   source::ProjectOptions options;
   options.translate.fix_warp_size = a.fix_warp_size;
@@ -101,7 +110,8 @@ int run_translate(const TranslateArguments& a) {
   options.translate.skip_excluded_groups = a.skip_excluded || (a.default_preprocessor && !a.amap);
   options.translate.preprocessor.defines = a.defines;
   options.translate.preprocessor.undefines = a.undefines;
-  options.translate.add_runtime_include = !a.no_runtime_include;
+  options.translate.add_runtime_include = !a.no_runtime_include && !to_cuda;
+  options.translate.to_cuda = to_cuda;
   options.follow_includes = !a.no_follow_includes;
   for (const auto& d : a.include_dirs) options.include_dirs.emplace_back(d);
   options.jobs = a.jobs;
@@ -177,8 +187,9 @@ int run_translate(const TranslateArguments& a) {
     copts.nvcc = a.nvcc;
     copts.nvidia_arch = a.nvidia_arch;
     copts.device_lib_dir = a.device_lib_dir;
-    copts.amd = a.check_targets.find("amd") != std::string::npos;
+    copts.amd = a.check_targets.find("amd") != std::string::npos && !to_cuda;
     copts.nvidia = a.check_targets.find("nvidia") != std::string::npos;
+    copts.cuda_source = to_cuda;
     for (const auto& d : options.include_dirs) copts.include_dirs.push_back(d);  // -I and -p
     // Units to compile: the written outputs, or a temporary copy of stdout's text.
     std::vector<std::pair<std::size_t, fs::path>> units;
@@ -254,7 +265,7 @@ int run_translate(const TranslateArguments& a) {
 
 Action add_translate_command(CLI::App& app) {
   auto args = std::make_shared<TranslateArguments>();
-  CLI::App* cmd = app.add_subcommand("translate", "Translate CUDA C++ sources to HIP C++");
+  CLI::App* cmd = app.add_subcommand("translate", "Translate CUDA C++ sources to HIP C++, or HIP to CUDA (--to cuda)");
   cmd->footer(
       "Exit status: 0 translated; 1 findings at error level (or a failed --check); 2 usage or I/O error.\n"
       "A single file without -o goes to stdout (the report to stderr).");
@@ -285,6 +296,10 @@ Action add_translate_command(CLI::App& app) {
                 "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
   cmd->add_flag("--experimental", args->experimental,
                 "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_option("--to", args->to,
+                  "hip (CUDA -> HIP, the default) or cuda (HIP -> CUDA: the same tables read the other way; --check compiles "
+                  "with nvcc 11.8 as CUDA)")
+      ->capture_default_str();
   cmd->add_option("--hip-version", args->hip_version,
                   "HIP to translate for: 5.2 (Debian 12; --check compiles against it) or 6.2 (also the API names "
                   "HIP 6.2 added: hipHostAlloc's kin, hipRAND orderings, ...)")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <sstream>
 
@@ -374,6 +375,103 @@ std::span<const CallRule> ApiMap::call_rules(std::string_view cuda) const {
   auto it = rules_by_name_.find(cuda);
   if (it == rules_by_name_.end()) return {};
   return std::span<const CallRule>(rules_.data() + it->second.first, it->second.second);
+}
+
+namespace {
+
+// The CUDA spelling a HIP name follows from, by the prefixes HIP's names are made with.
+std::string cuda_spelling(std::string_view hip) {
+  static const std::pair<std::string_view, std::string_view> kPrefixes[] = {
+      {"hipblas", "cublas"},     {"HIPBLAS", "CUBLAS"},     {"hipsparse", "cusparse"}, {"HIPSPARSE", "CUSPARSE"},
+      {"hiprand", "curand"},     {"HIPRAND", "CURAND"},     {"hipfft", "cufft"},       {"HIPFFT", "CUFFT"},
+      {"hipsolver", "cusolver"}, {"HIPSOLVER", "CUSOLVER"}, {"hipcub", "cub"},         {"roctx", "nvtx"},
+      {"hip/hip_", "cuda_"},     {"hip", "cuda"},           {"HIP", "CUDA"},           {"__hip", "__cuda"},
+  };
+  for (const auto& [from, to] : kPrefixes)
+    if (hip.starts_with(from)) return std::string(to) + std::string(hip.substr(from.size()));
+  return std::string(hip);
+}
+
+bool plain_target(const ApiEntry& e) {
+  // A row whose HIP side is a C++ type (__bfloat162float -> float, a functional cast) says
+  // nothing about that type's every use.
+  static const std::set<std::string_view> kKeywords = {"float", "double", "int", "unsigned", "signed", "char", "short", "long",
+                                                       "bool", "void", "auto", "const", "static_cast", "reinterpret_cast"};
+  if (kKeywords.count(e.hip)) return false;
+  if (e.kind == Kind::header) return !e.hip.empty() && e.hip.find_first_of(" $()<>") == std::string::npos;
+  if (e.kind == Kind::namespace_) return is_qualified_identifier(e.hip);
+  return is_identifier(e.hip);
+}
+
+}  // namespace
+
+ApiMap ApiMap::reversed() const {
+  ApiMap r;
+  // Preference of a row for its HIP name: smaller is better. A header is compared by its file
+  // name without extension (hipcub/hipcub.hpp spells cub/cub.cuh's "cub").
+  auto stem = [](std::string_view path) {
+    if (const auto slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
+    return std::string(path.substr(0, path.find('.')));
+  };
+  auto rank = [&](const ApiEntry& e) {
+    int score = 0;
+    const bool spelled = e.kind == Kind::header ? stem(cuda_spelling(stem(e.hip))) == stem(e.cuda) : cuda_spelling(e.hip) == e.cuda;
+    if (!spelled) score += 8;
+    if (e.status == Status::deprecated) score += 4;
+    if (e.family == "driver") score += 2;
+    else if (e.family != "runtime") score += 1;
+    return score;
+  };
+  // Names CUDA and HIP share (identity rows: atomicAdd): they stay, though other CUDA names map to
+  // them too (atomicAdd_block -> atomicAdd) -- except the legacy mask-less warp functions
+  // (__ballot, __shfl_xor), which CUDA keeps only below sm_70: their *_sync twin wins.
+  std::set<std::string_view> shared_names;
+  for (const auto& e : entries_)
+    if (e.hip == e.cuda && e.status != Status::unsupported) shared_names.insert(e.hip);
+  std::unordered_map<std::string, std::size_t> chosen;  // HIP name (with kind class) -> index in r.entries_
+  for (const auto& e : entries_) {
+    if (e.status == Status::unsupported || e.hip.empty() || e.hip == "-" || e.hip == e.cuda || e.kind == Kind::member ||
+        e.kind == Kind::tag || !plain_target(e))
+      continue;
+    if (e.kind != Kind::header && shared_names.count(e.hip) && e.cuda != e.hip + "_sync") continue;
+    ApiEntry x = e;
+    std::swap(x.cuda, x.hip);
+    const std::string key = (e.kind == Kind::header ? "h:" : "n:") + x.cuda;
+    auto [it, fresh] = chosen.emplace(key, r.entries_.size());
+    if (fresh) {
+      r.entries_.push_back(std::move(x));
+      continue;
+    }
+    // A name already taken: swap in this row when it ranks better (ties keep table order).
+    ApiEntry& held = r.entries_[it->second];
+    ApiEntry held_forward = held;
+    std::swap(held_forward.cuda, held_forward.hip);
+    if (rank(e) < rank(held_forward)) held = std::move(x);
+  }
+  for (const auto& rule : rules_) {
+    const ApiEntry* forward = find(rule.cuda);
+    if (forward == nullptr || forward->status == Status::unsupported || !is_identifier(forward->hip)) continue;
+    const auto it = chosen.find("n:" + forward->hip);
+    if (it == chosen.end() || r.entries_[it->second].hip != rule.cuda) continue;  // another CUDA name won
+    CallRule back;
+    back.cuda = forward->hip;
+    back.note = rule.note;
+    back.origin = rule.origin;
+    if (rule.action == CallAction::drop && rule.index == 0 && rule.cuda.ends_with("_sync")) {
+      back.action = CallAction::insert;
+      back.index = 0;
+      back.value = "0xffffffffu";
+    } else if (rule.action == CallAction::append && rule.argc >= 0) {
+      back.action = CallAction::drop;
+      back.argc = rule.argc + 1;
+      back.index = rule.argc;
+    } else {
+      continue;
+    }
+    r.rules_.push_back(std::move(back));
+  }
+  r.build_index();
+  return r;
 }
 
 Result<ApiMap> ApiMap::load_embedded(const LoadOptions& options) {

@@ -62,6 +62,8 @@ enum class CallAction : std::uint8_t {
                      // types of `value` (atomicAdd on __half2): HIP has no such overload; reported
   hip_overload,  // HIP declares an overload whose parameter `index` has type `value` (atomicMin on
                  // float*): a definition of the user's own with that parameter collides; reported
+  insert,  // add `value` as argument `index` (only in the reversed, HIP -> CUDA, tables: the lane
+           // mask a *_sync warp function takes and HIP's mask-less one lacks)
 };
 
 struct CallRule {
@@ -121,6 +123,17 @@ class ApiMap {
   // Loads (name, content) pairs; names decide order and schema (calls.tsv holds call rules,
   // which add up over the layers).
   static Result<ApiMap> load(std::vector<std::pair<std::string, std::string>> files, const LoadOptions& options = {});
+
+  // The HIP -> CUDA tables, read from these (CUDA -> HIP) rows the other way: no second table
+  // is kept by hand. In the result, an entry's `cuda` field holds the HIP name translated from
+  // and `hip` the CUDA name it becomes. Unsupported and identity rows, and rows whose HIP side is
+  // no plain name (a member's cast template), are left out. Where several CUDA names map to one
+  // HIP name (cudaMemcpy and cuMemcpy... -> hipMemcpy), the CUDA name that the HIP one spells
+  // (hip -> cuda, hipblas -> cublas, ...) wins, then a supported row over a deprecated one, then
+  // the runtime over the driver API, then table order. Call rules are turned around where that
+  // is exact: a dropped lane mask is inserted again (0xffffffffu, the full warp), an appended
+  // argument is dropped.
+  ApiMap reversed() const;
 
   // Identifier lookup (everything but headers). Null when the name is not in the tables.
   const ApiEntry* find(std::string_view cuda) const {

@@ -74,7 +74,8 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
     }
   }
   const bool changes_arguments = std::any_of(rules.begin(), rules.end(), [](const maps::CallRule& r) {
-    return r.action == maps::CallAction::wrap || r.action == maps::CallAction::drop || r.action == maps::CallAction::append;
+    return r.action == maps::CallAction::wrap || r.action == maps::CallAction::drop || r.action == maps::CallAction::append ||
+           r.action == maps::CallAction::insert;
   });
   if (!call) {
     // The arguments cannot be told apart (unbalanced brackets, directives): renaming a call whose
@@ -113,6 +114,20 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
       if (rule.action == maps::CallAction::append) {
         if (argc == 0) e.insert(e.tok(call->close).offset, rule.value);
         else e.insert(e.tok(call->args.back().second).end(), ", " + rule.value);
+        ++e.result().rewrites;
+        continue;
+      }
+      if (rule.action == maps::CallAction::insert) {
+        // HIP -> CUDA: the lane mask HIP's wave-wide function has no parameter for. All lanes
+        // the HIP code ran with are the full warp; a divergent caller needs its own mask.
+        if (rule.index > argc) continue;
+        if (argc == 0) e.insert(e.tok(call->close).offset, rule.value);
+        else if (rule.index < argc) e.insert(e.tok(call->args[static_cast<std::size_t>(rule.index)].first).offset, rule.value + ", ");
+        else e.insert(e.tok(call->args.back().second).end(), ", " + rule.value);
+        e.report(name, Severity::note, "warp-mask-added",
+                 fmt::format("lane mask {} added: {} names the lanes taking part, HIP's {} took every active lane", rule.value, hip,
+                             e.text(name)),
+                 "where the call sits in divergent code, pass the mask of the lanes that reach it (__activemask())");
         ++e.result().rewrites;
         continue;
       }

@@ -96,6 +96,10 @@ class Engine {
   std::string_view source() const { return tokens_.text(); }
   const maps::ApiMap& map() const { return map_; }
   const TranslateOptions& options() const { return options_; }
+  // Does `name` follow the naming of the API translated from (CUDA's, or HIP's with to_cuda)?
+  bool looks_like_api(std::string_view name) const {
+    return options_.to_cuda ? looks_like_hip_api(name) : looks_like_cuda_api(name);
+  }
   FileTranslation& result() { return result_; }
   // Rewrites of preprocessor conditions (#ifdef __CUDA_ARCH__): not a sign that the file
   // uses the CUDA runtime.
@@ -110,6 +114,8 @@ class Engine {
   // Shims the file already holds (it is gpuport's own output): their lines are left alone and
   // no second copy is added, so that translating a translation changes nothing.
   std::uint32_t present_shims() const { return present_shims_; }
+  // Those shims' blocks: sig indices of the `#` of their #if and of their #endif's name.
+  const std::vector<std::pair<std::size_t, std::size_t>>& shim_blocks() const { return shim_blocks_; }
 
   // Matching ')' / ']' / '}' for an opener at sig index i; size() when unbalanced.
   std::size_t match(std::size_t open) const;
@@ -135,6 +141,9 @@ class Engine {
   void replace(std::size_t i, std::string text);  // replace one significant token
   void replace_range(std::uint32_t begin, std::uint32_t end, std::string text);
   void insert(std::uint32_t offset, std::string text);
+  // Removes text gpuport itself wrote (a shim block), its comments with it: unlike
+  // replace_range, which keeps every comment of the user's.
+  void erase_generated(std::uint32_t begin, std::uint32_t end);
   bool edited(std::size_t i) const;  // a replace already targets this token
 
   Diagnostic& report(std::size_t i, Severity severity, std::string code, std::string message, std::string fix = {});
@@ -196,6 +205,7 @@ class Engine {
   std::vector<std::uint32_t> names_before_paren_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> code_braces_;
   std::vector<bool> dropped_;  // by sig index; empty until something is dropped
+  std::vector<std::pair<std::size_t, std::size_t>> shim_blocks_;
   mutable std::optional<std::unordered_set<std::string_view>> template_kernels_;
   void protect_shims();
 
@@ -268,6 +278,14 @@ void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifie
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry,
                       const std::function<bool(std::string_view, std::size_t)>& declared_as);
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
+// reverse.cc (HIP -> CUDA): hipLaunchKernelGGL -> <<<>>>, HIP_SYMBOL/HIP_KERNEL_NAME unwrapped,
+// __HIP_PLATFORM_NVIDIA__ -> __CUDACC__, and 64-lane assumptions reported.
+void rewrite_hip_launches(Engine& engine);
+void unwrap_hip_macros(Engine& engine);
+void rewrite_platform_macros(Engine& engine);
+void remove_shims(Engine& engine);  // gpuport's own HIP compatibility code (compat.cc), whole lines
+void find_wave64_hazards(Engine& engine);
+bool handled_by_reverse_passes(std::string_view name);  // names those passes translate or keep
 // launch.cc: kernels this file declares as templates, and object-like macros naming a template
 // instance (#define K axpy<float>).
 std::unordered_set<std::string_view> find_template_kernels(const Engine& engine);

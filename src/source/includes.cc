@@ -146,15 +146,18 @@ void rewrite_includes(Engine& e) {
     if (inc.depth == 0 && !e.map().find_header(inc.path)) included.emplace(inc.path);
   for (const auto& inc : find_includes(e)) {
     if (e.tok(inc.hash).has(lex::kInDisabledGroup) && !e.map().find_header(inc.path)) continue;
-    if (inc.path == kRuntime) {
+    if (inc.path == kRuntime && !e.options().to_cuda) {
       runtime_seen = true;
       continue;
     }
     const maps::ApiEntry* entry = e.map().find_header(inc.path);
     if (entry == nullptr) {
-      if (inc.angled && looks_like_cuda_header(inc.path))
+      if (inc.angled && !e.options().to_cuda && looks_like_cuda_header(inc.path))
         e.report(inc.header, Severity::warning, "unknown-header",
                  fmt::format("<{}> looks like a CUDA header but is not in the mapping tables; left unchanged", inc.path));
+      if (inc.angled && e.options().to_cuda && (inc.path.starts_with("hip") || inc.path.starts_with("roc")))
+        e.report(inc.header, Severity::warning, "unknown-header",
+                 fmt::format("<{}> is a HIP or ROCm header with no CUDA counterpart in the mapping tables; left unchanged", inc.path));
       continue;
     }
     if (!e.tok(inc.hash).has(lex::kInDisabledGroup)) e.needed_shims |= shim_for_header(inc.path);

@@ -132,6 +132,7 @@ void Engine::protect_shims() {
       else if (is(h + 1, "endif") && --depth == 0) {
         mark_dropped(hash, h + 1);
         present_shims_ |= shim;
+        shim_blocks_.emplace_back(hash, h + 1);
         break;
       }
     }
@@ -225,6 +226,11 @@ void Engine::replace_range(std::uint32_t begin, std::uint32_t end, std::string t
 }
 
 void Engine::insert(std::uint32_t offset, std::string text) { replace_range(offset, offset, std::move(text)); }
+
+void Engine::erase_generated(std::uint32_t begin, std::uint32_t end) {
+  const std::uint32_t group = current_group_ != kNoGroup ? current_group_ : next_group_++;
+  edits_.push_back({begin, end, std::string(), static_cast<std::uint32_t>(edits_.size()), group});
+}
 
 bool Engine::edited(std::size_t i) const {
   return std::find(replaced_.begin(), replaced_.end(), tok(i).offset) != replaced_.end();
@@ -346,6 +352,15 @@ void sort_by_position(std::vector<Diagnostic>& findings) {
 // ---------------------------------------------------------------------------------------------
 // Names
 
+bool looks_like_hip_api(std::string_view n) {
+  if (n.size() < 4) return false;
+  if (n.starts_with("hip") || n.starts_with("HIP")) return true;
+  for (std::string_view p : {"rocblas", "rocsparse", "rocrand", "rocsolver", "rocfft", "rocprim", "roctx", "roctracer", "ROCBLAS",
+                             "ROCSPARSE", "ROCRAND"})
+    if (n.starts_with(p)) return true;
+  return false;
+}
+
 bool looks_like_cuda_api(std::string_view n) {
   // Every CUDA prefix starts with "cu", "CU" or "nv": reject everything else at once.
   if (n.size() < 3 || !((n[0] == 'c' && n[1] == 'u') || (n[0] == 'C' && n[1] == 'U') || (n[0] == 'n' && n[1] == 'v')))
@@ -436,7 +451,7 @@ const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
 // looked at.
 void IdentifierRewriter::find_user_definitions() {
   for (const std::size_t i : e.names_before_paren()) {  // code names followed by '('
-    if (i == 0) continue;
+    if (i == 0 || e.is_dropped(i)) continue;  // (a shim's definitions are gpuport's, not the user's)
     // A declarator: a type name (or * / &) before it, not a keyword of an expression. (Checked
     // before the table lookup: most `name(` are calls.)
     const auto prev = e.text(i - 1);
@@ -444,7 +459,7 @@ void IdentifierRewriter::find_user_definitions() {
                              ((prev == "*" || prev == "&") && i >= 2 && e.is_identifier(i - 2));
     if (!type_before) continue;
     const auto* entry = map.find(e.text(i));
-    if (!entry || entry->kind != maps::Kind::device || looks_like_cuda_api(e.text(i))) continue;
+    if (!entry || entry->kind != maps::Kind::device || e.looks_like_api(e.text(i))) continue;
     const std::size_t close = e.match(i + 1);
     if (close + 1 >= e.size()) continue;
     std::size_t after = close + 1;
@@ -606,7 +621,7 @@ void IdentifierRewriter::run() {
         e.replace(i, sw->hip);
         ++e.result().rewrites;
         ++e.pp_rewrites;
-      } else if (looks_like_cuda_api(name)) {
+      } else if (e.looks_like_api(name)) {
         declared.emplace(name);
       }
       continue;
@@ -646,7 +661,8 @@ void IdentifierRewriter::run() {
     }
 
     if (entry == nullptr) {
-      if (!looks_like_cuda_api(name)) continue;
+      if (!e.looks_like_api(name)) continue;
+      if (e.options().to_cuda && handled_by_reverse_passes(name)) continue;
       if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, "::")) continue;
       // A declaration of the user's own: `void cudaCheck(`, `cudaError_t cudaStatus =`.
       const bool after_type = i > 0 && ((same_line(i - 1) && e.is_identifier(i - 1) && !is_keyword_before_expression(prev)) || Engine::equals(prev, ">"));
@@ -876,6 +892,17 @@ void rewrite_string_literals(Engine& e) {
 
 // Identifiers first, then hazards (which must see the arguments the call rules dropped).
 void rewrite_and_scan(Engine& e) {
+  if (e.options().to_cuda) {
+    // HIP -> CUDA: the launches and macros first (their edits leave every argument's tokens to
+    // the identifier pass), then the names; the hazards are the 64-lane ones.
+    remove_shims(e);
+    rewrite_hip_launches(e);
+    unwrap_hip_macros(e);
+    rewrite_platform_macros(e);
+    IdentifierRewriter(e).run();
+    find_wave64_hazards(e);
+    return;
+  }
   IdentifierRewriter(e).run();
   if (e.options().hipify_style) rewrite_string_literals(e);
   find_hazards(e);
@@ -885,6 +912,7 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
                                const TranslateOptions& options) {
   FileTranslation result;
   result.path = std::string(path);
+  result.to_cuda = options.to_cuda;
   auto reject = [&](std::uint32_t offset, std::string code, std::string message) {
     Diagnostic d;
     d.code = std::move(code);
@@ -937,8 +965,10 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   rewrite_includes(engine);
   const std::size_t include_rewrites = result.rewrites;
   rewrite_and_scan(engine);
-  place_runtime_include(engine, include_rewrites);
-  if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
+  if (!options.to_cuda) {
+    place_runtime_include(engine, include_rewrites);
+    if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
+  }
   result.output = engine.apply_edits(std::move(spare_output));
   sort_by_position(result.findings);
   return result;
@@ -955,7 +985,10 @@ void resolve_unknown_apis(std::vector<FileTranslation*> files) {
       Diagnostic d;
       d.severity = Severity::warning;
       d.code = "unknown-api";
-      d.message = fmt::format("'{}' looks like a CUDA API name but is not in the mapping tables; left unchanged", use.name);
+      d.message = f->to_cuda ? fmt::format("'{}' looks like a HIP API name but has no CUDA counterpart in the mapping tables; left "
+                                           "unchanged",
+                                           use.name)
+                             : fmt::format("'{}' looks like a CUDA API name but is not in the mapping tables; left unchanged", use.name);
       d.location = {f->path, use.line, use.column};
       f->findings.push_back(std::move(d));
     }

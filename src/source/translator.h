@@ -33,6 +33,10 @@ struct TranslateOptions {
   // default every branch is translated.
   bool skip_excluded_groups = false;
   PreprocessorSettings preprocessor;
+  // HIP -> CUDA (`translate --to cuda`): the map is the reversed one (ApiMap::reversed), launches
+  // become <<<>>>, no runtime include is added (nvcc has its own), and the hazards reported are
+  // the 64-lane ones.
+  bool to_cuda = false;
 };
 
 // A use of a CUDA-looking name that no table knows. Whether it is reported depends on the
@@ -49,7 +53,8 @@ struct FileTranslation {
   std::vector<Diagnostic> findings;
   std::size_t rewrites = 0;    // identifiers, include paths and arguments changed
   std::vector<UnknownApiUse> unknown_uses;
-  std::vector<std::string> declared_names;  // CUDA-looking names this file declares itself
+  std::vector<std::string> declared_names;  // API-looking names this file declares itself
+  bool to_cuda = false;                     // translated HIP -> CUDA (the names looked at are HIP's)
 };
 
 FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,
@@ -65,5 +70,7 @@ void resolve_unknown_apis(std::vector<FileTranslation*> files);
 
 // True for names that follow the CUDA API naming conventions (cudaX, cuX, CUDA_X, cublasX...).
 bool looks_like_cuda_api(std::string_view name);
+// True for names that follow HIP's and ROCm's (hipX, HIP_X, hipblasX, rocblas_x, roctxX...).
+bool looks_like_hip_api(std::string_view name);
 
 }  // namespace gpuport::source

@@ -123,7 +123,7 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       nv.environment = nvcc11_environment();
       auto source = plain.input(unit);
       std::vector<fs::path> nvidia_dirs = include_dirs;
-      if (auto libs = library_include_dir(options, "nvidia"); !libs.empty()) nvidia_dirs.push_back(libs);
+      if (auto libs = library_include_dir(options, "nvidia"); !libs.empty() && !options.cuda_source) nvidia_dirs.push_back(libs);
       auto includes = plain.include_flags(nvidia_dirs);
       auto dir = plain.folder();
       std::optional<Diagnostic> problem = plain.set_temporary_folder(nv.environment);
@@ -132,7 +132,8 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       if (problem || !dir) {
         c.message = problem ? format_diagnostic(*problem) : "cannot make a private folder";
       } else {
-        auto cmd = nvcc_hip_command(options);
+        auto cmd = options.cuda_source ? nvcc_command(options) : nvcc_hip_command(options);
+        if (options.cuda_source) cmd.insert(cmd.begin() + 3, {"-x", "cu"});
         cmd.insert(cmd.end(), includes->begin(), includes->end());
         cmd.insert(cmd.end(), {"-c", source->string(), "-o", (*dir / "unit.o").string()});
         auto r = run_process(cmd, nv);

@@ -30,6 +30,9 @@ struct CompileCheckOptions {
   std::chrono::seconds timeout{300};
   bool amd = true;
   bool nvidia = true;
+  // The units are CUDA (a HIP -> CUDA translation): nvcc compiles them as CUDA (-x cu), without
+  // HIP's NVIDIA platform; only the nvidia target applies.
+  bool cuda_source = false;
 };
 
 // Why a target cannot be checked on this machine; std::nullopt when it can.

@@ -147,3 +147,43 @@ TEST(ApiMap, EmbeddedRocTablesLoadCleanly) {
 
 }  // namespace
 }  // namespace gpuport::maps
+
+namespace gpuport::maps {
+namespace {
+
+// The HIP -> CUDA tables are the embedded CUDA -> HIP ones read the other way: where several
+// CUDA names map to one HIP name, the one the HIP name spells wins, then the runtime API.
+TEST(ApiMapReversed, PicksTheCudaNameTheHipNameSpells) {
+  auto forward = ApiMap::load_embedded();
+  ASSERT_TRUE(forward.ok());
+  const ApiMap r = forward->reversed();
+  auto to_cuda = [&](std::string_view hip) {
+    const ApiEntry* e = r.find(hip);
+    return e ? e->hip : std::string("(none)");
+  };
+  EXPECT_EQ(to_cuda("hipMemcpy"), "cudaMemcpy");  // not the driver's cuMemcpy
+  EXPECT_EQ(to_cuda("hipStream_t"), "cudaStream_t");
+  EXPECT_EQ(to_cuda("hipblasSgemm"), "cublasSgemm");
+  EXPECT_EQ(to_cuda("hiprandState_t"), "curandState_t");
+  EXPECT_EQ(to_cuda("hipModuleLaunchKernel"), "cuLaunchKernel");  // the driver API where only it maps
+  EXPECT_EQ(to_cuda("__HIP_DEVICE_COMPILE__"), "__CUDA_ARCH__");
+  // Names both APIs have stay (atomicAdd_block also maps to atomicAdd), as do C++ types that a
+  // functional cast maps to (__bfloat162float -> float).
+  EXPECT_EQ(r.find("atomicAdd"), nullptr);
+  EXPECT_EQ(r.find("float"), nullptr);
+  // The legacy mask-less warp functions exist in CUDA only below sm_70: their _sync twin wins,
+  // with the full-warp mask inserted.
+  EXPECT_EQ(to_cuda("__ballot"), "__ballot_sync");
+  ASSERT_EQ(r.call_rules("__ballot").size(), 1u);
+  EXPECT_EQ(r.call_rules("__ballot")[0].action, CallAction::insert);
+  EXPECT_EQ(r.call_rules("__ballot")[0].value, "0xffffffffu");
+  ASSERT_NE(r.find_header("hip/hip_runtime.h"), nullptr);
+  EXPECT_EQ(r.find_header("hip/hip_runtime.h")->hip, "cuda_runtime.h");
+  ASSERT_NE(r.find_header("hiprand/hiprand_kernel.h"), nullptr);
+  EXPECT_EQ(r.find_header("hiprand/hiprand_kernel.h")->hip, "curand_kernel.h");
+  // Unsupported rows have no reverse: nothing maps to "-".
+  EXPECT_EQ(r.find("-"), nullptr);
+}
+
+}  // namespace
+}  // namespace gpuport::maps
