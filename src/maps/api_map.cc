@@ -470,6 +470,24 @@ ApiMap ApiMap::reversed() const {
     }
     r.rules_.push_back(std::move(back));
   }
+  // A CUDA function that HIP spells with an argument appended (cudaMallocHost(p, n) ->
+  // hipHostMalloc(p, n, hipHostMallocDefault)) while another CUDA name won the HIP one
+  // (cudaHostAlloc): a HIP call without that argument is the first function's.
+  for (const auto& rule : rules_) {
+    if (rule.action != CallAction::append || rule.argc < 0) continue;
+    const ApiEntry* forward = find(rule.cuda);
+    if (forward == nullptr || forward->status == Status::unsupported || !is_identifier(forward->hip)) continue;
+    const auto it = chosen.find("n:" + forward->hip);
+    if (it == chosen.end() || r.entries_[it->second].hip == rule.cuda) continue;
+    CallRule back;
+    back.cuda = forward->hip;
+    back.argc = rule.argc;
+    back.action = CallAction::rename;
+    back.value = rule.cuda;
+    back.note = rule.note;
+    back.origin = rule.origin;
+    r.rules_.push_back(std::move(back));
+  }
   r.build_index();
   return r;
 }

@@ -274,6 +274,7 @@ void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
 void rewrite_and_scan(Engine& engine);     // identifiers, then hazards
 void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes
 void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc
+void add_driver_include(Engine& engine);  // includes.cc, HIP -> CUDA: <cuda.h> where cu* driver calls appear
 // calls.cc. `declared_as(type, object)`: is the name at sig index `object` declared with `type`?
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry,
                       const std::function<bool(std::string_view, std::size_t)>& declared_as);

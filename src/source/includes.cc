@@ -198,6 +198,26 @@ void rewrite_includes(Engine& e) {
   }
 }
 
+void add_driver_include(Engine& e) {
+  // HIP's runtime header declares its module API (hipModuleLoad...) too; CUDA's driver API
+  // (cuModuleLoad...) is in <cuda.h>, which nvcc does not include by itself.
+  bool uses_driver = false;
+  for (std::size_t i = 0; i < e.size() && !uses_driver; ++i) {
+    if (!e.is_identifier(i) || e.is_dropped(i) || e.tok(i).has(lex::kInDisabledGroup)) continue;
+    const maps::ApiEntry* entry = e.map().find(e.text(i));
+    uses_driver = entry != nullptr && entry->family == "driver" && (entry->hip.starts_with("cu") || entry->hip.starts_with("CU"));
+  }
+  if (!uses_driver) return;
+  for (const auto& inc : find_includes(e))
+    if (inc.path == "cuda.h") return;
+  for (const auto& inc : find_includes(e)) {
+    if (inc.path != kRuntime || inc.depth != 0 || inc.in_brackets) continue;
+    e.insert(directive_line(e, inc.hash).first, fmt::format("#include <cuda.h>{}", line_end(e)));
+    ++e.result().rewrites;
+    return;
+  }
+}
+
 void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (!e.options().add_runtime_include) return;
   const bool uses_cuda = e.result().rewrites - e.pp_rewrites > rewrites_before_identifiers;

@@ -900,6 +900,7 @@ void rewrite_and_scan(Engine& e) {
     unwrap_hip_macros(e);
     rewrite_platform_macros(e);
     IdentifierRewriter(e).run();
+    add_driver_include(e);
     find_wave64_hazards(e);
     return;
   }
