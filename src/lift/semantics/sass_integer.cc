@@ -63,9 +63,8 @@ SASS_SEMANTIC(sass_u32, lop3)(sass_u32 a, sass_u32 b, sass_u32 c, sass_u32 lut) 
 
 SASS_SEMANTIC(bool, lop3_nonzero)(sass_u32 result, bool q) { return result != 0 || q; }
 
-SASS_SEMANTIC(bool, icmp)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned) {
-  const bool lt = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
-  const bool eq = a == b;
+// The outcome of compare `cmp` (F LT EQ LE GT NE GE T) from "less than" and "equal".
+static inline bool compare_outcome(bool lt, bool eq, sass_u32 cmp) {
   switch (cmp) {
     case 0: return false;
     case 1: return lt;
@@ -76,6 +75,11 @@ SASS_SEMANTIC(bool, icmp)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned
     case 6: return !lt;
     default: return true;
   }
+}
+
+SASS_SEMANTIC(bool, icmp)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned) {
+  const bool lt = is_unsigned ? a < b : static_cast<sass_i32>(a) < static_cast<sass_i32>(b);
+  return compare_outcome(lt, a == b, cmp);
 }
 
 SASS_SEMANTIC(bool, icmp_ex)(sass_u32 a, sass_u32 b, sass_u32 cmp, bool is_unsigned, bool lower) {
@@ -197,17 +201,7 @@ SASS_SEMANTIC(sass_u64, imnmx64)(sass_u64 a, sass_u64 b, bool is_unsigned, bool 
 
 SASS_SEMANTIC(bool, icmp64)(sass_u64 a, sass_u64 b, sass_u32 cmp, bool is_unsigned) {
   const bool lt = is_unsigned ? a < b : static_cast<sass_i64>(a) < static_cast<sass_i64>(b);
-  const bool eq = a == b;
-  switch (cmp) {
-    case 0: return false;
-    case 1: return lt;
-    case 2: return eq;
-    case 3: return lt || eq;
-    case 4: return !lt && !eq;
-    case 5: return !eq;
-    case 6: return !lt;
-    default: return true;
-  }
+  return compare_outcome(lt, a == b, cmp);
 }
 
 SASS_SEMANTIC(sass_u32, absdiff_add)(sass_u32 a, sass_u32 b, sass_u32 c, bool is_unsigned) {
