@@ -12,12 +12,17 @@ build: bootstrap
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
-# Translates the bundled CUDA project (examples/) into build/demo/, prints the report, and
-# compile-checks every translated unit for AMD gfx1100 and for HIP's NVIDIA platform.
+# Translates the bundled CUDA projects (examples/) into build/demo/ and prints the reports:
+# particles' units are compile-checked for AMD gfx1100 and for HIP's NVIDIA platform; heat, a
+# CMake project, is translated with its build (--project) and built with CMake's HIP language.
 demo: build
 	@rm -rf $(BUILD)/demo
-	$(GPUPORT) translate examples -o $(BUILD)/demo --check -j $(JOBS)
-	@echo "translated project: $(BUILD)/demo"
+	$(GPUPORT) translate examples/particles -o $(BUILD)/demo/particles --check -j $(JOBS)
+	$(GPUPORT) translate --project examples/heat -o $(BUILD)/demo/heat -j $(JOBS)
+	cmake -S $(BUILD)/demo/heat -B $(BUILD)/demo/heat-build -DCMAKE_HIP_ARCHITECTURES=gfx1100 >$(BUILD)/demo/heat-configure.log
+	cmake --build $(BUILD)/demo/heat-build -j $(JOBS)
+	$(BUILD)/demo/heat-build/heat_reference
+	@echo "translated projects: $(BUILD)/demo/particles, $(BUILD)/demo/heat (built in $(BUILD)/demo/heat-build)"
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

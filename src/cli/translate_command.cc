@@ -46,6 +46,7 @@ struct TranslateArguments {
   bool roc = false;
   std::string hip_version = "5.2";
   std::string to = "hip";
+  std::string project;
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
   bool no_runtime_include = false;
@@ -119,6 +120,18 @@ int run_translate(const TranslateArguments& a) {
   options.backup = !a.no_backup;
 
   std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+  if (!a.project.empty()) {
+    // A whole project: its sources and its build (CMakeLists.txt, *.cmake).
+    if (to_cuda) return usage("--project translates CMake builds from CUDA to HIP; --to cuda with --project is not supported yet");
+    inputs.insert(inputs.begin(), fs::path(a.project));
+    options.translate_build_files = true;
+    verify::CompileCheckOptions where;
+    where.device_lib_dir = a.device_lib_dir;
+    const fs::path libs = verify::resolve_device_lib_dir(where);
+    std::error_code ec;
+    if (!libs.empty() && fs::exists(libs / "oclc_isa_version_1100.bc", ec)) options.cmake.device_lib_dir = fs::absolute(libs, ec).string();
+  }
+  if (inputs.empty()) return usage("give the files or folders to translate, or --project DIR");
   if (!a.compile_db.empty()) {
     // hipify-clang's -p: the -I/-D/-U of the database entries for the inputs apply to all of them.
     auto flags = source::read_compile_flags(a.compile_db, inputs);
@@ -269,7 +282,7 @@ Action add_translate_command(CLI::App& app) {
   cmd->footer(
       "Exit status: 0 translated; 1 findings at error level (or a failed --check); 2 usage or I/O error.\n"
       "A single file without -o goes to stdout (the report to stderr).");
-  cmd->add_option("inputs", args->inputs, "CUDA source files or folders")->required();
+  cmd->add_option("inputs", args->inputs, "CUDA source files or folders");
   cmd->add_option("-o,--output", args->output_dir, "Write the translated tree under DIR (mirrors the inputs, copies non-source files)");
   cmd->add_flag("--in-place", args->in_place, "Rewrite files in place (atomic; keeps FILE.gpuport.bak)");
   cmd->add_flag("--no-backup", args->no_backup, "With --in-place: keep no backup");
@@ -296,6 +309,9 @@ Action add_translate_command(CLI::App& app) {
                 "Translate as much as possible: every #if branch (gpuport's default; overrides --default-preprocessor)");
   cmd->add_flag("--experimental", args->experimental,
                 "Accepted for hipify-clang: gpuport has no experimental tier, every mapping it knows is always used");
+  cmd->add_option("--project", args->project,
+                  "Translate a CUDA project folder: its sources and its CMake build (CMakeLists.txt, *.cmake: the CUDA language "
+                  "becomes HIP, CUDA:: targets HIP's, nvcc flags clang's), with gpuport-hip.cmake for building it with clang");
   cmd->add_option("--to", args->to,
                   "hip (CUDA -> HIP, the default) or cuda (HIP -> CUDA: the same tables read the other way; --check compiles "
                   "with nvcc 11.8 as CUDA)")

@@ -188,7 +188,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         }
       }
       std::sort(found.begin(), found.end());
-      for (const auto& f : found) add_item(f, is_source_file(f));
+      for (const auto& f : found) add_item(f, is_source_file(f) || (options.translate_build_files && is_build_file(f.filename().string())));
     } else {
       roots.push_back(input.parent_path());
       file_inputs.push_back(input);
@@ -343,7 +343,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       return;
     }
     auto& t = translations[index];
-    t = translate_text(fr.input, *content, map, options.translate);
+    const bool build_file = options.translate_build_files && is_build_file(item.input.filename().string());
+    t = build_file ? translate_cmake(fr.input, *content, options.cmake) : translate_text(fr.input, *content, map, options.translate);
     fr.translated = t.ok;
     fr.rejected = !t.ok;
     fr.rewrites = t.rewrites;
@@ -371,6 +372,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
           break;
         }
         fr.output = display_path(out, cwd);
+        if (t.needs_hip_prelude) {
+          if (auto err = write_file_atomic(out.parent_path() / "gpuport-hip.cmake", hip_prelude_text(options.cmake), {.durable = false}))
+            write_failed(std::move(*err));
+        }
         break;
       }
       case OutputMode::in_place: {
@@ -394,6 +399,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
           break;
         }
         fr.output = fr.input;
+        if (t.needs_hip_prelude) {
+          if (auto err = write_file_atomic(item.input.parent_path() / "gpuport-hip.cmake", hip_prelude_text(options.cmake)))
+            write_failed(std::move(*err));
+        }
         break;
       }
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "maps/api_map.h"
+#include "source/cmake.h"
 #include "source/report.h"
 #include "source/translator.h"
 
@@ -31,6 +32,10 @@ struct ProjectOptions {
   std::vector<std::filesystem::path> include_dirs;
   unsigned jobs = 1;
   std::uint64_t max_file_size = 128ull << 20;
+  // `translate --project`: CMakeLists.txt and *.cmake are translated too (cmake.h), and
+  // gpuport-hip.cmake is written next to each one that includes it.
+  bool translate_build_files = false;
+  CMakeOptions cmake;
 };
 
 struct ProjectResult {

@@ -55,6 +55,7 @@ struct FileTranslation {
   std::vector<UnknownApiUse> unknown_uses;
   std::vector<std::string> declared_names;  // API-looking names this file declares itself
   bool to_cuda = false;                     // translated HIP -> CUDA (the names looked at are HIP's)
+  bool needs_hip_prelude = false;           // a CMake file that includes gpuport-hip.cmake (cmake.h)
 };
 
 FileTranslation translate_text(std::string_view path, std::string_view text, const maps::ApiMap& map,

@@ -26,6 +26,11 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
         os.path.exists("/usr/bin/nvcc") and shutil.which("clang-14") and \
         os.path.exists(os.path.join(config.device_lib_dir, "oclc_isa_version_1100.bc")):
     config.available_features.add("hip-compilers")
+# CMake's HIP language on Debian 12: CMake 3.21 or later, and hipcc (Debian's hip-config.cmake
+# checks that /usr/bin/hipcc exists).
+if shutil.which("cmake") and os.path.exists("/usr/bin/hipcc") and \
+        os.path.exists("/usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake"):
+    config.available_features.add("cmake-hip")
 
 # HIP executables for gfx1100 (gpuport amdgpu, the emulator's tests): clang-19's HIP driver with
 # Debian's HIP 5.2 runtime and the device-library folder, and clang-offload-bundler-19.

@@ -1,0 +1,569 @@
+// CMake build files, CUDA -> HIP (see cmake.h). The file is read as CMake reads it: commands
+// `name(args)`, arguments quoted, bracketed or unquoted, comments `#...` and `#[[...]]`. Edits
+// are byte ranges of the original text; everything else is kept.
+#include "source/cmake.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/text.h"
+
+namespace gpuport::source {
+
+namespace {
+
+enum class ArgKind { unquoted, quoted, bracket, open, close };
+
+struct Arg {
+  std::size_t offset = 0, length = 0;
+  ArgKind kind = ArgKind::unquoted;
+};
+
+struct Command {
+  std::string name;  // lower case
+  std::size_t begin = 0, end = 0;  // the name's first byte; one past the closing ')'
+  std::vector<Arg> args;
+};
+
+struct Edit {
+  std::size_t begin, end;
+  std::string text;
+};
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `[[`, `[=[`, ... at i: the bracket's '=' count, or -1.
+int bracket_open(std::string_view t, std::size_t i) {
+  if (i >= t.size() || t[i] != '[') return -1;
+  std::size_t k = i + 1;
+  while (k < t.size() && t[k] == '=') ++k;
+  return k < t.size() && t[k] == '[' ? static_cast<int>(k - i - 1) : -1;
+}
+
+std::size_t bracket_end(std::string_view t, std::size_t i, int level) {
+  const std::string close = "]" + std::string(static_cast<std::size_t>(level), '=') + "]";
+  const std::size_t at = t.find(close, i + static_cast<std::size_t>(level) + 2);
+  return at == std::string_view::npos ? t.size() : at + close.size();
+}
+
+// The commands of a CMake file; `problem` is set (with its offset) for an unterminated one.
+std::vector<Command> parse(std::string_view t, std::size_t& problem) {
+  std::vector<Command> out;
+  problem = std::string_view::npos;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const char c = t[i];
+    if (c == '#') {
+      const int level = bracket_open(t, i + 1);
+      if (level >= 0) i = bracket_end(t, i + 1, level);
+      else while (i < t.size() && t[i] != '\n') ++i;
+      continue;
+    }
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_') || (i > 0 && is_ident_char(t[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t k = i;
+    while (k < t.size() && is_ident_char(t[k])) ++k;
+    std::size_t open = k;
+    while (open < t.size() && (t[open] == ' ' || t[open] == '\t')) ++open;
+    if (open >= t.size() || t[open] != '(') {
+      i = k;
+      continue;
+    }
+    Command cmd;
+    cmd.begin = i;
+    for (std::size_t n = i; n < k; ++n) cmd.name += static_cast<char>(std::tolower(static_cast<unsigned char>(t[n])));
+    int depth = 1;
+    std::size_t p = open + 1;
+    while (p < t.size() && depth > 0) {
+      const char d = t[p];
+      if (d == ' ' || d == '\t' || d == '\n' || d == '\r') {
+        ++p;
+      } else if (d == '#') {
+        const int level = bracket_open(t, p + 1);
+        if (level >= 0) p = bracket_end(t, p + 1, level);
+        else while (p < t.size() && t[p] != '\n') ++p;
+      } else if (d == '(') {
+        cmd.args.push_back({p, 1, ArgKind::open});
+        ++depth, ++p;
+      } else if (d == ')') {
+        if (--depth > 0) cmd.args.push_back({p, 1, ArgKind::close});
+        ++p;
+      } else if (d == '"') {
+        std::size_t q = p + 1;
+        while (q < t.size() && t[q] != '"') q += t[q] == '\\' ? 2 : 1;
+        q = std::min(q + 1, t.size());
+        cmd.args.push_back({p, q - p, ArgKind::quoted});
+        p = q;
+      } else if (const int level = bracket_open(t, p); level >= 0) {
+        const std::size_t q = bracket_end(t, p, level);
+        cmd.args.push_back({p, q - p, ArgKind::bracket});
+        p = q;
+      } else {
+        std::size_t q = p;
+        int genex = 0;  // $<...> may hold spaces only when quoted; parentheses end a word
+        while (q < t.size()) {
+          const char e = t[q];
+          if (e == '\\' && q + 1 < t.size()) {
+            q += 2;
+            continue;
+          }
+          if (e == '$' && q + 1 < t.size() && t[q + 1] == '<') ++genex;
+          if (e == '>' && genex > 0) --genex;
+          if (e == ' ' || e == '\t' || e == '\n' || e == '\r' || e == '(' || e == ')' || (e == '"' && q > p) || e == '#') break;
+          ++q;
+        }
+        cmd.args.push_back({p, q - p, ArgKind::unquoted});
+        p = q;
+      }
+    }
+    if (depth > 0) {
+      problem = i;
+      return out;
+    }
+    cmd.end = p;
+    out.push_back(std::move(cmd));
+    i = p;
+  }
+  return out;
+}
+
+// CUDA::* imported targets: the HIP/ROCm target and the package that defines it.
+struct TargetMap {
+  std::string_view cuda, hip, package;
+};
+constexpr TargetMap kTargets[] = {
+    {"CUDA::cudart", "hip::host", ""},          {"CUDA::cudart_static", "hip::host", ""},
+    {"CUDA::cuda_driver", "hip::host", ""},     {"CUDA::curand", "hip::hiprand", "hiprand"},
+    {"CUDA::curand_static", "hip::hiprand", "hiprand"}, {"CUDA::cublas", "roc::hipblas", "hipblas"},
+    {"CUDA::cublas_static", "roc::hipblas", "hipblas"}, {"CUDA::cublasLt", "roc::hipblaslt", "hipblaslt"},
+    {"CUDA::cufft", "hip::hipfft", "hipfft"},   {"CUDA::cufft_static", "hip::hipfft", "hipfft"},
+    {"CUDA::cusparse", "roc::hipsparse", "hipsparse"}, {"CUDA::cusparse_static", "roc::hipsparse", "hipsparse"},
+    {"CUDA::cusolver", "roc::hipsolver", "hipsolver"}, {"CUDA::cusolver_static", "roc::hipsolver", "hipsolver"},
+};
+
+// Variables and properties whose HIP twin is the same name with HIP for CUDA.
+constexpr std::string_view kRenamed[] = {
+    "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_STANDARD", "CMAKE_CUDA_STANDARD_REQUIRED", "CMAKE_CUDA_EXTENSIONS",
+    "CMAKE_CUDA_FLAGS", "CMAKE_CUDA_FLAGS_DEBUG", "CMAKE_CUDA_FLAGS_RELEASE", "CMAKE_CUDA_FLAGS_RELWITHDEBINFO",
+    "CMAKE_CUDA_FLAGS_MINSIZEREL", "CMAKE_CUDA_FLAGS_INIT", "CMAKE_CUDA_COMPILER", "CMAKE_CUDA_COMPILER_ID",
+    "CMAKE_CUDA_COMPILER_VERSION", "CUDA_ARCHITECTURES", "CUDA_STANDARD", "CUDA_STANDARD_REQUIRED", "CUDA_EXTENSIONS",
+};
+
+class CMakeTranslator {
+ public:
+  CMakeTranslator(std::string_view path, std::string_view text, const CMakeOptions& options, FileTranslation& result)
+      : path_(path), text_(text), options_(options), r_(result), lines_(text) {}
+
+  void run() {
+    std::size_t problem = 0;
+    commands_ = parse(text_, problem);
+    if (problem != std::string_view::npos) {
+      report(problem, Severity::error, "cmake-syntax", "a command whose parenthesis is never closed; the file is left as it is");
+      r_.ok = false;
+      return;
+    }
+    collect_packages();
+    for (std::size_t c = 0; c < commands_.size(); ++c) translate(commands_[c]);
+    if (!cu_sources_.empty()) {
+      std::string list;
+      for (const auto& s : cu_sources_) list += (list.empty() ? "" : " ") + s;
+      const std::string nl = text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+      std::string tail = (!text_.empty() && text_.back() != '\n') ? nl : std::string();
+      tail += fmt::format("# Added by gpuport: CMake's HIP language does not take .cu files by itself.{}set_source_files_properties({} "
+                          "PROPERTIES LANGUAGE HIP){}",
+                          nl, list, nl);
+      edits_.push_back({text_.size(), text_.size(), tail});
+      ++r_.rewrites;
+    }
+    apply();
+  }
+
+ private:
+  std::string_view arg_text(const Arg& a) const { return text_.substr(a.offset, a.length); }
+  // An argument's value: quotes and bracket delimiters removed.
+  std::string_view arg_value(const Arg& a) const {
+    std::string_view v = arg_text(a);
+    if (a.kind == ArgKind::quoted && v.size() >= 2) return v.substr(1, v.size() - 2);
+    return v;
+  }
+
+  void report(std::size_t offset, Severity severity, std::string code, std::string message, std::string fix = {}) {
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    d.fix = std::move(fix);
+    const auto lc = lines_.locate(static_cast<std::uint32_t>(offset));
+    d.location = {std::string(path_), lc.line, lc.column};
+    r_.findings.push_back(std::move(d));
+  }
+
+  void edit(std::size_t begin, std::size_t end, std::string text) {
+    edits_.push_back({begin, end, std::move(text)});
+    ++r_.rewrites;
+  }
+
+  // The packages the file's CUDA::* targets need, for the find_package that replaces
+  // CUDAToolkit's.
+  void collect_packages() {
+    for (const auto& cmd : commands_)
+      for (const auto& a : cmd.args)
+        for (const auto& m : kTargets)
+          if (arg_value(a).find(m.cuda) != std::string_view::npos && !m.package.empty()) packages_.insert(std::string(m.package));
+  }
+
+  std::string line_indent(std::size_t offset) const {
+    std::size_t b = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
+    b = b == std::string_view::npos ? 0 : b + 1;
+    std::size_t e = b;
+    while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\t')) ++e;
+    return std::string(text_.substr(b, e - b));
+  }
+
+  void translate(const Command& cmd) {
+    const auto& args = cmd.args;
+    const std::string& n = cmd.name;
+    if (n == "find_package" && !args.empty()) {
+      const std::string_view pkg = arg_value(args[0]);
+      if (pkg == "CUDAToolkit") {
+        edit(args[0].offset, args[0].offset + args[0].length, "hip");
+        // A version is CUDA's: dropped.
+        if (args.size() > 1 && std::isdigit(static_cast<unsigned char>(arg_value(args[1]).empty() ? 'x' : arg_value(args[1])[0]))) {
+          std::size_t b = args[0].offset + args[0].length;
+          edit(b, args[1].offset + args[1].length, "");
+        }
+        std::string extra;
+        const std::string indent = line_indent(cmd.begin);
+        for (const auto& p : packages_) extra += fmt::format("\n{}find_package({} REQUIRED)", indent, p);
+        if (!extra.empty()) edit(cmd.end, cmd.end, extra);
+      } else if (pkg == "CUDA") {
+        report(cmd.begin, Severity::error, "cmake-untranslated",
+               "find_package(CUDA) is CMake's deprecated FindCUDA module (cuda_add_executable, CUDA_NVCC_FLAGS): not translated",
+               "move the project to enable_language(CUDA) and find_package(CUDAToolkit) first, or to the HIP language by hand");
+      }
+    }
+    if (n == "cuda_add_executable" || n == "cuda_add_library" || n == "cuda_include_directories" || n == "cuda_wrap_srcs" ||
+        n == "cuda_compile") {
+      report(cmd.begin, Severity::error, "cmake-untranslated",
+             fmt::format("{}() belongs to the deprecated FindCUDA module: not translated", n),
+             "use add_executable/add_library with the HIP language");
+    }
+    // The language itself.
+    if (n == "project" || n == "enable_language" || n == "check_language") {
+      bool enables = false;
+      for (std::size_t k = n == "project" ? 1 : 0; k < args.size(); ++k)
+        if (arg_value(args[k]) == "CUDA") {
+          edit(args[k].offset, args[k].offset + args[k].length, "HIP");
+          enables = enables || n != "check_language";
+        }
+      if (enables && !prelude_included_) {
+        prelude_included_ = true;
+        r_.needs_hip_prelude = true;
+        edit(cmd.begin, cmd.begin,
+             fmt::format("include(\"${{CMAKE_CURRENT_LIST_DIR}}/gpuport-hip.cmake\")  # added by gpuport: clang and HIP for CMake's "
+                         "HIP language{}{}",
+                         text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n", line_indent(cmd.begin)));
+      }
+    }
+    // .cu sources of targets.
+    if (n == "add_executable" || n == "add_library" || n == "target_sources") {
+      for (std::size_t k = 1; k < args.size(); ++k) {
+        const std::string_view v = arg_value(args[k]);
+        if (v.size() > 3 && v.ends_with(".cu") && v.find("${") == std::string_view::npos && v.find("$<") == std::string_view::npos &&
+            std::find(cu_sources_.begin(), cu_sources_.end(), v) == cu_sources_.end())
+          cu_sources_.emplace_back(v);
+      }
+    }
+    if (n == "file" && args.size() >= 3 && (arg_value(args[0]) == "GLOB" || arg_value(args[0]) == "GLOB_RECURSE")) {
+      bool cu = false;
+      for (std::size_t k = 2; k < args.size(); ++k) cu = cu || arg_value(args[k]).ends_with(".cu");
+      if (cu)
+        edit(cmd.end, cmd.end,
+             fmt::format("\n{}set_source_files_properties(${{{}}} PROPERTIES LANGUAGE HIP)  # added by gpuport", line_indent(cmd.begin),
+                         arg_value(args[1])));
+    }
+    // Separable compilation: clang's -fgpu-rdc, for the target and what links it.
+    if (n == "set_target_properties" || n == "set_property") {
+      std::vector<std::string_view> targets;
+      std::size_t k = 0;
+      if (n == "set_target_properties") {
+        while (k < args.size() && arg_value(args[k]) != "PROPERTIES") targets.push_back(arg_value(args[k++]));
+      } else if (!args.empty() && arg_value(args[0]) == "TARGET") {
+        for (k = 1; k < args.size() && arg_value(args[k]) != "PROPERTY"; ++k) targets.push_back(arg_value(args[k]));
+      }
+      for (std::size_t j = k; j + 1 < args.size(); ++j) {
+        const std::string_view key = arg_value(args[j]);
+        if (key != "CUDA_SEPARABLE_COMPILATION" && key != "CUDA_RESOLVE_DEVICE_SYMBOLS") continue;
+        const std::string value(arg_value(args[j + 1]));
+        std::string upper;
+        for (char ch : value) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const bool on = upper == "ON" || upper == "TRUE" || upper == "1" || upper == "YES";
+        edit(args[j].offset, args[j].offset + args[j].length,
+             key == "CUDA_SEPARABLE_COMPILATION" ? "GPUPORT_SEPARABLE_COMPILATION" : "GPUPORT_RESOLVE_DEVICE_SYMBOLS");
+        if (key == "CUDA_SEPARABLE_COMPILATION" && on) {
+          std::string extra;
+          for (auto t : targets)
+            extra += fmt::format(
+                "\n{0}target_compile_options({1} PUBLIC $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)  # added by gpuport: the device link"
+                "\n{0}target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link>\")  # happens where it is linked"
+                "\n{0}foreach(_gpuport_arch IN LISTS CMAKE_HIP_ARCHITECTURES)"
+                "\n{0}  target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:--offload-arch=${{_gpuport_arch}}>\")"
+                "\n{0}endforeach()",
+                line_indent(cmd.begin), t);
+          edit(cmd.end, cmd.end, extra);
+          report(args[j].offset, Severity::note, "cmake-separable-compilation",
+                 "CUDA_SEPARABLE_COMPILATION: clang's -fgpu-rdc for the target and what links it (the property is kept as "
+                 "GPUPORT_SEPARABLE_COMPILATION, which CMake ignores)");
+        } else if (key == "CUDA_RESOLVE_DEVICE_SYMBOLS") {
+          report(args[j].offset, Severity::note, "cmake-separable-compilation",
+                 "CUDA_RESOLVE_DEVICE_SYMBOLS has no HIP property: with -fgpu-rdc the device link happens when the executable links");
+        }
+      }
+    }
+    const bool flag_command = n == "target_compile_options" || n == "add_compile_options" ||
+                              ((n == "set" || n == "string" || n == "list") && std::any_of(args.begin(), args.end(), [&](const Arg& a) {
+                                 return arg_value(a).starts_with("CMAKE_CUDA_FLAGS");
+                               }));
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const Arg& a = args[k];
+      if (a.kind == ArgKind::open || a.kind == ArgKind::close || a.kind == ArgKind::bracket) continue;
+      std::string v(arg_text(a));
+      std::string out = rename_words(v, a.offset);
+      if (k > 0 && arg_value(args[k - 1]) == "LANGUAGE" && arg_value(a) == "CUDA") out = "HIP";
+      // Architectures: NVIDIA's numbers mean nothing to clang.
+      if (k > 0 && (arg_value(args[k - 1]) == "CUDA_ARCHITECTURES" || arg_value(args[k - 1]) == "CMAKE_CUDA_ARCHITECTURES") &&
+          !(n == "if" || n == "elseif")) {
+        const std::string_view value = arg_value(a);
+        if (!value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value == "native" || value == "all" ||
+                               value == "all-major")) {
+          out = a.kind == ArgKind::quoted ? "\"gfx1100\"" : "gfx1100";
+          report(a.offset, Severity::note, "cmake-architectures",
+                 fmt::format("NVIDIA architectures '{}' replaced by gfx1100: list the AMD GPUs to build for", value));
+          // Further numbers of the same list are dropped.
+          for (std::size_t j = k + 1; j < args.size() && args[j].kind == ArgKind::unquoted && !arg_value(args[j]).empty() &&
+                                      std::isdigit(static_cast<unsigned char>(arg_value(args[j])[0]));
+               ++j)
+            edit(args[j - 1].offset + args[j - 1].length, args[j].offset + args[j].length, "");
+        }
+      }
+      if (flag_command) out = translate_flags(out, a.offset);
+      if (out != v) edit(a.offset, a.offset + a.length, out);
+    }
+  }
+
+  // Whole-word renames inside one argument: CUDA variables and properties, generator
+  // expressions' languages, CUDA::* targets.
+  std::string rename_words(const std::string& v, std::size_t offset) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < v.size()) {
+      if (!(is_ident_char(v[i])) || (i > 0 && is_ident_char(v[i - 1]))) {
+        out += v[i++];
+        continue;
+      }
+      std::size_t k = i;
+      while (k < v.size() && (is_ident_char(v[k]) || (v[k] == ':' && k + 1 < v.size() && v[k + 1] == ':') ||
+                              (k > 0 && v[k - 1] == ':' && v[k] == ':')))
+        ++k;
+      std::string_view word(v.data() + i, k - i);
+      std::string replacement(word);
+      for (const auto& m : kTargets)
+        if (word == m.cuda) replacement = m.hip;
+      if (word.starts_with("CUDA::") && replacement == word) {
+        report(offset + i, Severity::warning, "cmake-untranslated",
+               fmt::format("imported target {} has no HIP twin in gpuport's table; left as it is", word));
+      }
+      for (auto name : kRenamed)
+        if (word == name) replacement = std::string(name.substr(0, name.find("CUDA"))) + "HIP" + std::string(name.substr(name.find("CUDA") + 4));
+      if (word == "CUDAToolkit_FOUND") replacement = "hip_FOUND";
+      else if (word.starts_with("CUDAToolkit_") || word == "CMAKE_CUDA_HOST_COMPILER" || word == "CUDA_NVCC_FLAGS")
+        report(offset + i, Severity::warning, "cmake-untranslated", fmt::format("{} has no HIP twin; left as it is", word));
+      // $<COMPILE_LANGUAGE:CUDA>, $<LINK_LANGUAGE:CUDA>, $<COMPILE_LANG_AND_ID:CUDA,NVIDIA>
+      if (word == "CUDA" && i > 0 && (v[i - 1] == ':' || v[i - 1] == ',') && v.rfind("LANG", i) != std::string::npos) replacement = "HIP";
+      out += replacement;
+      i = k;
+    }
+    return out;
+  }
+
+  // nvcc options in flags: clang's equivalents, or removed with a finding.
+  std::string translate_flags(const std::string& v, std::size_t offset) {
+    static const std::map<std::string_view, std::string_view> kSame = {
+        {"--use_fast_math", "-ffast-math"},   {"-use_fast_math", "-ffast-math"},     {"-lineinfo", "-gline-tables-only"},
+        {"--generate-line-info", "-gline-tables-only"}, {"-rdc=true", "-fgpu-rdc"}, {"--relocatable-device-code=true", "-fgpu-rdc"},
+        {"-G", "-g"},                          {"--device-debug", "-g"},               {"--default-stream=per-thread", "-fgpu-default-stream=per-thread"},
+        {"-ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--fmad=false", "-ffp-contract=off"},
+        {"-fmad=false", "-ffp-contract=off"},
+    };
+    static const std::set<std::string_view> kNotNeeded = {"--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--expt-extended-lambda",
+                                                           "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
+                                                           "-rdc=false", "--keep", "-prec-div=true", "-prec-sqrt=true"};
+    std::string out;
+    std::size_t i = 0;
+    bool skip_next_word = false, unwrap_next = false;
+    // Host options split from -Xcompiler=a,b: list items where the argument is a CMake list
+    // (a generator expression's ;-list), words of a command line otherwise.
+    const char list_separator = v.find(';') != std::string::npos || v.find("$<") != std::string::npos ? ';' : ' ';
+    while (i < v.size()) {
+      const bool boundary = i == 0 || v[i - 1] == ' ' || v[i - 1] == ';' || v[i - 1] == ':' || v[i - 1] == '"' || v[i - 1] == '>';
+      if (!(v[i] == '-' && boundary) && !(boundary && (skip_next_word || unwrap_next) && v[i] != ' ' && v[i] != '"' && v[i] != '>')) {
+        out += v[i++];
+        continue;
+      }
+      std::size_t k = i;
+      while (k < v.size() && v[k] != ' ' && v[k] != ';' && v[k] != '"' && v[k] != '>') ++k;
+      const std::string word = v.substr(i, k - i);
+      if (skip_next_word) {
+        skip_next_word = false;
+        i = k;
+        continue;
+      }
+      if (unwrap_next) {  // -Xcompiler a,b -> a b
+        unwrap_next = false;
+        std::string host = word;
+        std::replace(host.begin(), host.end(), ',', list_separator);
+        out += host;
+        i = k;
+        continue;
+      }
+      if (auto m = kSame.find(word); m != kSame.end()) {
+        out += m->second;
+      } else if (kNotNeeded.count(word)) {
+        report(offset + i, Severity::note, "nvcc-flag", fmt::format("nvcc option {} removed: clang does not need it", word));
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+      } else if (word == "-Xcompiler" || word == "--compiler-options") {
+        unwrap_next = true;
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+      } else if (word.starts_with("-Xcompiler=") || word.starts_with("--compiler-options=")) {
+        std::string host = word.substr(word.find('=') + 1);
+        std::replace(host.begin(), host.end(), ',', list_separator);
+        out += host;
+      } else if (word == "-Xptxas" || word == "-gencode" || word == "-Xcudafe" || word == "-maxrregcount" || word == "-arch" ||
+                 word == "--gpu-architecture" || word == "-code") {
+        report(offset + i, Severity::warning, "nvcc-flag", fmt::format("nvcc option {} and its value removed: no clang equivalent", word),
+               "for register limits use __launch_bounds__; the AMD architectures come from HIP_ARCHITECTURES");
+        skip_next_word = true;
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+      } else if (word.starts_with("-Xptxas=") || word.starts_with("--ptxas-options") || word.starts_with("-gencode=") ||
+                 word.starts_with("-maxrregcount") || word.starts_with("--maxrregcount") || word.starts_with("-arch=") ||
+                 word.starts_with("--gpu-architecture=") || word.starts_with("-Xcudafe") || word.starts_with("--generate-code") ||
+                 word.starts_with("-code=") || word.starts_with("-prec-div=") || word.starts_with("-prec-sqrt=")) {
+        report(offset + i, Severity::warning, "nvcc-flag", fmt::format("nvcc option {} removed: no clang equivalent", word),
+               "for register limits use __launch_bounds__; the AMD architectures come from HIP_ARCHITECTURES");
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+      } else {
+        out += word;
+      }
+      i = k;
+    }
+    return out;
+  }
+
+  void apply() {
+    std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    std::string out;
+    out.reserve(text_.size() + 256);
+    std::size_t at = 0;
+    for (const auto& e : edits_) {
+      if (e.begin < at) continue;  // overlaps an earlier edit: the earlier wins
+      out.append(text_.substr(at, e.begin - at));
+      out += e.text;
+      at = e.end;
+    }
+    out.append(text_.substr(at));
+    r_.output = std::move(out);
+  }
+
+  std::string_view path_, text_;
+  const CMakeOptions& options_;
+  FileTranslation& r_;
+  LineIndex lines_;
+  std::vector<Command> commands_;
+  std::vector<Edit> edits_;
+  std::set<std::string> packages_;
+  std::vector<std::string> cu_sources_;
+  bool prelude_included_ = false;
+};
+
+}  // namespace
+
+bool is_build_file(std::string_view name) {
+  if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "CMakeLists.txt" || (name.size() > 6 && name.ends_with(".cmake"));
+}
+
+FileTranslation translate_cmake(std::string_view path, std::string_view text, const CMakeOptions& options) {
+  FileTranslation result;
+  result.path = std::string(path);
+  CMakeTranslator(path, text, options, result).run();
+  if (!result.ok) result.output.clear();
+  return result;
+}
+
+std::string hip_prelude_text(const CMakeOptions& options) {
+  std::string s = R"cmake(# Written by gpuport translate --project: finds clang and HIP for CMake's HIP language, so that
+# `cmake -S . -B build -DCMAKE_HIP_ARCHITECTURES=gfx1100` works with Debian's clang-19 and HIP as
+# with a ROCm install. Everything here yields to what the user sets (-D, HIPCXX, ROCM_PATH).
+if(NOT CMAKE_HIP_COMPILER AND NOT DEFINED ENV{HIPCXX})
+  find_program(GPUPORT_HIP_CLANG NAMES clang++-19 clang++ PATHS /opt/rocm/llvm/bin)
+  if(GPUPORT_HIP_CLANG)
+    set(CMAKE_HIP_COMPILER "${GPUPORT_HIP_CLANG}" CACHE FILEPATH "HIP compiler (gpuport)")
+  endif()
+endif()
+# CMake looks for <root>/lib/cmake/hip-lang; Debian installs it under /usr/lib/<arch>/cmake, and
+# its target puts /usr/include on the system include path of HIP code, ahead of libstdc++'s own
+# (whose #include_next <math.h> then fails). A root in the build tree forwards to Debian's files
+# without that.
+if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT)
+  foreach(_gpuport_root $ENV{ROCM_PATH} /opt/rocm /usr)
+    if(EXISTS "${_gpuport_root}/lib/cmake/hip-lang/hip-lang-config.cmake")
+      set(CMAKE_HIP_COMPILER_ROCM_ROOT "${_gpuport_root}" CACHE PATH "ROCm root (gpuport)")
+      break()
+    endif()
+  endforeach()
+endif()
+if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT)
+  file(GLOB _gpuport_hip_lang /usr/lib/*/cmake/hip-lang/hip-lang-config.cmake)
+  if(_gpuport_hip_lang)
+    list(GET _gpuport_hip_lang 0 _gpuport_hip_lang)
+    get_filename_component(_gpuport_hip_lang "${_gpuport_hip_lang}" DIRECTORY)
+    set(_gpuport_root "${CMAKE_BINARY_DIR}/gpuport-rocm-root")
+    file(WRITE "${_gpuport_root}/lib/cmake/hip-lang/hip-lang-config.cmake"
+         "include(\"${_gpuport_hip_lang}/hip-lang-config.cmake\")\n"
+         "foreach(t hip-lang::device hip-lang::amdhip64)\n"
+         "  set_target_properties(\${t} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"\" INTERFACE_SYSTEM_INCLUDE_DIRECTORIES \"\")\n"
+         "endforeach()\n")
+    set(CMAKE_HIP_COMPILER_ROCM_ROOT "${_gpuport_root}" CACHE PATH "ROCm root (gpuport)")
+    # The packages HIP's files depend on (amd_comgr, hsa-runtime64) sit next to it.
+    get_filename_component(_gpuport_cmake_dir "${_gpuport_hip_lang}" DIRECTORY)
+    set(ENV{CMAKE_PREFIX_PATH} "${_gpuport_cmake_dir}:$ENV{CMAKE_PREFIX_PATH}")
+  endif()
+endif()
+# gfx1100's device libraries: Debian 12's rocm-device-libs lack its ISA version file; gpuport
+# builds a folder that has it.
+if(NOT DEFINED GPUPORT_ROCM_DEVICE_LIB_PATH)
+  set(GPUPORT_ROCM_DEVICE_LIB_PATH "$ENV{GPUPORT_ROCM_DEVICE_LIB_PATH}")
+endif()
+)cmake";
+  if (!options.device_lib_dir.empty())
+    s += fmt::format(R"cmake(if(NOT GPUPORT_ROCM_DEVICE_LIB_PATH AND EXISTS "{0}/oclc_isa_version_1100.bc")
+  set(GPUPORT_ROCM_DEVICE_LIB_PATH "{0}")
+endif()
+)cmake",
+                     options.device_lib_dir);
+  s += R"cmake(if(GPUPORT_ROCM_DEVICE_LIB_PATH AND NOT CMAKE_HIP_FLAGS MATCHES "rocm-device-lib-path")
+  string(APPEND CMAKE_HIP_FLAGS_INIT " --rocm-device-lib-path=${GPUPORT_ROCM_DEVICE_LIB_PATH}")
+endif()
+)cmake";
+  return s;
+}
+
+}  // namespace gpuport::source

@@ -1,0 +1,32 @@
+// CUDA -> HIP translation of CMake build files (CMakeLists.txt, *.cmake) for `translate --project`:
+// the CUDA language becomes CMake's HIP language, CUDA::* imported targets their HIP and ROCm
+// libraries, CUDA properties and variables their HIP twins, nvcc flags clang's, and .cu sources
+// are marked LANGUAGE HIP. Every other byte is kept; what cannot be translated is a finding with
+// file:line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "source/translator.h"
+
+namespace gpuport::source {
+
+struct CMakeOptions {
+  // Where clang-19 finds the gfx1100 device libraries (written into the prelude as the default of
+  // GPUPORT_ROCM_DEVICE_LIB_PATH); empty: none.
+  std::string device_lib_dir;
+};
+
+// Translates one CMake file. The result's `needs_hip_prelude` says that the translation includes
+// gpuport-hip.cmake from its own folder (before the first project() that enables HIP).
+FileTranslation translate_cmake(std::string_view path, std::string_view text, const CMakeOptions& options);
+
+// CMakeLists.txt or a *.cmake file.
+bool is_build_file(std::string_view file_name);
+
+// The text of gpuport-hip.cmake: how a translated tree finds clang and Debian's HIP with CMake's
+// HIP language (CMake 3.21 on).
+std::string hip_prelude_text(const CMakeOptions& options);
+
+}  // namespace gpuport::source
