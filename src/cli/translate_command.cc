@@ -1,4 +1,5 @@
 #include <atomic>
+#include <map>
 #include <cerrno>
 #include <cstring>
 #include <cstdio>
@@ -120,6 +121,7 @@ int run_translate(const TranslateArguments& a) {
   options.backup = !a.no_backup;
 
   std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+  std::map<fs::path, std::vector<std::string>> check_flags;  // -p: each source's flags for --check
   if (!a.project.empty()) {
     // A whole project: its sources and its build (CMakeLists.txt, *.cmake).
     if (to_cuda) return usage("--project translates CMake builds from CUDA to HIP; --to cuda with --project is not supported yet");
@@ -142,6 +144,22 @@ int run_translate(const TranslateArguments& a) {
     if (flags->matched == 0 && !a.quiet)
       std::fprintf(stderr, "gpuport translate: note: %s names none of the inputs; no flags taken from it\n",
                    a.compile_db.c_str());
+    // Each source the database names is translated with its own -D/-U and the #defines of its
+    // -include headers (on top of the command line's); other files (headers followed from them)
+    // with the union of all entries'.
+    for (const auto& [file, own] : flags->by_file) {
+      source::PreprocessorSettings s = options.translate.preprocessor;
+      for (const auto& h : own.forced_includes)
+        for (auto& d : source::header_defines(h)) s.defines.push_back(std::move(d));
+      s.defines.insert(s.defines.end(), own.defines.begin(), own.defines.end());
+      s.undefines.insert(s.undefines.end(), own.undefines.begin(), own.undefines.end());
+      options.file_preprocessor[file] = std::move(s);
+      std::vector<std::string> extra;
+      for (const auto& d : own.defines) extra.push_back("-D" + d);
+      for (const auto& d : own.undefines) extra.push_back("-U" + d);
+      for (const auto& h : own.forced_includes) extra.insert(extra.end(), {"-include", h.string()});
+      check_flags[file] = std::move(extra);
+    }
     for (auto& d : flags->include_dirs) options.include_dirs.push_back(std::move(d));
     for (auto& d : flags->defines) options.translate.preprocessor.defines.push_back(std::move(d));
     for (auto& d : flags->undefines) options.translate.preprocessor.undefines.push_back(std::move(d));
@@ -227,8 +245,13 @@ int run_translate(const TranslateArguments& a) {
     }
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
-      for (std::size_t k; (k = next.fetch_add(1)) < units.size();)
-        report.files[units[k].first].checks = verify::check_unit(units[k].second, copts);
+      for (std::size_t k; (k = next.fetch_add(1)) < units.size();) {
+        verify::CompileCheckOptions mine = copts;
+        std::error_code canonical_ec;
+        if (auto it = check_flags.find(fs::weakly_canonical(report.files[units[k].first].input, canonical_ec)); it != check_flags.end())
+          mine.extra_flags = it->second;
+        report.files[units[k].first].checks = verify::check_unit(units[k].second, mine);
+      }
     };
     {
       std::vector<std::jthread> pool;

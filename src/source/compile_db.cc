@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_io.h"
+#include "lex/lexer.h"
 
 namespace gpuport::source {
 namespace fs = std::filesystem;
@@ -114,28 +115,66 @@ Result<CompileFlags> read_compile_flags(const fs::path& database, const std::vec
     } else {
       return db_error(file, fmt::format("entry {}: \"arguments\" must be an array of strings, \"command\" a string", n));
     }
+    CompileFlags& mine = flags.by_file[source];
+    auto add = [](auto& list, auto value) {
+      if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(std::move(value));
+    };
     for (std::size_t k = 0; k < args.size(); ++k) {
       const std::string& a = args[k];
       auto value = [&](std::string_view flag) -> std::string {
-        if (a.size() > flag.size()) return a.substr(flag.size());
+        if (a.size() > flag.size()) return a.substr(a[flag.size()] == '=' ? flag.size() + 1 : flag.size());
         return k + 1 < args.size() ? args[++k] : std::string();
       };
+      auto path_of = [&](const std::string& v) { return normal(fs::path(v).is_absolute() ? fs::path(v) : dir / v); };
       if (a.starts_with("-I") || a == "-isystem" || a == "-iquote") {
         const std::string v = a.starts_with("-I") ? value("-I") : (k + 1 < args.size() ? args[++k] : std::string());
         if (v.empty()) continue;
-        const fs::path p = normal(fs::path(v).is_absolute() ? fs::path(v) : dir / v);
-        if (std::find(flags.include_dirs.begin(), flags.include_dirs.end(), p) == flags.include_dirs.end())
-          flags.include_dirs.push_back(p);
+        add(flags.include_dirs, path_of(v));
+        add(mine.include_dirs, path_of(v));
+      } else if (a == "-include" || a.starts_with("--pre-include")) {
+        const std::string v = a == "-include" ? (k + 1 < args.size() ? args[++k] : std::string()) : value("--pre-include");
+        if (v.empty()) continue;
+        add(flags.forced_includes, path_of(v));
+        add(mine.forced_includes, path_of(v));
       } else if (a.starts_with("-D")) {
-        if (auto v = value("-D"); !v.empty() && std::find(flags.defines.begin(), flags.defines.end(), v) == flags.defines.end())
-          flags.defines.push_back(v);
+        if (auto v = value("-D"); !v.empty()) add(flags.defines, v), add(mine.defines, v);
       } else if (a.starts_with("-U")) {
-        if (auto v = value("-U"); !v.empty() && std::find(flags.undefines.begin(), flags.undefines.end(), v) == flags.undefines.end())
-          flags.undefines.push_back(v);
+        if (auto v = value("-U"); !v.empty()) add(flags.undefines, v), add(mine.undefines, v);
       }
     }
   }
   return flags;
+}
+
+std::vector<std::string> header_defines(const fs::path& header) {
+  std::vector<std::string> out;
+  auto text = read_file(header, 16u << 20);
+  if (!text) return out;
+  const auto tokens = lex::lex(*text);
+  std::vector<const lex::Token*> sig;
+  for (const auto& t : tokens.tokens())
+    if (t.kind != lex::TokenKind::whitespace && t.kind != lex::TokenKind::newline && t.kind != lex::TokenKind::line_comment &&
+        t.kind != lex::TokenKind::block_comment && t.kind != lex::TokenKind::line_continuation)
+      sig.push_back(&t);
+  auto text_of = [&](const lex::Token* t) { return std::string_view(*text).substr(t->offset, t->length); };
+  int depth = 0;  // only unconditional definitions count
+  for (std::size_t i = 0; i + 1 < sig.size(); ++i) {
+    if (!sig[i]->has(lex::kDirectiveHash)) continue;
+    const std::string_view d = text_of(sig[i + 1]);
+    if (d == "if" || d == "ifdef" || d == "ifndef") ++depth;
+    else if (d == "endif") --depth;
+    // The include guard's own #ifndef is the one group a header's definitions sit in.
+    if (d != "define" || depth > 1 || i + 2 >= sig.size() || !sig[i + 2]->has(lex::kInDirective)) continue;
+    const lex::Token* name = sig[i + 2];
+    if (name->kind != lex::TokenKind::identifier) continue;
+    const std::size_t after = name->offset + name->length;
+    if (after < text->size() && (*text)[after] == '(') continue;  // function-like
+    std::string value;
+    for (std::size_t k = i + 3; k < sig.size() && sig[k]->has(lex::kInDirective) && !sig[k]->has(lex::kDirectiveHash); ++k)
+      value += (value.empty() ? "" : " ") + std::string(text_of(sig[k]));
+    out.push_back(value.empty() ? std::string(text_of(name)) : fmt::format("{}={}", text_of(name), value));
+  }
+  return out;
 }
 
 }  // namespace gpuport::source

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,15 @@ struct CompileFlags {
   std::vector<std::filesystem::path> include_dirs;  // absolute, in first-seen order
   std::vector<std::string> defines;                 // NAME or NAME=VALUE
   std::vector<std::string> undefines;
+  std::vector<std::filesystem::path> forced_includes;  // -include FILE (nvcc: --pre-include), absolute
   std::size_t matched = 0;                          // database entries that named an input
+  // Each source file's own flags (canonical path); the fields above are their union.
+  std::map<std::filesystem::path, CompileFlags> by_file;
 };
+
+// The object-like macros a header #defines at its top level, as NAME or NAME=VALUE (what a
+// forced include adds to a unit's macros); empty when it cannot be read.
+std::vector<std::string> header_defines(const std::filesystem::path& header);
 
 // The flags of the entries of `database` (a compile_commands.json, or a folder holding one) whose
 // file is one of `inputs` or lies under an input folder; -I paths are resolved against each

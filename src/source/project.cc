@@ -344,7 +344,17 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     }
     auto& t = translations[index];
     const bool build_file = options.translate_build_files && is_build_file(item.input.filename().string());
-    t = build_file ? translate_cmake(fr.input, *content, options.cmake) : translate_text(fr.input, *content, map, options.translate);
+    const TranslateOptions* translate_options = &options.translate;
+    TranslateOptions own;  // the file's flags from a compilation database
+    if (!options.file_preprocessor.empty()) {
+      std::error_code canonical_ec;
+      if (auto it = options.file_preprocessor.find(fs::weakly_canonical(item.input, canonical_ec)); it != options.file_preprocessor.end()) {
+        own = options.translate;
+        own.preprocessor = it->second;
+        translate_options = &own;
+      }
+    }
+    t = build_file ? translate_cmake(fr.input, *content, options.cmake) : translate_text(fr.input, *content, map, *translate_options);
     fr.translated = t.ok;
     fr.rejected = !t.ok;
     fr.rewrites = t.rewrites;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct ProjectOptions {
   // gpuport-hip.cmake is written next to each one that includes it.
   bool translate_build_files = false;
   CMakeOptions cmake;
+  // A compilation database's own -D/-U per source file (canonical path), instead of `translate`'s.
+  std::map<std::filesystem::path, PreprocessorSettings> file_preprocessor;
 };
 
 struct ProjectResult {

@@ -102,6 +102,7 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       // As system headers (clang 19 rejects some of rocPRIM 5.7 otherwise), searched before
       // /usr/local/include and /usr/include: rocThrust over CUDA's Thrust.
       if (auto libs = library_include_dir(options, "amd"); !libs.empty()) cmd.insert(cmd.end(), {"-isystem", libs.string()});
+      cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
       cmd.push_back(unit.string());
       auto r = run_process(cmd, popts);
       c.command = r.command_line;
@@ -135,6 +136,7 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
         auto cmd = options.cuda_source ? nvcc_command(options) : nvcc_hip_command(options);
         if (options.cuda_source) cmd.insert(cmd.begin() + 3, {"-x", "cu"});
         cmd.insert(cmd.end(), includes->begin(), includes->end());
+        cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
         cmd.insert(cmd.end(), {"-c", source->string(), "-o", (*dir / "unit.o").string()});
         auto r = run_process(cmd, nv);
         c.command = plain.restore_command(r.command_line);

@@ -33,6 +33,8 @@ struct CompileCheckOptions {
   // The units are CUDA (a HIP -> CUDA translation): nvcc compiles them as CUDA (-x cu), without
   // HIP's NVIDIA platform; only the nvidia target applies.
   bool cuda_source = false;
+  // More flags for both compilers: a unit's -D, -U and -include from a compilation database.
+  std::vector<std::string> extra_flags;
 };
 
 // Why a target cannot be checked on this machine; std::nullopt when it can.
