@@ -124,9 +124,9 @@ int run_translate(const TranslateArguments& a) {
   std::map<fs::path, std::vector<std::string>> check_flags;  // -p: each source's flags for --check
   if (!a.project.empty()) {
     // A whole project: its sources and its build (CMakeLists.txt, *.cmake).
-    if (to_cuda) return usage("--project translates CMake builds from CUDA to HIP; --to cuda with --project is not supported yet");
     inputs.insert(inputs.begin(), fs::path(a.project));
     options.translate_build_files = true;
+    options.cmake.to_cuda = to_cuda;
     verify::CompileCheckOptions where;
     where.device_lib_dir = a.device_lib_dir;
     const fs::path libs = verify::resolve_device_lib_dir(where);

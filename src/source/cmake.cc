@@ -157,6 +157,16 @@ constexpr std::string_view kRenamed[] = {
     "CMAKE_CUDA_COMPILER_VERSION", "CUDA_ARCHITECTURES", "CUDA_STANDARD", "CUDA_STANDARD_REQUIRED", "CUDA_EXTENSIONS",
 };
 
+// Removes a flag from a flags argument with one separator next to it: the one before it, or,
+// for the first flag of a list, the one after (k, the end of the flag, moves past it).
+void drop_word(std::string& out, const std::string& v, std::size_t& k) {
+  if (!out.empty() && (out.back() == ' ' || out.back() == ';')) {
+    while (!out.empty() && (out.back() == ' ' || out.back() == ';')) out.pop_back();
+    return;
+  }
+  if (k < v.size() && (v[k] == ' ' || v[k] == ';')) ++k;
+}
+
 class CMakeTranslator {
  public:
   CMakeTranslator(std::string_view path, std::string_view text, const CMakeOptions& options, FileTranslation& result)
@@ -170,6 +180,7 @@ class CMakeTranslator {
       r_.ok = false;
       return;
     }
+    if (options_.to_cuda) return run_to_cuda();
     collect_packages();
     for (std::size_t c = 0; c < commands_.size(); ++c) translate(commands_[c]);
     if (!cu_sources_.empty()) {
@@ -178,7 +189,7 @@ class CMakeTranslator {
       const std::string nl = text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
       std::string tail = (!text_.empty() && text_.back() != '\n') ? nl : std::string();
       tail += fmt::format("# Added by gpuport: CMake's HIP language does not take .cu files by itself.{}set_source_files_properties({} "
-                          "PROPERTIES LANGUAGE HIP){}",
+                          "PROPERTIES LANGUAGE HIP)  # added by gpuport{}",
                           nl, list, nl);
       edits_.push_back({text_.size(), text_.size(), tail});
       ++r_.rewrites;
@@ -242,7 +253,7 @@ class CMakeTranslator {
         }
         std::string extra;
         const std::string indent = line_indent(cmd.begin);
-        for (const auto& p : packages_) extra += fmt::format("\n{}find_package({} REQUIRED)", indent, p);
+        for (const auto& p : packages_) extra += fmt::format("\n{}find_package({} REQUIRED)  # added by gpuport", indent, p);
         if (!extra.empty()) edit(cmd.end, cmd.end, extra);
       } else if (pkg == "CUDA") {
         report(cmd.begin, Severity::error, "cmake-untranslated",
@@ -312,11 +323,11 @@ class CMakeTranslator {
           std::string extra;
           for (auto t : targets)
             extra += fmt::format(
-                "\n{0}target_compile_options({1} PUBLIC $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)  # added by gpuport: the device link"
-                "\n{0}target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link>\")  # happens where it is linked"
-                "\n{0}foreach(_gpuport_arch IN LISTS CMAKE_HIP_ARCHITECTURES)"
-                "\n{0}  target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:--offload-arch=${{_gpuport_arch}}>\")"
-                "\n{0}endforeach()",
+                "\n{0}target_compile_options({1} PUBLIC $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)  # added by gpuport (separable compilation)"
+                "\n{0}target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:-fgpu-rdc;--hip-link>\")  # added by gpuport (device link)"
+                "\n{0}foreach(_gpuport_arch IN LISTS CMAKE_HIP_ARCHITECTURES)  # added by gpuport"
+                "\n{0}  target_link_options({1} PUBLIC \"$<$<LINK_LANGUAGE:HIP>:--offload-arch=${{_gpuport_arch}}>\")  # added by gpuport"
+                "\n{0}endforeach()  # added by gpuport",
                 line_indent(cmd.begin), t);
           edit(cmd.end, cmd.end, extra);
           report(args[j].offset, Severity::note, "cmake-separable-compilation",
@@ -438,10 +449,10 @@ class CMakeTranslator {
         out += m->second;
       } else if (kNotNeeded.count(word)) {
         report(offset + i, Severity::note, "nvcc-flag", fmt::format("nvcc option {} removed: clang does not need it", word));
-        while (!out.empty() && out.back() == ' ') out.pop_back();
+        drop_word(out, v, k);
       } else if (word == "-Xcompiler" || word == "--compiler-options") {
         unwrap_next = true;
-        while (!out.empty() && out.back() == ' ') out.pop_back();
+        drop_word(out, v, k);
       } else if (word.starts_with("-Xcompiler=") || word.starts_with("--compiler-options=")) {
         std::string host = word.substr(word.find('=') + 1);
         std::replace(host.begin(), host.end(), ',', list_separator);
@@ -451,14 +462,166 @@ class CMakeTranslator {
         report(offset + i, Severity::warning, "nvcc-flag", fmt::format("nvcc option {} and its value removed: no clang equivalent", word),
                "for register limits use __launch_bounds__; the AMD architectures come from HIP_ARCHITECTURES");
         skip_next_word = true;
-        while (!out.empty() && out.back() == ' ') out.pop_back();
+        drop_word(out, v, k);
       } else if (word.starts_with("-Xptxas=") || word.starts_with("--ptxas-options") || word.starts_with("-gencode=") ||
                  word.starts_with("-maxrregcount") || word.starts_with("--maxrregcount") || word.starts_with("-arch=") ||
                  word.starts_with("--gpu-architecture=") || word.starts_with("-Xcudafe") || word.starts_with("--generate-code") ||
                  word.starts_with("-code=") || word.starts_with("-prec-div=") || word.starts_with("-prec-sqrt=")) {
         report(offset + i, Severity::warning, "nvcc-flag", fmt::format("nvcc option {} removed: no clang equivalent", word),
                "for register limits use __launch_bounds__; the AMD architectures come from HIP_ARCHITECTURES");
-        while (!out.empty() && out.back() == ' ') out.pop_back();
+        drop_word(out, v, k);
+      } else {
+        out += word;
+      }
+      i = k;
+    }
+    return out;
+  }
+
+  // ---- HIP -> CUDA --------------------------------------------------------------------------
+
+  void run_to_cuda() {
+    // Lines a CUDA -> HIP translation added go whole.
+    std::vector<std::pair<std::size_t, std::size_t>> dropped;
+    for (std::size_t b = 0; b < text_.size();) {
+      std::size_t e = text_.find('\n', b);
+      e = e == std::string_view::npos ? text_.size() : e + 1;
+      const std::string_view line = text_.substr(b, e - b);
+      const std::size_t first = line.find_first_not_of(" \t");
+      const bool marked = line.find("# added by gpuport") != std::string_view::npos ||
+                          (first != std::string_view::npos && line.substr(first).starts_with("# Added by gpuport"));
+      if (marked) {
+        dropped.emplace_back(b, e);
+        edit(b, e, "");
+      }
+      b = e;
+    }
+    for (const auto& cmd : commands_) {
+      const bool gone = std::any_of(dropped.begin(), dropped.end(), [&](auto r) { return cmd.begin >= r.first && cmd.begin < r.second; });
+      if (!gone) translate_to_cuda(cmd);
+    }
+    if (!cu_sources_.empty()) {
+      std::string list;
+      for (const auto& s : cu_sources_) list += (list.empty() ? "" : " ") + s;
+      const std::string nl = text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+      std::string tail = (!text_.empty() && text_.back() != '\n') ? nl : std::string();
+      tail += fmt::format("set_source_files_properties({} PROPERTIES LANGUAGE CUDA)  # added by gpuport: .hip sources as CUDA{}", list, nl);
+      edits_.push_back({text_.size(), text_.size(), tail});
+      ++r_.rewrites;
+    }
+    apply();
+  }
+
+  void translate_to_cuda(const Command& cmd) {
+    static const std::map<std::string_view, std::string_view> kTargetsBack = {
+        {"hip::host", "CUDA::cudart"},       {"hip::device", "CUDA::cudart"},     {"hip::amdhip64", "CUDA::cudart"},
+        {"hip::hiprand", "CUDA::curand"},    {"roc::rocrand", "CUDA::curand"},    {"roc::hipblas", "CUDA::cublas"},
+        {"roc::rocblas", "CUDA::cublas"},    {"roc::hipblaslt", "CUDA::cublasLt"}, {"hip::hipfft", "CUDA::cufft"},
+        {"roc::rocfft", "CUDA::cufft"},      {"roc::hipsparse", "CUDA::cusparse"}, {"roc::rocsparse", "CUDA::cusparse"},
+        {"roc::hipsolver", "CUDA::cusolver"}, {"roc::rocsolver", "CUDA::cusolver"}, {"hip::hipcub", "CUDA::cudart"},
+        {"roc::rocprim", "CUDA::cudart"},     {"roc::rocthrust", "CUDA::cudart"},
+    };
+    static const std::set<std::string_view> kLibraryPackages = {"hiprand", "rocrand", "hipblas", "rocblas", "hipblaslt", "hipfft",
+                                                                "rocfft", "hipsparse", "rocsparse", "hipsolver", "rocsolver",
+                                                                "hipcub", "rocprim", "rocthrust"};
+    const auto& args = cmd.args;
+    const std::string& n = cmd.name;
+    if (n == "find_package" && !args.empty()) {
+      const std::string_view pkg = arg_value(args[0]);
+      if (pkg == "hip") {
+        edit(cmd.begin, cmd.end, "find_package(CUDAToolkit REQUIRED)");
+        return;
+      }
+      if (kLibraryPackages.count(pkg)) {
+        edit(cmd.begin, cmd.end,
+             fmt::format("# find_package({}) removed by gpuport: its CUDA library comes with find_package(CUDAToolkit)", pkg));
+        return;
+      }
+    }
+    if (n == "project" || n == "enable_language" || n == "check_language")
+      for (std::size_t k = n == "project" ? 1 : 0; k < args.size(); ++k)
+        if (arg_value(args[k]) == "HIP") edit(args[k].offset, args[k].offset + args[k].length, "CUDA");
+    if (n == "add_executable" || n == "add_library" || n == "target_sources")
+      for (std::size_t k = 1; k < args.size(); ++k) {
+        const std::string_view v = arg_value(args[k]);
+        if (v.size() > 4 && v.ends_with(".hip") && v.find("${") == std::string_view::npos &&
+            std::find(cu_sources_.begin(), cu_sources_.end(), v) == cu_sources_.end())
+          cu_sources_.emplace_back(v);
+      }
+    const bool flag_command = n == "target_compile_options" || n == "add_compile_options" ||
+                              ((n == "set" || n == "string" || n == "list") && std::any_of(args.begin(), args.end(), [&](const Arg& a) {
+                                 return arg_value(a).starts_with("CMAKE_HIP_FLAGS");
+                               }));
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const Arg& a = args[k];
+      if (a.kind == ArgKind::open || a.kind == ArgKind::close || a.kind == ArgKind::bracket) continue;
+      const std::string v(arg_text(a));
+      std::string out;
+      for (std::size_t i = 0; i < v.size();) {
+        if (!is_ident_char(v[i]) || (i > 0 && is_ident_char(v[i - 1]))) {
+          out += v[i++];
+          continue;
+        }
+        std::size_t e = i;
+        while (e < v.size() && (is_ident_char(v[e]) || (v[e] == ':' && e + 1 < v.size() && v[e + 1] == ':') || (e > 0 && v[e - 1] == ':' && v[e] == ':')))
+          ++e;
+        const std::string_view word(v.data() + i, e - i);
+        std::string replacement(word);
+        if (auto t = kTargetsBack.find(word); t != kTargetsBack.end()) replacement = t->second;
+        for (auto name : kRenamed) {
+          std::string hip = std::string(name.substr(0, name.find("CUDA"))) + "HIP" + std::string(name.substr(name.find("CUDA") + 4));
+          if (word == hip) replacement = std::string(name);
+        }
+        if (word == "GPUPORT_SEPARABLE_COMPILATION") replacement = "CUDA_SEPARABLE_COMPILATION";
+        if (word == "GPUPORT_RESOLVE_DEVICE_SYMBOLS") replacement = "CUDA_RESOLVE_DEVICE_SYMBOLS";
+        if (word == "hip_FOUND") replacement = "CUDAToolkit_FOUND";
+        if (word == "HIP" && i > 0 && (v[i - 1] == ':' || v[i - 1] == ',') && v.rfind("LANG", i) != std::string::npos) replacement = "CUDA";
+        out += replacement;
+        i = e;
+      }
+      if (k > 0 && arg_value(args[k - 1]) == "LANGUAGE" && arg_value(a) == "HIP") out = "CUDA";
+      if (k > 0 && (arg_value(args[k - 1]) == "HIP_ARCHITECTURES" || arg_value(args[k - 1]) == "CMAKE_HIP_ARCHITECTURES") &&
+          arg_value(a).starts_with("gfx")) {
+        out = a.kind == ArgKind::quoted ? "\"80\"" : "80";
+        report(a.offset, Severity::note, "cmake-architectures",
+               fmt::format("AMD architectures '{}' replaced by 80 (sm_80): list the NVIDIA GPUs to build for", arg_value(a)));
+        for (std::size_t j = k + 1; j < args.size() && args[j].kind == ArgKind::unquoted && arg_value(args[j]).starts_with("gfx"); ++j)
+          edit(args[j - 1].offset + args[j - 1].length, args[j].offset + args[j].length, "");
+      }
+      if (flag_command) out = flags_to_nvcc(out, a.offset);
+      if (out != v) edit(a.offset, a.offset + a.length, out);
+    }
+  }
+
+  // clang options in flags: nvcc's, or the host compiler's through -Xcompiler=.
+  std::string flags_to_nvcc(const std::string& v, std::size_t offset) {
+    static const std::map<std::string_view, std::string_view> kSame = {
+        {"-ffast-math", "--use_fast_math"}, {"-gline-tables-only", "-lineinfo"},
+        {"-fgpu-default-stream=per-thread", "--default-stream=per-thread"}, {"-fgpu-flush-denormals-to-zero", "-ftz=true"},
+        {"-ffp-contract=off", "--fmad=false"},
+    };
+    std::string out;
+    std::size_t i = 0;
+    while (i < v.size()) {
+      const bool boundary = i == 0 || v[i - 1] == ' ' || v[i - 1] == ';' || v[i - 1] == ':' || v[i - 1] == '"' || v[i - 1] == '>';
+      if (!(v[i] == '-' && boundary)) {
+        out += v[i++];
+        continue;
+      }
+      std::size_t k = i;
+      while (k < v.size() && v[k] != ' ' && v[k] != ';' && v[k] != '"' && v[k] != '>') ++k;
+      const std::string word = v.substr(i, k - i);
+      if (auto m = kSame.find(word); m != kSame.end()) {
+        out += m->second;
+      } else if (word == "-fgpu-rdc" || word.starts_with("--offload-arch") || word == "-munsafe-fp-atomics" || word == "--hip-link" ||
+                 word.starts_with("-mwavefrontsize") || word.starts_with("--rocm-")) {
+        report(offset + i, Severity::note, "clang-flag",
+               word == "-fgpu-rdc" ? std::string("clang option -fgpu-rdc removed: set CUDA_SEPARABLE_COMPILATION ON on the target")
+                                   : fmt::format("clang option {} removed: AMD only", word));
+        drop_word(out, v, k);
+      } else if ((word.starts_with("-W") && !word.starts_with("-Werror=") && !word.starts_with("-Wno-deprecated")) ||
+                 (word.starts_with("-f") && word != "-fPIC") || (word.starts_with("-m") && word != "-m64")) {
+        out += "-Xcompiler=" + word;  // a host compiler option: nvcc passes it on
       } else {
         out += word;
       }
@@ -503,6 +666,7 @@ bool is_build_file(std::string_view name) {
 FileTranslation translate_cmake(std::string_view path, std::string_view text, const CMakeOptions& options) {
   FileTranslation result;
   result.path = std::string(path);
+  result.to_cuda = options.to_cuda;
   CMakeTranslator(path, text, options, result).run();
   if (!result.ok) result.output.clear();
   return result;

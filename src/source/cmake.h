@@ -16,6 +16,9 @@ struct CMakeOptions {
   // Where clang-19 finds the gfx1100 device libraries (written into the prelude as the default of
   // GPUPORT_ROCM_DEVICE_LIB_PATH); empty: none.
   std::string device_lib_dir;
+  // HIP -> CUDA: CMake's HIP language back to CUDA (the lines a CUDA -> HIP translation added,
+  // marked `# added by gpuport`, are removed).
+  bool to_cuda = false;
 };
 
 // Translates one CMake file. The result's `needs_hip_prelude` says that the translation includes

@@ -188,7 +188,11 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         }
       }
       std::sort(found.begin(), found.end());
-      for (const auto& f : found) add_item(f, is_source_file(f) || (options.translate_build_files && is_build_file(f.filename().string())));
+      for (const auto& f : found) {
+        // HIP -> CUDA: gpuport's own prelude for CMake's HIP language has no place in a CUDA tree.
+        if (options.translate_build_files && options.cmake.to_cuda && f.filename() == "gpuport-hip.cmake") continue;
+        add_item(f, is_source_file(f) || (options.translate_build_files && is_build_file(f.filename().string())));
+      }
     } else {
       roots.push_back(input.parent_path());
       file_inputs.push_back(input);

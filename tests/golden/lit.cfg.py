@@ -31,6 +31,9 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
 if shutil.which("cmake") and os.path.exists("/usr/bin/hipcc") and \
         os.path.exists("/usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake"):
     config.available_features.add("cmake-hip")
+# CMake's CUDA language with CUDA 13's nvcc (which takes Debian's gcc 12 as its host compiler).
+if shutil.which("cmake") and os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+    config.available_features.add("cmake-cuda13")
 
 # HIP executables for gfx1100 (gpuport amdgpu, the emulator's tests): clang-19's HIP driver with
 # Debian's HIP 5.2 runtime and the device-library folder, and clang-offload-bundler-19.
