@@ -149,6 +149,18 @@ constexpr TargetMap kTargets[] = {
     {"CUDA::cusolver", "roc::hipsolver", "hipsolver"}, {"CUDA::cusolver_static", "roc::hipsolver", "hipsolver"},
 };
 
+// nvcc options with a clang equivalent, and those clang does not need.
+const std::map<std::string_view, std::string_view> kNvccToClang = {
+    {"--use_fast_math", "-ffast-math"},   {"-use_fast_math", "-ffast-math"},     {"-lineinfo", "-gline-tables-only"},
+    {"--generate-line-info", "-gline-tables-only"}, {"-rdc=true", "-fgpu-rdc"}, {"--relocatable-device-code=true", "-fgpu-rdc"},
+    {"-G", "-g"},                          {"--device-debug", "-g"},               {"--default-stream=per-thread", "-fgpu-default-stream=per-thread"},
+    {"-ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--fmad=false", "-ffp-contract=off"},
+    {"-fmad=false", "-ffp-contract=off"},
+};
+const std::set<std::string_view> kNvccNotNeeded = {"--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--expt-extended-lambda",
+                                                   "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
+                                                   "-rdc=false", "--keep", "-prec-div=true", "-prec-sqrt=true"};
+
 // Variables and properties whose HIP twin is the same name with HIP for CUDA.
 constexpr std::string_view kRenamed[] = {
     "CMAKE_CUDA_ARCHITECTURES", "CMAKE_CUDA_STANDARD", "CMAKE_CUDA_STANDARD_REQUIRED", "CMAKE_CUDA_EXTENSIONS",
@@ -407,16 +419,6 @@ class CMakeTranslator {
 
   // nvcc options in flags: clang's equivalents, or removed with a finding.
   std::string translate_flags(const std::string& v, std::size_t offset) {
-    static const std::map<std::string_view, std::string_view> kSame = {
-        {"--use_fast_math", "-ffast-math"},   {"-use_fast_math", "-ffast-math"},     {"-lineinfo", "-gline-tables-only"},
-        {"--generate-line-info", "-gline-tables-only"}, {"-rdc=true", "-fgpu-rdc"}, {"--relocatable-device-code=true", "-fgpu-rdc"},
-        {"-G", "-g"},                          {"--device-debug", "-g"},               {"--default-stream=per-thread", "-fgpu-default-stream=per-thread"},
-        {"-ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--fmad=false", "-ffp-contract=off"},
-        {"-fmad=false", "-ffp-contract=off"},
-    };
-    static const std::set<std::string_view> kNotNeeded = {"--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--expt-extended-lambda",
-                                                           "-expt-extended-lambda", "--extended-lambda", "-extended-lambda",
-                                                           "-rdc=false", "--keep", "-prec-div=true", "-prec-sqrt=true"};
     std::string out;
     std::size_t i = 0;
     bool skip_next_word = false, unwrap_next = false;
@@ -445,9 +447,9 @@ class CMakeTranslator {
         i = k;
         continue;
       }
-      if (auto m = kSame.find(word); m != kSame.end()) {
+      if (auto m = kNvccToClang.find(word); m != kNvccToClang.end()) {
         out += m->second;
-      } else if (kNotNeeded.count(word)) {
+      } else if (kNvccNotNeeded.count(word)) {
         report(offset + i, Severity::note, "nvcc-flag", fmt::format("nvcc option {} removed: clang does not need it", word));
         drop_word(out, v, k);
       } else if (word == "-Xcompiler" || word == "--compiler-options") {
@@ -657,6 +659,63 @@ class CMakeTranslator {
 };
 
 }  // namespace
+
+bool is_makefile(std::string_view name) {
+  if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name == "Makefile" || name == "makefile" || name == "GNUmakefile" || (name.size() > 3 && name.ends_with(".mk"));
+}
+
+FileTranslation scan_makefile(std::string_view path, std::string_view text) {
+  // Makefiles are not rewritten (their logic is arbitrary): each line that runs nvcc or names
+  // CUDA's options or libraries gets a finding with the change to make; the file is kept.
+  static const std::map<std::string_view, std::string_view> kLibraries = {
+      {"-lcudart", "-lamdhip64"}, {"-lcuda", "-lamdhip64"},         {"-lcublas", "-lhipblas"},     {"-lcurand", "-lhiprand"},
+      {"-lcufft", "-lhipfft"},    {"-lcusparse", "-lhipsparse"},    {"-lcusolver", "-lhipsolver"}, {"-lnvToolsExt", "-lroctx64"},
+  };
+  FileTranslation r;
+  r.path = std::string(path);
+  r.output = std::string(text);
+  LineIndex lines(text);
+  for (std::size_t b = 0; b < text.size();) {
+    std::size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    const std::string_view line = text.substr(b, e - b);
+    const std::string_view code = line.substr(0, line.find('#'));
+    std::vector<std::string> changes;
+    bool runs_nvcc = false;
+    for (std::size_t i = 0; i < code.size();) {
+      while (i < code.size() && (code[i] == ' ' || code[i] == '\t')) ++i;
+      std::size_t k = i;
+      while (k < code.size() && code[k] != ' ' && code[k] != '\t') ++k;
+      const std::string_view word = code.substr(i, k - i);
+      if (word == "nvcc" || word.ends_with("/nvcc")) runs_nvcc = true;
+      if (auto m = kNvccToClang.find(word); m != kNvccToClang.end()) changes.push_back(fmt::format("{} -> {}", word, m->second));
+      else if (kNvccNotNeeded.count(word)) changes.push_back(fmt::format("{}: drop it", word));
+      else if (word.starts_with("-arch=sm_") || word.starts_with("--gpu-architecture=") || word.starts_with("-gencode"))
+        changes.push_back(fmt::format("{} -> --offload-arch=gfx1100", word));
+      else if (word == "-Xcompiler" || word.starts_with("-Xcompiler=")) changes.push_back(fmt::format("{}: pass its options directly", word));
+      else if (auto l = kLibraries.find(word); l != kLibraries.end()) changes.push_back(fmt::format("{} -> {}", word, l->second));
+      else if (word.find("cuda/lib64") != std::string_view::npos)
+        changes.push_back(fmt::format("{}: HIP's libraries are on the default path", word));
+      i = k;
+    }
+    if (runs_nvcc || !changes.empty()) {
+      Diagnostic d;
+      d.severity = Severity::warning;
+      d.code = "makefile-nvcc";
+      d.message = runs_nvcc ? "this line runs nvcc; Makefiles are not rewritten" : "this line names CUDA options or libraries; Makefiles are not rewritten";
+      std::string fix = runs_nvcc ? "use clang++-19 -x hip --offload-arch=gfx1100 (or hipcc)" : "";
+      for (const auto& c : changes) fix += (fix.empty() ? "" : "; ") + c;
+      d.fix = fix;
+      const std::size_t first = code.find_first_not_of(" \t");
+      const auto lc = lines.locate(static_cast<std::uint32_t>(b + (first == std::string_view::npos ? 0 : first)));
+      d.location = {std::string(path), lc.line, lc.column};
+      r.findings.push_back(std::move(d));
+    }
+    b = e + 1;
+  }
+  return r;
+}
 
 bool is_build_file(std::string_view name) {
   if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);

@@ -191,7 +191,8 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       for (const auto& f : found) {
         // HIP -> CUDA: gpuport's own prelude for CMake's HIP language has no place in a CUDA tree.
         if (options.translate_build_files && options.cmake.to_cuda && f.filename() == "gpuport-hip.cmake") continue;
-        add_item(f, is_source_file(f) || (options.translate_build_files && is_build_file(f.filename().string())));
+        add_item(f, is_source_file(f) || (options.translate_build_files && (is_build_file(f.filename().string()) ||
+                                                                             (!options.cmake.to_cuda && is_makefile(f.filename().string())))));
       }
     } else {
       roots.push_back(input.parent_path());
@@ -358,7 +359,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
         translate_options = &own;
       }
     }
-    t = build_file ? translate_cmake(fr.input, *content, options.cmake) : translate_text(fr.input, *content, map, *translate_options);
+    const bool makefile = options.translate_build_files && !options.cmake.to_cuda && is_makefile(item.input.filename().string());
+    t = makefile     ? scan_makefile(fr.input, *content)
+        : build_file ? translate_cmake(fr.input, *content, options.cmake)
+                     : translate_text(fr.input, *content, map, *translate_options);
     fr.translated = t.ok;
     fr.rejected = !t.ok;
     fr.rewrites = t.rewrites;
