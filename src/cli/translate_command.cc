@@ -99,8 +99,16 @@ int run_translate(const TranslateArguments& a) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
     return 2;
   }
-  // HIP -> CUDA: the same tables, read the other way.
-  if (to_cuda) *map = map->reversed();
+  // HIP -> CUDA: the same tables, read the other way; the --roc tables too, for code written
+  // against rocBLAS, rocSPARSE, rocRAND and rocSOLVER directly.
+  if (to_cuda) {
+    maps::ApiMap back = map->reversed();
+    maps::LoadOptions with_roc = load;
+    with_roc.roc = true;
+    auto roc = a.maps_dir.empty() ? maps::ApiMap::load_embedded(with_roc) : maps::ApiMap::load_directory(a.maps_dir, with_roc);
+    if (roc) back.add_missing(roc->reversed());
+    *map = std::move(back);
+  }
 
   source::ProjectOptions options;
   options.translate.fix_warp_size = a.fix_warp_size;

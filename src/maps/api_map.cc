@@ -385,6 +385,7 @@ std::string cuda_spelling(std::string_view hip) {
       {"hipblas", "cublas"},     {"HIPBLAS", "CUBLAS"},     {"hipsparse", "cusparse"}, {"HIPSPARSE", "CUSPARSE"},
       {"hiprand", "curand"},     {"HIPRAND", "CURAND"},     {"hipfft", "cufft"},       {"HIPFFT", "CUFFT"},
       {"hipsolver", "cusolver"}, {"HIPSOLVER", "CUSOLVER"}, {"hipcub", "cub"},         {"roctx", "nvtx"},
+      {"rocblas", "cublas"},     {"rocsparse", "cusparse"}, {"rocrand", "curand"},     {"rocsolver", "cusolver"}, {"rocfft", "cufft"},
       {"hip/hip_", "cuda_"},     {"hip", "cuda"},           {"HIP", "CUDA"},           {"__hip", "__cuda"},
   };
   for (const auto& [from, to] : kPrefixes)
@@ -415,9 +416,15 @@ ApiMap ApiMap::reversed() const {
   };
   auto rank = [&](const ApiEntry& e) {
     int score = 0;
-    const bool spelled = e.kind == Kind::header ? stem(cuda_spelling(stem(e.hip))) == stem(e.cuda) : cuda_spelling(e.hip) == e.cuda;
+    std::string cuda_stem = stem(e.cuda);
+    if (cuda_stem.ends_with("_v2")) cuda_stem.resize(cuda_stem.size() - 3);
+    const bool spelled = e.kind == Kind::header ? stem(cuda_spelling(stem(e.hip))) == cuda_stem : cuda_spelling(e.hip) == e.cuda;
     if (!spelled) score += 8;
     if (e.status == Status::deprecated) score += 4;
+    // cuBLAS's v2 API (cublas_v2.h, cublasStatus_t) over the legacy one (cublas.h, cublasStatus),
+    // which rocBLAS's names map to as well.
+    if (e.kind == Kind::header && stem(e.cuda).ends_with("_v2")) score -= 1;
+    if (e.kind == Kind::type && !e.cuda.ends_with("_t")) score += 1;
     if (e.family == "driver") score += 2;
     else if (e.family != "runtime") score += 1;
     return score;
@@ -490,6 +497,17 @@ ApiMap ApiMap::reversed() const {
   }
   r.build_index();
   return r;
+}
+
+void ApiMap::add_missing(const ApiMap& other) {
+  std::set<std::string> names, headers, ruled;
+  for (const auto& e : entries_) (e.kind == Kind::header ? headers : names).insert(e.cuda);
+  for (const auto& r : rules_) ruled.insert(r.cuda);
+  for (const auto& e : other.entries_)
+    if (!(e.kind == Kind::header ? headers : names).count(e.cuda)) entries_.push_back(e);
+  for (const auto& r : other.rules_)
+    if (!ruled.count(r.cuda) && !names.count(r.cuda)) rules_.push_back(r);
+  build_index();
 }
 
 Result<ApiMap> ApiMap::load_embedded(const LoadOptions& options) {

@@ -134,6 +134,10 @@ class ApiMap {
   // is exact: a dropped lane mask is inserted again (0xffffffffu, the full warp), an appended
   // argument is dropped.
   ApiMap reversed() const;
+  // Adds the entries and call rules of `other` whose names this map does not have (the reversed
+  // --roc tables under the reversed default ones: rocblas_sgemm -> cublasSgemm besides
+  // hipblasSgemm -> cublasSgemm).
+  void add_missing(const ApiMap& other);
 
   // Identifier lookup (everything but headers). Null when the name is not in the tables.
   const ApiEntry* find(std::string_view cuda) const {
