@@ -169,6 +169,32 @@ constexpr std::string_view kRenamed[] = {
     "CMAKE_CUDA_COMPILER_VERSION", "CUDA_ARCHITECTURES", "CUDA_STANDARD", "CUDA_STANDARD_REQUIRED", "CUDA_EXTENSIONS",
 };
 
+// Each name in an argument (identifiers, with `::` inside: CUDA::cudart) replaced by what
+// `replace(name, offset in v)` returns; everything between names kept.
+template <typename Replace>
+std::string map_words(const std::string& v, Replace replace) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size();) {
+    if (!is_ident_char(v[i]) || (i > 0 && is_ident_char(v[i - 1]))) {
+      out += v[i++];
+      continue;
+    }
+    std::size_t e = i;
+    while (e < v.size() && (is_ident_char(v[e]) || (v[e] == ':' && e + 1 < v.size() && v[e + 1] == ':') || (e > 0 && v[e - 1] == ':' && v[e] == ':')))
+      ++e;
+    out += replace(std::string_view(v.data() + i, e - i), i);
+    i = e;
+  }
+  return out;
+}
+
+// A command whose arguments are compiler options: target_compile_options, add_compile_options,
+// or a set/string/list of the flags variable `variable` (CMAKE_CUDA_FLAGS, CMAKE_HIP_FLAGS...).
+bool holds_flags_of(const std::string& name, bool names_variable) {
+  return name == "target_compile_options" || name == "add_compile_options" ||
+         ((name == "set" || name == "string" || name == "list") && names_variable);
+}
+
 // Removes a flag from a flags argument with one separator next to it: the one before it, or,
 // for the first flag of a list, the one after (k, the end of the flag, moves past it).
 void drop_word(std::string& out, const std::string& v, std::size_t& k) {
@@ -216,6 +242,11 @@ class CMakeTranslator {
     std::string_view v = arg_text(a);
     if (a.kind == ArgKind::quoted && v.size() >= 2) return v.substr(1, v.size() - 2);
     return v;
+  }
+
+  bool holds_flags(const Command& cmd, std::string_view variable) const {
+    return holds_flags_of(cmd.name, std::any_of(cmd.args.begin(), cmd.args.end(),
+                                                [&](const Arg& a) { return arg_value(a).starts_with(variable); }));
   }
 
   void report(std::size_t offset, Severity severity, std::string code, std::string message, std::string fix = {}) {
@@ -351,10 +382,7 @@ class CMakeTranslator {
         }
       }
     }
-    const bool flag_command = n == "target_compile_options" || n == "add_compile_options" ||
-                              ((n == "set" || n == "string" || n == "list") && std::any_of(args.begin(), args.end(), [&](const Arg& a) {
-                                 return arg_value(a).starts_with("CMAKE_CUDA_FLAGS");
-                               }));
+    const bool flag_command = holds_flags(cmd, "CMAKE_CUDA_FLAGS");
     for (std::size_t k = 0; k < args.size(); ++k) {
       const Arg& a = args[k];
       if (a.kind == ArgKind::open || a.kind == ArgKind::close || a.kind == ArgKind::bracket) continue;
@@ -385,18 +413,7 @@ class CMakeTranslator {
   // Whole-word renames inside one argument: CUDA variables and properties, generator
   // expressions' languages, CUDA::* targets.
   std::string rename_words(const std::string& v, std::size_t offset) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < v.size()) {
-      if (!(is_ident_char(v[i])) || (i > 0 && is_ident_char(v[i - 1]))) {
-        out += v[i++];
-        continue;
-      }
-      std::size_t k = i;
-      while (k < v.size() && (is_ident_char(v[k]) || (v[k] == ':' && k + 1 < v.size() && v[k + 1] == ':') ||
-                              (k > 0 && v[k - 1] == ':' && v[k] == ':')))
-        ++k;
-      std::string_view word(v.data() + i, k - i);
+    return map_words(v, [&](std::string_view word, std::size_t i) {
       std::string replacement(word);
       for (const auto& m : kTargets)
         if (word == m.cuda) replacement = m.hip;
@@ -411,10 +428,8 @@ class CMakeTranslator {
         report(offset + i, Severity::warning, "cmake-untranslated", fmt::format("{} has no HIP twin; left as it is", word));
       // $<COMPILE_LANGUAGE:CUDA>, $<LINK_LANGUAGE:CUDA>, $<COMPILE_LANG_AND_ID:CUDA,NVIDIA>
       if (word == "CUDA" && i > 0 && (v[i - 1] == ':' || v[i - 1] == ',') && v.rfind("LANG", i) != std::string::npos) replacement = "HIP";
-      out += replacement;
-      i = k;
-    }
-    return out;
+      return replacement;
+    });
   }
 
   // nvcc options in flags: clang's equivalents, or removed with a finding.
@@ -550,24 +565,12 @@ class CMakeTranslator {
             std::find(cu_sources_.begin(), cu_sources_.end(), v) == cu_sources_.end())
           cu_sources_.emplace_back(v);
       }
-    const bool flag_command = n == "target_compile_options" || n == "add_compile_options" ||
-                              ((n == "set" || n == "string" || n == "list") && std::any_of(args.begin(), args.end(), [&](const Arg& a) {
-                                 return arg_value(a).starts_with("CMAKE_HIP_FLAGS");
-                               }));
+    const bool flag_command = holds_flags(cmd, "CMAKE_HIP_FLAGS");
     for (std::size_t k = 0; k < args.size(); ++k) {
       const Arg& a = args[k];
       if (a.kind == ArgKind::open || a.kind == ArgKind::close || a.kind == ArgKind::bracket) continue;
       const std::string v(arg_text(a));
-      std::string out;
-      for (std::size_t i = 0; i < v.size();) {
-        if (!is_ident_char(v[i]) || (i > 0 && is_ident_char(v[i - 1]))) {
-          out += v[i++];
-          continue;
-        }
-        std::size_t e = i;
-        while (e < v.size() && (is_ident_char(v[e]) || (v[e] == ':' && e + 1 < v.size() && v[e + 1] == ':') || (e > 0 && v[e - 1] == ':' && v[e] == ':')))
-          ++e;
-        const std::string_view word(v.data() + i, e - i);
+      std::string out = map_words(v, [&](std::string_view word, std::size_t i) {
         std::string replacement(word);
         if (auto t = kTargetsBack.find(word); t != kTargetsBack.end()) replacement = t->second;
         for (auto name : kRenamed) {
@@ -578,9 +581,8 @@ class CMakeTranslator {
         if (word == "GPUPORT_RESOLVE_DEVICE_SYMBOLS") replacement = "CUDA_RESOLVE_DEVICE_SYMBOLS";
         if (word == "hip_FOUND") replacement = "CUDAToolkit_FOUND";
         if (word == "HIP" && i > 0 && (v[i - 1] == ':' || v[i - 1] == ',') && v.rfind("LANG", i) != std::string::npos) replacement = "CUDA";
-        out += replacement;
-        i = e;
-      }
+        return replacement;
+      });
       if (k > 0 && arg_value(args[k - 1]) == "LANGUAGE" && arg_value(a) == "HIP") out = "CUDA";
       if (k > 0 && (arg_value(args[k - 1]) == "HIP_ARCHITECTURES" || arg_value(args[k - 1]) == "CMAKE_HIP_ARCHITECTURES") &&
           arg_value(a).starts_with("gfx")) {
