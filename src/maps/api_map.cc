@@ -477,6 +477,18 @@ ApiMap ApiMap::reversed() const {
     }
     r.rules_.push_back(std::move(back));
   }
+  // CUDA's cudaLaunchCooperativeKernel template takes `const T* func`, which nvcc cannot deduce
+  // from a kernel template's name (kernel<4>), where HIP's takes the kernel by value: the kernel
+  // goes to the C API's const void* overload, cast.
+  if (const auto it = chosen.find("n:hipLaunchCooperativeKernel"); it != chosen.end() && r.entries_[it->second].hip == "cudaLaunchCooperativeKernel") {
+    CallRule cast;
+    cast.cuda = "hipLaunchCooperativeKernel";
+    cast.action = CallAction::wrap;
+    cast.index = 0;
+    cast.value = "reinterpret_cast<const void*>";
+    cast.note = "CUDA's template overload cannot deduce a kernel template's type";
+    r.rules_.push_back(std::move(cast));
+  }
   // A CUDA function that HIP spells with an argument appended (cudaMallocHost(p, n) ->
   // hipHostMalloc(p, n, hipHostMallocDefault)) while another CUDA name won the HIP one
   // (cudaHostAlloc): a HIP call without that argument is the first function's.
