@@ -166,6 +166,7 @@ int run_translate(const TranslateArguments& a) {
       for (const auto& d : own.defines) extra.push_back("-D" + d);
       for (const auto& d : own.undefines) extra.push_back("-U" + d);
       for (const auto& h : own.forced_includes) extra.insert(extra.end(), {"-include", h.string()});
+      if (!own.standard.empty()) extra.push_back(own.standard);
       check_flags[file] = std::move(extra);
     }
     for (auto& d : flags->include_dirs) options.include_dirs.push_back(std::move(d));

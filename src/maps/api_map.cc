@@ -477,6 +477,20 @@ ApiMap ApiMap::reversed() const {
     }
     r.rules_.push_back(std::move(back));
   }
+  // HIP has one error type; CUDA's driver API returns CUresult, not cudaError_t. HIP code keeps a
+  // hipModule* call's result in a hipError_t, so the cu* call is cast: CUDA numbers the two enums
+  // alike (CUDA_ERROR_FILE_NOT_FOUND and cudaErrorFileNotFound are both 301).
+  for (const auto& e : r.entries_) {
+    if (e.kind != Kind::function || e.family != "driver" || !e.hip.starts_with("cu") || e.hip.starts_with("cuda") ||
+        !e.cuda.starts_with("hip"))
+      continue;
+    CallRule cast;
+    cast.cuda = e.cuda;
+    cast.action = CallAction::wrap_result;
+    cast.value = "static_cast<cudaError_t>";
+    cast.note = "CUresult held as cudaError_t, as HIP's code holds it as hipError_t";
+    r.rules_.push_back(std::move(cast));
+  }
   // CUDA's cudaLaunchCooperativeKernel template takes `const T* func`, which nvcc cannot deduce
   // from a kernel template's name (kernel<4>), where HIP's takes the kernel by value: the kernel
   // goes to the C API's const void* overload, cast.

@@ -64,6 +64,8 @@ enum class CallAction : std::uint8_t {
                  // float*): a definition of the user's own with that parameter collides; reported
   insert,  // add `value` as argument `index` (only in the reversed, HIP -> CUDA, tables: the lane
            // mask a *_sync warp function takes and HIP's mask-less one lacks)
+  wrap_result,  // the whole call becomes value(call) (reversed tables: a cu* driver call, whose
+                // CUresult HIP code holds in a hipError_t, cast to cudaError_t)
 };
 
 struct CallRule {

@@ -75,7 +75,7 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
   }
   const bool changes_arguments = std::any_of(rules.begin(), rules.end(), [](const maps::CallRule& r) {
     return r.action == maps::CallAction::wrap || r.action == maps::CallAction::drop || r.action == maps::CallAction::append ||
-           r.action == maps::CallAction::insert;
+           r.action == maps::CallAction::insert || r.action == maps::CallAction::wrap_result;
   });
   if (!call) {
     // The arguments cannot be told apart (unbalanced brackets, directives): renaming a call whose
@@ -114,6 +114,15 @@ void apply_call_rules(Engine& e, std::size_t name, const maps::ApiEntry* entry,
       if (rule.action == maps::CallAction::append) {
         if (argc == 0) e.insert(e.tok(call->close).offset, rule.value);
         else e.insert(e.tok(call->args.back().second).end(), ", " + rule.value);
+        ++e.result().rewrites;
+        continue;
+      }
+      if (rule.action == maps::CallAction::wrap_result) {
+        // Not twice: a translation of a translation already has the cast.
+        if (name >= 2 && e.is(name - 1, "(") && e.text(name - 2) == "static_cast") continue;
+        const auto whole = e.group();
+        e.insert(e.tok(name).offset, rule.value + "(");
+        e.insert(e.tok(call->close).end(), ")");
         ++e.result().rewrites;
         continue;
       }

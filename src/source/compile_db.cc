@@ -136,6 +136,10 @@ Result<CompileFlags> read_compile_flags(const fs::path& database, const std::vec
         if (v.empty()) continue;
         add(flags.forced_includes, path_of(v));
         add(mine.forced_includes, path_of(v));
+      } else if (a.starts_with("-std=") || a.starts_with("--std=")) {
+        mine.standard = "-std=" + a.substr(a.find('=') + 1);
+      } else if (a == "-std" || a == "--std") {
+        if (k + 1 < args.size()) mine.standard = "-std=" + args[++k];
       } else if (a.starts_with("-D")) {
         if (auto v = value("-D"); !v.empty()) add(flags.defines, v), add(mine.defines, v);
       } else if (a.starts_with("-U")) {

@@ -16,6 +16,7 @@ struct CompileFlags {
   std::vector<std::string> defines;                 // NAME or NAME=VALUE
   std::vector<std::string> undefines;
   std::vector<std::filesystem::path> forced_includes;  // -include FILE (nvcc: --pre-include), absolute
+  std::string standard;                             // -std=c++17 (the last one), for compile checks
   std::size_t matched = 0;                          // database entries that named an input
   // Each source file's own flags (canonical path); the fields above are their union.
   std::map<std::filesystem::path, CompileFlags> by_file;

@@ -1,5 +1,6 @@
 #include "verify/compile_check.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -134,7 +135,14 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
         c.message = problem ? format_diagnostic(*problem) : "cannot make a private folder";
       } else {
         auto cmd = options.cuda_source ? nvcc_command(options) : nvcc_hip_command(options);
-        if (options.cuda_source) cmd.insert(cmd.begin() + 3, {"-x", "cu"});
+        if (options.cuda_source) {
+          // HIP -> CUDA: the code may call __device__ functions of other units, which HIP builds
+          // link with -fgpu-rdc: checked as relocatable device code (-rdc=true), which compiles
+          // every unit that a whole-program build would. (The language standard stays nvcc's
+          // default, C++14 for 11.8: clang's HIP default, C++17, hits a clash of nvcc 11.8 with
+          // libstdc++ 12's <map> through clang-14; a -std from the compilation database wins.)
+          cmd.insert(cmd.begin() + 3, {"-x", "cu", "-rdc=true"});
+        }
         cmd.insert(cmd.end(), includes->begin(), includes->end());
         cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
         cmd.insert(cmd.end(), {"-c", source->string(), "-o", (*dir / "unit.o").string()});
