@@ -47,6 +47,7 @@ struct TranslateArguments {
   bool roc = false;
   std::string hip_version = "5.2";
   std::string to = "hip";
+  bool keep_platform_macros = false;
   std::string project;
   std::vector<std::string> defines;
   std::vector<std::string> undefines;
@@ -122,6 +123,8 @@ int run_translate(const TranslateArguments& a) {
   options.translate.preprocessor.undefines = a.undefines;
   options.translate.add_runtime_include = !a.no_runtime_include && !to_cuda;
   options.translate.to_cuda = to_cuda;
+  options.translate.keep_platform_macros = a.keep_platform_macros;
+  if (a.keep_platform_macros && !to_cuda) return usage("--keep-platform-macros applies to --to cuda");
   options.follow_includes = !a.no_follow_includes;
   for (const auto& d : a.include_dirs) options.include_dirs.emplace_back(d);
   options.jobs = a.jobs;
@@ -348,6 +351,8 @@ Action add_translate_command(CLI::App& app) {
                   "hip (CUDA -> HIP, the default) or cuda (HIP -> CUDA: the same tables read the other way; --check compiles "
                   "with nvcc 11.8 as CUDA)")
       ->capture_default_str();
+  cmd->add_flag("--keep-platform-macros", args->keep_platform_macros,
+                "With --to cuda: keep __HIP_PLATFORM_NVIDIA__/__HIP_PLATFORM_NVCC__ tests as written (default: read as __CUDACC__)");
   cmd->add_option("--hip-version", args->hip_version,
                   "HIP to translate for: 5.2 (Debian 12; --check compiles against it) or 6.2 (also the API names "
                   "HIP 6.2 added: hipHostAlloc's kin, hipRAND orderings, ...)")

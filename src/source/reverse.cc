@@ -151,7 +151,7 @@ void rewrite_platform_macros(Engine& e) {
       ++e.result().rewrites;
       continue;
     }
-    if (e.is(i, "__HIP_PLATFORM_NVIDIA__") || e.is(i, "__HIP_PLATFORM_NVCC__")) {
+    if ((e.is(i, "__HIP_PLATFORM_NVIDIA__") || e.is(i, "__HIP_PLATFORM_NVCC__")) && !e.options().keep_platform_macros) {
       const bool defining = i >= 2 && e.tok(i).has(lex::kInDirective) && (e.is(i - 1, "define") || e.is(i - 1, "undef"));
       if (defining) continue;  // the file's own switch: left as written
       e.replace(i, "__CUDACC__");

@@ -37,6 +37,9 @@ struct TranslateOptions {
   // become <<<>>>, no runtime include is added (nvcc has its own), and the hazards reported are
   // the 64-lane ones.
   bool to_cuda = false;
+  // With to_cuda: leave __HIP_PLATFORM_NVIDIA__ / __HIP_PLATFORM_NVCC__ as written (the build
+  // defines them itself) instead of reading them as __CUDACC__.
+  bool keep_platform_macros = false;
 };
 
 // A use of a CUDA-looking name that no table knows. Whether it is reported depends on the
