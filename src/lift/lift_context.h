@@ -80,6 +80,8 @@ class LiftContext {
 
   // A constant-bank word: c[bank][offset] (+ a register index when `index` is not null).
   llvm::Value* constant_bank(std::uint32_t bank, std::int64_t offset, unsigned bytes, llvm::Value* index = nullptr);
+  // `bytes` at a constant operand's location (c[bank][R + offset]) plus `extra`.
+  llvm::Value* constant_operand(const sass::SassOperand& c, std::int64_t extra, unsigned bytes);
 
   // ---- semantics --------------------------------------------------------------------------------
   // Calls gpuport_sass_<name> (or gpuport_hook_<name>) from the semantics bitcode; the arguments

@@ -195,21 +195,16 @@ bool lift_ldc(LiftContext& cx, const SassInstruction& ins) {
   const SassOperand& c = ins.operands[1];
   if (c.text.starts_with("cx[")) return cx.refuse("a constant bank chosen by a register (cx[UR][...])");
   const AccessWidth w = access_width(ins);
-  const auto& base = c.address.base;
-  llvm::Value* index = nullptr;
-  if (base.present && base.index != sass::kZeroRegister)
-    index = cx.reg(base.kind == OperandKind::uniform_reg, base.index);
-  const std::int64_t offset = base.present ? (c.address.has_offset ? c.address.offset : 0) : c.value;
   const SassOperand& d = ins.operands[0];
   if (w.bytes == 16) {
     // LDCU.128 (sm_100/sm_120): four consecutive registers from 16 bytes.
     if ((d.kind != OperandKind::reg && d.kind != OperandKind::uniform_reg) || d.index == sass::kZeroRegister)
       return cx.refuse("a 128-bit constant load needs a register quad");
     for (unsigned k = 0; k < 4; ++k)
-      cx.set_reg(d.kind == OperandKind::uniform_reg, d.index + k, cx.constant_bank(c.bank, offset + 4 * k, 4, index));
+      cx.set_reg(d.kind == OperandKind::uniform_reg, d.index + k, cx.constant_operand(c, 4 * k, 4));
     return true;
   }
-  llvm::Value* v = cx.constant_bank(c.bank, offset, w.bytes, index);
+  llvm::Value* v = cx.constant_operand(c, 0, w.bytes);
   auto& b = cx.builder();
   if (w.bytes < 4) cx.write(ins.operands[0], w.sign_extend ? b.CreateSExt(v, cx.i32()) : b.CreateZExt(v, cx.i32()));
   else if (w.bytes == 4) cx.write(ins.operands[0], v);
@@ -650,7 +645,6 @@ llvm::Value* constant_variable_pointer(LiftContext& cx, std::uint64_t offset, ll
   return nullptr;
 }
 
-// 32@lo(symbol) / 32@hi(symbol), also with an addend: 32@lo((symbol+0x10)).
 llvm::Constant* variable_address(LiftContext& cx, std::string_view name) {
   const ModuleVariable* v = find_variable(cx, name);
   if (v == nullptr) {
@@ -668,6 +662,7 @@ llvm::Constant* variable_address(LiftContext& cx, std::string_view name) {
   return symbol;
 }
 
+// 32@lo(symbol) / 32@hi(symbol), also with an addend: 32@lo((symbol+0x10)).
 llvm::Value* relocated_immediate(LiftContext& cx, const sass::SassOperand& op) {
   const std::string_view text = op.text;
   auto fail = [&](const std::string& why) -> llvm::Value* {

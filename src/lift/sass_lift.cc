@@ -232,15 +232,10 @@ llvm::GlobalVariable* LiftContext::bank_global(std::uint32_t bank) {
       }
     }
     add_bytes(bytes.size());
-    llvm::Constant* init;
-    if (pieces.size() == 1 && llvm::isa<llvm::ConstantDataArray>(pieces[0])) {
-      init = pieces[0];
-    } else {
-      std::vector<llvm::Type*> types;
-      for (auto* p : pieces) types.push_back(p->getType());
-      init = llvm::ConstantStruct::get(llvm::StructType::get(context(), types, true), pieces);
-    }
-    if (pieces.empty()) init = llvm::ConstantDataArray::get(context(), llvm::ArrayRef<std::uint8_t>());
+    // One piece: the bytes as they are (an empty bank, too); with addresses, a packed struct.
+    llvm::Constant* init = pieces.size() == 1 && llvm::isa<llvm::ConstantDataArray>(pieces[0])
+                               ? pieces[0]
+                               : llvm::ConstantStruct::getAnon(context(), pieces, /*Packed=*/true);
     g = new llvm::GlobalVariable(module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
                                  fmt::format("{}.bank{}", request_.info.name, bank), nullptr,
                                  llvm::GlobalValue::NotThreadLocal, 4);
@@ -248,6 +243,15 @@ llvm::GlobalVariable* LiftContext::bank_global(std::uint32_t bank) {
   }
   bank_globals_[bank] = g;
   return g;
+}
+
+llvm::Value* LiftContext::constant_operand(const sass::SassOperand& c, std::int64_t extra, unsigned bytes) {
+  // c[bank][offset], or c[bank][R + offset] with the register read here (RZ/URZ: no index).
+  const auto& base = c.address.base;
+  llvm::Value* index = nullptr;
+  if (base.present && base.index != sass::kZeroRegister) index = reg(base.kind == sass::OperandKind::uniform_reg, base.index);
+  const std::int64_t offset = base.present ? (c.address.has_offset ? c.address.offset : 0) : c.value;
+  return constant_bank(c.bank, offset + extra, bytes, index);
 }
 
 llvm::Value* LiftContext::read(const sass::SassOperand& op) {
@@ -259,13 +263,7 @@ llvm::Value* LiftContext::read(const sass::SassOperand& op) {
       if (op.is_float) return builder_.CreateBitCast(llvm::ConstantFP::get(f32(), static_cast<float>(op.float_value)), i32());
       if (op.text.find("@") != std::string_view::npos) return relocated_immediate(*this, op);  // 32@lo(symbol): lift_memory.cc
       return u32(static_cast<std::uint64_t>(op.value));
-    case K::constant: {
-      llvm::Value* index = nullptr;
-      const bool zero_index = op.address.base.index == sass::kZeroRegister;
-      if (op.address.base.present && !zero_index) index = reg(op.address.base.kind == K::uniform_reg, op.address.base.index);
-      const std::int64_t offset = op.address.base.present ? (op.address.has_offset ? op.address.offset : 0) : op.value;
-      return constant_bank(op.bank, offset, 4, index);
-    }
+    case K::constant: return constant_operand(op, 0, 4);
     case K::predicate:
     case K::uniform_predicate: return builder_.CreateZExt(read_predicate(op), i32());
     default:
@@ -315,13 +313,7 @@ llvm::Value* LiftContext::read64(const sass::SassOperand& op) {
     case K::immediate:
       if (op.is_float) return builder_.CreateBitCast(llvm::ConstantFP::get(f64(), op.float_value), i64());
       return u64(static_cast<std::uint64_t>(op.value));
-    case K::constant: {
-      llvm::Value* index = nullptr;
-      const bool zero_index = op.address.base.index == sass::kZeroRegister;
-      if (op.address.base.present && !zero_index) index = reg(op.address.base.kind == K::uniform_reg, op.address.base.index);
-      const std::int64_t offset = op.address.base.present ? (op.address.has_offset ? op.address.offset : 0) : op.value;
-      return constant_bank(op.bank, offset, 8, index);
-    }
+    case K::constant: return constant_operand(op, 0, 8);
     default:
       refuse(fmt::format("operand '{}' cannot be read as a 64-bit value", std::string_view(op.text)));
       return llvm::PoisonValue::get(i64());
