@@ -83,7 +83,7 @@ int run_translate(const TranslateArguments& a) {
   const bool to_cuda = a.to == "cuda";
   if (to_cuda && (a.roc || a.hipify_style || a.launch != "keep" || a.hip_kernel_execution_syntax || a.fix_warp_size))
     return usage("--roc, --hipify-style, --launch, --hip-kernel-execution-syntax and --fix-warp-size apply to CUDA -> HIP, not --to cuda");
-  if (to_cuda && a.check_targets.find("amd") != std::string::npos && a.check_targets != "amd,nvidia")
+  if (to_cuda && a.check_targets.find("nvidia") == std::string::npos)
     return usage("--to cuda checks with nvcc only (--check-targets nvidia)");
   // hipify-clang's names for --launch; with both, hipify-clang rewrites (so does gpuport).
   std::string launch = a.launch;

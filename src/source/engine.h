@@ -104,6 +104,8 @@ class Engine {
   // Rewrites of preprocessor conditions (#ifdef __CUDA_ARCH__): not a sign that the file
   // uses the CUDA runtime.
   std::size_t pp_rewrites = 0;
+  // HIP -> CUDA: a name became a cu* driver API name (add_driver_include then adds <cuda.h>).
+  bool uses_driver_api = false;
   // Offset of the first preprocessor condition rewritten to a HIP macro that HIP's headers
   // define on NVIDIA (__HIPCC__, __HIP_DEVICE_COMPILE__): a HIP header must come before it.
   std::optional<std::uint32_t> first_hip_condition;
@@ -279,11 +281,10 @@ void add_driver_include(Engine& engine);  // includes.cc, HIP -> CUDA: <cuda.h> 
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry,
                       const std::function<bool(std::string_view, std::size_t)>& declared_as);
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
-// reverse.cc (HIP -> CUDA): hipLaunchKernelGGL -> <<<>>>, HIP_SYMBOL/HIP_KERNEL_NAME unwrapped,
-// __HIP_PLATFORM_NVIDIA__ -> __CUDACC__, and 64-lane assumptions reported.
+// reverse.cc (HIP -> CUDA): hipLaunchKernelGGL -> <<<>>>, HIP's macros (HIP_SYMBOL/HIP_KERNEL_NAME
+// unwrapped, index macros, __HIP_PLATFORM_NVIDIA__ -> __CUDACC__), and 64-lane assumptions reported.
 void rewrite_hip_launches(Engine& engine);
-void unwrap_hip_macros(Engine& engine);
-void rewrite_platform_macros(Engine& engine);
+void rewrite_hip_macros(Engine& engine);
 void remove_shims(Engine& engine);  // gpuport's own HIP compatibility code (compat.cc), whole lines
 void find_wave64_hazards(Engine& engine);
 bool handled_by_reverse_passes(std::string_view name);  // names those passes translate or keep

@@ -201,13 +201,7 @@ void rewrite_includes(Engine& e) {
 void add_driver_include(Engine& e) {
   // HIP's runtime header declares its module API (hipModuleLoad...) too; CUDA's driver API
   // (cuModuleLoad...) is in <cuda.h>, which nvcc does not include by itself.
-  bool uses_driver = false;
-  for (std::size_t i = 0; i < e.size() && !uses_driver; ++i) {
-    if (!e.is_identifier(i) || e.is_dropped(i) || e.tok(i).has(lex::kInDisabledGroup)) continue;
-    const maps::ApiEntry* entry = e.map().find(e.text(i));
-    uses_driver = entry != nullptr && entry->family == "driver" && (entry->hip.starts_with("cu") || entry->hip.starts_with("CU"));
-  }
-  if (!uses_driver) return;
+  if (!e.uses_driver_api) return;  // found by the identifier pass
   for (const auto& inc : find_includes(e))
     if (inc.path == "cuda.h") return;
   for (const auto& inc : find_includes(e)) {

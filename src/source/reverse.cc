@@ -122,36 +122,33 @@ void remove_shims(Engine& e) {
   }
 }
 
-// HIP_SYMBOL(x) -> x (CUDA's symbol functions take the variable itself); HIP_KERNEL_NAME(k<T>)
-// outside a launch -> k<T>; hipLaunchKernelGGL's are done with the launch.
-void unwrap_hip_macros(Engine& e) {
-  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
-    if (!e.is_identifier(i) || e.tok(i).has(lex::kInDisabledGroup) || e.edited(i)) continue;
-    if (i >= 2 && e.is(i - 1, "(") && e.is(i - 2, "hipLaunchKernelGGL")) continue;  // done with its launch
-    if (e.is(i, "HIP_SYMBOL") || e.is(i, "HIP_KERNEL_NAME")) unwrap(e, i);
-  }
-}
-
 bool handled_by_reverse_passes(std::string_view name) {
   return name == "hipLaunchKernelGGL" || name == "HIP_SYMBOL" || name == "HIP_KERNEL_NAME" || name == "__HIP_PLATFORM_NVIDIA__" ||
          name == "__HIP_PLATFORM_NVCC__" || name == "__HIP_PLATFORM_AMD__" || name == "__HIP_PLATFORM_HCC__" ||
          name == "__HIP__" || name == "__HIPCC__" || builtin_index(name) != nullptr;
 }
 
-// The platform macros as nvcc sees them: HIP's headers define __HIP_PLATFORM_NVIDIA__ (and the
-// older __HIP_PLATFORM_NVCC__) when HIP code is built for NVIDIA; the translation has no HIP
-// headers, so a test of them becomes a test of __CUDACC__, which nvcc defines. The AMD ones
-// (__HIP_PLATFORM_AMD__, __HIP_PLATFORM_HCC__, __HIP__) stay: undefined under nvcc, their
-// branches drop out as they should.
-void rewrite_platform_macros(Engine& e) {
+// HIP's macros, in one pass over the names:
+// - HIP_SYMBOL(x) -> x (CUDA's symbol functions take the variable itself); HIP_KERNEL_NAME(k<T>)
+//   outside a launch -> k<T> (a launch's is done with the launch);
+// - HIP's index macros: hipThreadIdx_x -> threadIdx.x, ...;
+// - the platform macros as nvcc sees them: HIP's headers define __HIP_PLATFORM_NVIDIA__ (and the
+//   older __HIP_PLATFORM_NVCC__) when HIP code is built for NVIDIA; the translation has no HIP
+//   headers, so a test of them becomes a test of __CUDACC__, which nvcc defines (unless
+//   keep_platform_macros). The AMD ones (__HIP_PLATFORM_AMD__, __HIP_PLATFORM_HCC__, __HIP__)
+//   stay: undefined under nvcc, their branches drop out as they should.
+void rewrite_hip_macros(Engine& e) {
   for (std::size_t i = 0; i < e.size(); ++i) {
     if (!e.is_identifier(i) || e.edited(i)) continue;
-    if (const char* cuda = builtin_index(e.text(i)); cuda != nullptr && !e.tok(i).has(lex::kInDisabledGroup)) {
+    const bool disabled = e.tok(i).has(lex::kInDisabledGroup);
+    if (e.is(i, "HIP_SYMBOL") || e.is(i, "HIP_KERNEL_NAME")) {
+      const bool in_launch = i >= 2 && e.is(i - 1, "(") && e.is(i - 2, "hipLaunchKernelGGL");
+      if (!disabled && !in_launch) unwrap(e, i);
+    } else if (const char* cuda = builtin_index(e.text(i)); cuda != nullptr) {
+      if (disabled) continue;
       e.replace(i, cuda);
       ++e.result().rewrites;
-      continue;
-    }
-    if ((e.is(i, "__HIP_PLATFORM_NVIDIA__") || e.is(i, "__HIP_PLATFORM_NVCC__")) && !e.options().keep_platform_macros) {
+    } else if ((e.is(i, "__HIP_PLATFORM_NVIDIA__") || e.is(i, "__HIP_PLATFORM_NVCC__")) && !e.options().keep_platform_macros) {
       const bool defining = i >= 2 && e.tok(i).has(lex::kInDirective) && (e.is(i - 1, "define") || e.is(i - 1, "undef"));
       if (defining) continue;  // the file's own switch: left as written
       e.replace(i, "__CUDACC__");

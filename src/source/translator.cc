@@ -629,6 +629,9 @@ void IdentifierRewriter::run() {
 
     if (e.is_dropped(i)) continue;
     const maps::ApiEntry* entry = map.find(name);
+    if (entry != nullptr && e.options().to_cuda && entry->family == "driver" && !t.has(lex::kInDisabledGroup) &&
+        (entry->hip.starts_with("cu") || entry->hip.starts_with("CU")))
+      e.uses_driver_api = true;
     if (entry && !user_defined.empty() && user_defined.count(name)) continue;
     // The neighbours that count are those of the same line kind: code, or this directive (a
     // macro body ending in `.` says nothing about the name on the next line).
@@ -897,8 +900,7 @@ void rewrite_and_scan(Engine& e) {
     // the identifier pass), then the names; the hazards are the 64-lane ones.
     remove_shims(e);
     rewrite_hip_launches(e);
-    unwrap_hip_macros(e);
-    rewrite_platform_macros(e);
+    rewrite_hip_macros(e);
     IdentifierRewriter(e).run();
     add_driver_include(e);
     find_wave64_hazards(e);
