@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   gpuport::cli::Action divergence_bench = gpuport::cli::add_divergence_bench_command(app);
   gpuport::cli::Action amdgpu = gpuport::cli::add_amdgpu_command(app);
   gpuport::cli::Action run = gpuport::cli::add_run_command(app);
+  gpuport::cli::Action tune = gpuport::cli::add_tune_command(app);
 #ifdef GPUPORT_HAVE_LIFT
   gpuport::cli::Action asm_ = gpuport::cli::add_asm_command(app);
 #endif
@@ -70,6 +71,7 @@ int main(int argc, char** argv) {
   else if (app.got_subcommand("divergence-bench")) status = divergence_bench();
   else if (app.got_subcommand("amdgpu")) status = amdgpu();
   else if (app.got_subcommand("run")) status = run();
+  else if (app.got_subcommand("tune")) status = tune();
 #ifdef GPUPORT_HAVE_LIFT
   else if (app.got_subcommand("asm")) status = asm_();
 #endif

@@ -361,7 +361,8 @@ ToolRun disassemble_cubin(const Toolchain& toolchain, const fs::path& cubin, std
   return run_tool({toolchain.nvdisasm.string(), "-hex", input->string()}, po, plain);
 }
 
-ToolRun disassemble_raw(const Toolchain& toolchain, const fs::path& binary, int arch, std::chrono::seconds timeout) {
+ToolRun disassemble_raw(const Toolchain& toolchain, const fs::path& binary, int arch, std::chrono::seconds timeout,
+                        bool with_encodings) {
   if (auto why = toolchain.unavailable(Tool::nvdisasm)) return missing(*why);
   ProcessOptions po;
   po.timeout = timeout;
@@ -370,7 +371,10 @@ ToolRun disassemble_raw(const Toolchain& toolchain, const fs::path& binary, int 
   PlainPaths plain;
   auto input = plain.input(binary);
   if (!input) return missing(input.diagnostics());
-  return run_tool({toolchain.nvdisasm.string(), "-b", fmt::format("SM{}", arch), input->string()}, po, plain);
+  std::vector<std::string> argv{toolchain.nvdisasm.string(), "-b", fmt::format("SM{}", arch)};
+  if (with_encodings) argv.push_back("-hex");
+  argv.push_back(input->string());
+  return run_tool(argv, po, plain);
 }
 
 namespace {
@@ -415,6 +419,15 @@ ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chron
   auto input = plain.input(binary);
   if (!input) return missing(input.diagnostics());
   return run_tool({toolchain.cuobjdump.string(), "-sass", input->string()}, po, plain);
+}
+
+ToolRun dump_elf(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
+  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
+  ProcessOptions po = cuobjdump_options(toolchain, timeout);
+  PlainPaths plain;
+  auto input = plain.input(binary);
+  if (!input) return missing(input.diagnostics());
+  return run_tool({toolchain.cuobjdump.string(), "-elf", input->string()}, po, plain);
 }
 
 bool is_elf(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "\x7f" "ELF"; }

@@ -90,15 +90,19 @@ ToolRun build_executable_with_device_code(const Toolchain& toolchain, const std:
 ToolRun disassemble_cubin(const Toolchain& toolchain, const std::filesystem::path& cubin,
                           std::chrono::seconds timeout = std::chrono::seconds(120));
 // nvdisasm -b SM<arch> FILE: a raw instruction binary (encodings as they lie in memory, the first
-// at address 0) disassembled.
+// at address 0) disassembled; with_encodings adds -hex (the encodings and so the control codes).
 ToolRun disassemble_raw(const Toolchain& toolchain, const std::filesystem::path& binary, int arch,
-                        std::chrono::seconds timeout = std::chrono::seconds(60));
+                        std::chrono::seconds timeout = std::chrono::seconds(60), bool with_encodings = false);
 // cuobjdump -xelf all FILE run in `dir`: writes each embedded cubin there (<stem>.<n>.sm_XX.cubin).
 ToolRun extract_cubins(const Toolchain& toolchain, const std::filesystem::path& binary,
                        const std::filesystem::path& dir, std::chrono::seconds timeout = std::chrono::seconds(120));
 // cuobjdump -sass FILE for an executable, object or fatbinary.
 ToolRun dump_sass(const Toolchain& toolchain, const std::filesystem::path& binary,
                   std::chrono::seconds timeout = std::chrono::seconds(120));
+
+// cuobjdump -elf FILE: sections, symbols and the .nv.info attributes as text.
+ToolRun dump_elf(const Toolchain& toolchain, const std::filesystem::path& binary,
+                 std::chrono::seconds timeout = std::chrono::seconds(120));
 
 // A CUDA cubin's identity from its ELF header (the full reader is sass/cubin.h).
 struct CubinIdentity {

@@ -1,0 +1,341 @@
+#include "tune/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace gpuport::tune {
+
+namespace {
+
+// splitmix64: small, fast, and the same on every platform (std:: distributions are not).
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::uint64_t state_;
+};
+
+std::uint64_t order_hash(const Order& order) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (std::uint32_t v : order) h = (h ^ v) * 1099511628211ULL;
+  return h;
+}
+
+std::size_t count_moved(const Order& order) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) n += order[i] != i;
+  return n;
+}
+
+// Critical path to the block end: a register or scoreboard successor adds the producer's latency
+// (the modelled one for variable-latency producers, its stall otherwise).
+std::vector<double> block_priorities(const KernelSchedule& s, const CostModel& model, const BlockSchedule& b) {
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> successors(b.count);
+  for (const Dependence& d : b.dependences) {
+    const InstructionFacts& f = s.facts[b.first + d.before];
+    double w = d.kind == Dependence::Kind::register_flow && f.variable_latency ? model.latency(f) : f.stall();
+    successors[d.before].push_back({d.after, w});
+  }
+  std::vector<double> priority(b.count, 0);
+  for (std::size_t i = b.count; i-- > 0;) {
+    double p = s.facts[b.first + i].stall();
+    for (auto [after, w] : successors[i]) p = std::max(p, w + priority[after]);
+    priority[i] = p;
+  }
+  return priority;
+}
+
+struct Annealer {
+  const KernelSchedule& s;
+  const CostModel& model;
+  std::vector<double> weights;
+  std::vector<std::size_t> movable_blocks;  // schedule block indices
+  std::vector<double> pick_weight;          // cumulative, for choosing a block
+
+  Annealer(const KernelSchedule& schedule, const CostModel& m) : s(schedule), model(m) {
+    weights = block_weights(s, model);
+    double total = 0;
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+      if (!s.blocks[b].movable()) continue;
+      movable_blocks.push_back(b);
+      total += weights[b] * static_cast<double>(s.blocks[b].count);
+      pick_weight.push_back(total);
+    }
+  }
+
+  std::size_t pick_block(Random& r) const {
+    double x = r.unit() * pick_weight.back();
+    return movable_blocks[static_cast<std::size_t>(std::upper_bound(pick_weight.begin(), pick_weight.end(), x) - pick_weight.begin()) %
+                          movable_blocks.size()];
+  }
+};
+
+struct Pool {
+  std::size_t capacity;
+  std::uint64_t identity_hash;
+  std::vector<Candidate> items;
+  std::set<std::uint64_t> seen;
+
+  // `slack`: how much worse than the original (relative) a candidate may be by the model and
+  // still be measured: heuristics the single-warp model cannot judge (hoisted loads overlap
+  // other warps' work) are offered at the model's "no worse".
+  void offer(const Order& order, double cycles, double original, const std::string& strategy, double slack = -1e-12) {
+    if (cycles > original * (1 + slack) || order_hash(order) == identity_hash) return;
+    std::uint64_t h = order_hash(order);
+    if (seen.count(h)) return;
+    seen.insert(h);
+    Candidate c;
+    c.strategy = strategy;
+    c.order = order;
+    c.model_cycles = cycles;
+    c.model_gain = original / cycles - 1;
+    c.moved = count_moved(order);
+    items.push_back(std::move(c));
+    std::sort(items.begin(), items.end(), [](const Candidate& a, const Candidate& b) {
+      return a.model_cycles != b.model_cycles ? a.model_cycles < b.model_cycles : a.moved < b.moved;
+    });
+    if (items.size() > capacity) items.resize(capacity);
+  }
+};
+
+void anneal(const Annealer& a, const SearchOptions& options, Order order, const std::string& strategy, Random& random,
+            double original_cycles, Pool& pool, SearchResult& result) {
+  const KernelSchedule& s = a.s;
+  if (a.movable_blocks.empty()) return;
+  std::vector<double> cycles(s.blocks.size());
+  double total = 0;
+  for (std::size_t b = 0; b < s.blocks.size(); ++b) total += a.weights[b] * (cycles[b] = block_cycles(s, a.model, order, b));
+  double best = total;
+  for (int step = 0; step < options.steps; ++step) {
+    double temperature = options.start_temperature * original_cycles * (1.0 - static_cast<double>(step) / options.steps);
+    std::size_t bi = a.pick_block(random);
+    const BlockSchedule& b = s.blocks[bi];
+    std::size_t from = b.first + random.below(b.count);
+    std::size_t span = std::min<std::size_t>(b.count - 1, 12);
+    std::ptrdiff_t delta = static_cast<std::ptrdiff_t>(random.below(2 * span + 1)) - static_cast<std::ptrdiff_t>(span);
+    std::ptrdiff_t to = static_cast<std::ptrdiff_t>(from) + delta;
+    if (delta == 0 || to < static_cast<std::ptrdiff_t>(b.first) || to >= static_cast<std::ptrdiff_t>(b.first + b.count)) continue;
+    Order before(order.begin() + static_cast<std::ptrdiff_t>(b.first), order.begin() + static_cast<std::ptrdiff_t>(b.first + b.count));
+    if (!try_move(s, order, from, static_cast<std::size_t>(to))) continue;
+    ++result.legal_moves_tried;
+    double c = block_cycles(s, a.model, order, bi);
+    double change = a.weights[bi] * (c - cycles[bi]);
+    if (change <= 0 || (temperature > 0 && random.unit() < std::exp(-change / temperature))) {
+      ++result.legal_moves_accepted;
+      total += change;
+      cycles[bi] = c;
+      if (total < best - 1e-9) {
+        best = total;
+        pool.offer(order, total, original_cycles, strategy);
+      }
+    } else {
+      std::copy(before.begin(), before.end(), order.begin() + static_cast<std::ptrdiff_t>(b.first));
+    }
+  }
+}
+
+
+// First-improvement descent over single moves (at most `reach` slots away) in the blocks by
+// weight, until no move helps or `budget` moves were evaluated: finds the rare improving moves
+// that random annealing steps miss in a long block.
+Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t budget, SearchResult& result) {
+  const KernelSchedule& s = a.s;
+  std::vector<std::size_t> blocks = a.movable_blocks;
+  std::sort(blocks.begin(), blocks.end(), [&](std::size_t x, std::size_t y) {
+    return a.weights[x] * static_cast<double>(s.blocks[x].count) > a.weights[y] * static_cast<double>(s.blocks[y].count);
+  });
+  std::size_t evaluated = 0;
+  for (std::size_t bi : blocks) {
+    const BlockSchedule& b = s.blocks[bi];
+    double current = block_cycles(s, a.model, order, bi);
+    bool improved = true;
+    while (improved && evaluated < budget) {
+      improved = false;
+      for (std::size_t from = b.first; from < b.first + b.count && !improved && evaluated < budget; ++from) {
+        std::size_t lo = from > b.first + reach ? from - reach : b.first;
+        std::size_t hi = std::min(b.first + b.count - 1, from + reach);
+        for (std::size_t to = lo; to <= hi && !improved; ++to) {
+          if (to == from) continue;
+          Order before(order.begin() + static_cast<std::ptrdiff_t>(b.first), order.begin() + static_cast<std::ptrdiff_t>(b.first + b.count));
+          if (!try_move(s, order, from, to)) continue;
+          ++evaluated;
+          ++result.legal_moves_tried;
+          double c = block_cycles(s, a.model, order, bi);
+          if (c < current - 1e-9) {
+            current = c;
+            improved = true;
+            ++result.legal_moves_accepted;
+          } else {
+            std::copy(before.begin(), before.end(), order.begin() + static_cast<std::ptrdiff_t>(b.first));
+          }
+        }
+      }
+    }
+  }
+  return order;
+}
+
+// Every global, local and texture load of the weighted blocks raised to the earliest slot the
+// dependences allow (CuAsmRL's most frequent winning move): more loads in flight per warp.
+Order hoist_loads(const Annealer& a, Order order) {
+  const KernelSchedule& s = a.s;
+  for (std::size_t bi : a.movable_blocks) {
+    const BlockSchedule& b = s.blocks[bi];
+    for (std::size_t slot = b.first; slot < b.first + b.count; ++slot) {
+      const InstructionFacts& f = s.facts[order[slot]];
+      if (f.info.cls != OpcodeClass::load ||
+          (f.info.space != MemorySpace::global && f.info.space != MemorySpace::local && f.info.space != MemorySpace::texture))
+        continue;
+      for (std::size_t to = b.first; to < slot; ++to)
+        if (try_move(s, order, slot, to)) break;
+    }
+  }
+  return order;
+}
+}  // namespace
+
+Order list_schedule(const KernelSchedule& s, const CostModel& model) {
+  Order order = identity_order(s);
+  if (!s.problems.empty()) return order;
+  for (const BlockSchedule& b : s.blocks) {
+    if (!b.movable()) continue;
+    std::vector<double> priority = block_priorities(s, model, b);
+    std::vector<std::size_t> waiting(b.count);
+    std::vector<std::vector<std::uint32_t>> successors(b.count);
+    for (std::uint32_t i = 0; i < b.count; ++i) {
+      waiting[i] = b.predecessors[i].size();
+      for (std::uint32_t p : b.predecessors[i]) successors[p].push_back(i);
+    }
+    std::vector<std::vector<const DistanceConstraint*>> into(b.count);
+    for (const DistanceConstraint& d : b.distances)
+      if (d.consumer != DistanceConstraint::kBlockEnd) into[d.consumer].push_back(&d);
+    std::vector<std::uint32_t> placed_at(b.count, UINT32_MAX);
+    std::vector<int> cycles_before_slot{0};  // issue cycle of each slot
+    std::vector<bool> done(b.count, false);
+    for (std::size_t slot = 0; slot < b.count; ++slot) {
+      auto fits = [&](std::uint32_t i) {
+        for (const DistanceConstraint* d : into[i]) {
+          int from = d->producer == DistanceConstraint::kBlockStart ? 0 : cycles_before_slot[placed_at[d->producer]];
+          if (cycles_before_slot[slot] - from < d->cycles) return false;
+        }
+        return true;
+      };
+      std::uint32_t pick = UINT32_MAX, fallback = UINT32_MAX;
+      for (std::uint32_t i = 0; i < b.count; ++i) {
+        if (done[i] || waiting[i] != 0) continue;
+        if (fallback == UINT32_MAX) fallback = i;
+        if (fits(i) && (pick == UINT32_MAX || priority[i] > priority[pick])) pick = i;
+      }
+      if (pick == UINT32_MAX) pick = fallback;
+      done[pick] = true;
+      placed_at[pick] = static_cast<std::uint32_t>(slot);
+      order[b.first + slot] = static_cast<std::uint32_t>(b.first + pick);
+      cycles_before_slot.push_back(cycles_before_slot.back() + s.facts[b.first + pick].stall());
+      for (std::uint32_t succ : successors[pick]) --waiting[succ];
+    }
+  }
+  // Blocks the greedy pass could not keep legal go back to their original order.
+  for (const BlockSchedule& b : s.blocks) {
+    Order probe = identity_order(s);
+    std::copy(order.begin() + static_cast<std::ptrdiff_t>(b.first), order.begin() + static_cast<std::ptrdiff_t>(b.first + b.count),
+              probe.begin() + static_cast<std::ptrdiff_t>(b.first));
+    if (!check_order(s, probe).empty())
+      for (std::size_t i = b.first; i < b.first + b.count; ++i) order[i] = static_cast<std::uint32_t>(i);
+  }
+  return order;
+}
+
+SearchResult search_schedules(const KernelSchedule& s, const CostModel& model, const SearchOptions& options) {
+  SearchResult result;
+  Order original = identity_order(s);
+  result.original_cycles = estimate_cost(s, model, original).cycles;
+  if (!s.problems.empty() || options.candidates <= 0) return result;
+  Pool pool{static_cast<std::size_t>(options.candidates) * 4, order_hash(original), {}, {}};
+  Annealer annealer(s, model);
+  if (annealer.movable_blocks.empty()) return result;
+  Order listed = list_schedule(s, model);
+  pool.offer(listed, estimate_cost(s, model, listed).cycles, result.original_cycles, "list");
+  const std::size_t budget = static_cast<std::size_t>(options.steps) * 4;
+  Order descended = descend(annealer, original, 16, budget, result);
+  pool.offer(descended, estimate_cost(s, model, descended).cycles, result.original_cycles, "descent");
+  Order hoisted = hoist_loads(annealer, original);
+  pool.offer(hoisted, estimate_cost(s, model, hoisted).cycles, result.original_cycles, "hoist-loads", 0.01);
+  Order hoisted_descended = descend(annealer, hoisted, 16, budget, result);
+  pool.offer(hoisted_descended, estimate_cost(s, model, hoisted_descended).cycles, result.original_cycles, "hoist-loads+descent",
+             0.01);
+  Random random(options.seed);
+  anneal(annealer, options, descended, "anneal", random, result.original_cycles, pool, result);
+  anneal(annealer, options, listed, "anneal+list", random, result.original_cycles, pool, result);
+
+  // The best order one block at a time, for the hottest blocks it changes: a measured gain can
+  // then be traced to a block.
+  std::vector<Candidate> chosen;
+  std::set<std::uint64_t> chosen_hashes;
+  auto take = [&](const Candidate& c) {
+    if (chosen.size() >= static_cast<std::size_t>(options.candidates) || !chosen_hashes.insert(order_hash(c.order)).second) return;
+    chosen.push_back(c);
+  };
+  if (!pool.items.empty()) {
+    const Candidate best = pool.items.front();
+    take(best);
+    std::vector<double> weights = block_weights(s, model);
+    std::vector<std::pair<double, std::size_t>> changed;
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+      const BlockSchedule& blk = s.blocks[b];
+      bool moved = false;
+      for (std::size_t i = blk.first; i < blk.first + blk.count && !moved; ++i) moved = best.order[i] != i;
+      if (!moved) continue;
+      double saved = weights[b] * (block_cycles(s, model, original, b) - block_cycles(s, model, best.order, b));
+      changed.push_back({-saved, b});
+    }
+    std::sort(changed.begin(), changed.end());
+    if (changed.size() > 1)
+      for (std::size_t k = 0; k < changed.size() && k < 3; ++k) {
+        const BlockSchedule& blk = s.blocks[changed[k].second];
+        Order one = original;
+        std::copy(best.order.begin() + static_cast<std::ptrdiff_t>(blk.first),
+                  best.order.begin() + static_cast<std::ptrdiff_t>(blk.first + blk.count),
+                  one.begin() + static_cast<std::ptrdiff_t>(blk.first));
+        double cycles = estimate_cost(s, model, one).cycles;
+        if (cycles >= result.original_cycles) continue;
+        char name[48];
+        std::snprintf(name, sizeof name, "block %04llx", static_cast<unsigned long long>(s.function->instructions[blk.first].address));
+        Candidate c;
+        c.strategy = name;
+        c.order = one;
+        c.model_cycles = cycles;
+        c.model_gain = result.original_cycles / cycles - 1;
+        c.moved = count_moved(one);
+        take(c);
+      }
+  }
+  for (const Candidate& c : pool.items) take(c);
+  std::sort(chosen.begin(), chosen.end(), [](const Candidate& a, const Candidate& b) {
+    return a.model_cycles != b.model_cycles ? a.model_cycles < b.model_cycles : a.moved < b.moved;
+  });
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    chosen[i].id = (i + 1 < 10 ? "c0" : "c") + std::to_string(i + 1);
+  }
+  result.candidates = std::move(chosen);
+  return result;
+}
+
+std::vector<MovedInstruction> moved_instructions(const Order& order) {
+  std::vector<MovedInstruction> moves;
+  for (std::size_t slot = 0; slot < order.size(); ++slot)
+    if (order[slot] != slot) moves.push_back({order[slot], order[slot], slot});
+  return moves;
+}
+
+}  // namespace gpuport::tune
