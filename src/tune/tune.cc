@@ -1,6 +1,5 @@
 #include "tune/tune.h"
 
-#include <dlfcn.h>
 #include <elf.h>
 
 #include <algorithm>
@@ -306,13 +305,23 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
 
 RunResult run_prepared(const fs::path& dir, double budget_s) {
   RunResult r;
-  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (driver == nullptr) {
-    r.no_gpu = true;
-    r.message = "no CUDA driver here (libcuda.so.1 not found)";
-    return r;
+  // Is there a GPU? The harness asks the driver (a machine may have libcuda and no device).
+  {
+    ProcessOptions probe;
+    probe.timeout = std::chrono::seconds(60);
+    auto run = run_process({fs::absolute(dir / "tune-harness").string(), "--probe"}, probe);
+    if (run.exit_code == 3) {
+      r.no_gpu = true;
+      std::string why = run.err;
+      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+      r.message = why.empty() ? "no CUDA device here" : why;
+      return r;
+    }
+    if (!run.succeeded()) {
+      r.message = "`" + run.command_line + "` " + run.outcome() + ": " + run.err.substr(0, 2000);
+      return r;
+    }
   }
-  dlclose(driver);
   auto lines = [&](const char* name) {
     std::vector<std::string> out;
     auto text = read_file(dir / name, 1 << 20);

@@ -64,6 +64,7 @@ constexpr std::string_view kResultTag = "GPUPORT_TUNE_RESULT\t";
 constexpr const char* kUsage =
     "usage: tune-harness --capture FILE --kernel NAME --original CUBIN [--repeat N] [--warmup N]\n"
     "                    [--rtol X] [--out FILE] [--log FILE] [--child-timeout SECONDS] CANDIDATE.cubin...\n"
+    "       tune-harness --probe   (prints the GPU's name; exit 3 when there is none)\n"
     "  --repeat N         timing rounds (default 21); --warmup N: untimed launches of each first (default 3)\n"
     "  --rtol X           compare outputs as floats with this relative tolerance (default 0: bit-equal)\n"
     "  --out FILE         measurements.tsv to write (default ./measurements.tsv)\n"
@@ -891,6 +892,16 @@ int harness_main(const std::vector<std::string>& args) {
   Options o;
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::printf("%s", kUsage);
+    return kExitDone;
+  }
+  // --probe: is there a GPU to measure on? (gpuport tune asks before running the program.)
+  if (args.size() == 1 && args[0] == "--probe") {
+    Device device;
+    if (std::string why = open_device(device); !why.empty()) {
+      std::fprintf(stderr, "tune-harness: %s\n", why.c_str());
+      return kExitNoDriver;
+    }
+    std::printf("%s sm_%d%d\n", device.name.c_str(), device.major, device.minor);
     return kExitDone;
   }
   if (std::string why = parse_options(args, o); !why.empty()) {

@@ -1,0 +1,158 @@
+// The `gpuport tune` pipeline (src/tune/tune.h): --prepare on a committed cubin lays out what the
+// GPU machine needs, and --measure keeps a candidate only when its measured gain beats the
+// noise, never one with a wrong output. The measurements here are written by the test (the rule
+// under test is the decision, not a GPU figure); preparing needs CUDA 11.8's tools.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sass/cubin.h"
+#include "sass/toolchain.h"
+#include "tune/measure_stats.h"
+#include "tune/tune.h"
+#include "unit/sass_listing_util.h"
+
+namespace gpuport::tune {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("gpuport-tune-pipeline-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) { return sass::testing::read_text(p); }
+
+// A prepared folder for reduce_shared (sm_90), made once.
+const fs::path& prepared() {
+  static const fs::path dir = [] {
+    fs::path d = fresh_dir("prepared");
+    TuneRequest r;
+    r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
+    r.kernel = "reduce_shared";
+    r.candidates = 4;
+    r.search_steps = 3000;
+    r.work_dir = d;
+    PrepareResult p = prepare_tuning(r);
+    EXPECT_TRUE(p.ok()) << (p.diagnostics.empty() ? "" : format_diagnostic(p.diagnostics.front()));
+    return d;
+  }();
+  return dir;
+}
+
+bool tools_missing(std::string& why) {
+  auto tc = sass::detect_toolchain(sass::ToolchainId::cuda11);
+  if (auto w = tc.unavailable(sass::Tool::nvdisasm)) why = *w;
+  else if (auto w2 = tc.unavailable(sass::Tool::cuobjdump)) why = *w2;
+  return !why.empty();
+}
+#define REQUIRE_TOOLS()                                                                     \
+  do {                                                                                      \
+    std::string why;                                                                        \
+    if (tools_missing(why)) GTEST_SKIP() << "SKIPPED: needs CUDA 11.8 nvdisasm/cuobjdump: " << why; \
+  } while (0)
+
+TEST(TunePipeline, PrepareLaysOutWhatTheGpuMachineRuns) {
+  REQUIRE_TOOLS();
+  const fs::path& d = prepared();
+  nlohmann::json manifest = nlohmann::json::parse(slurp(d / "tune.json"));
+  EXPECT_EQ(manifest["kernel"], "reduce_shared");
+  ASSERT_FALSE(manifest["candidates"].empty());
+  std::string args = slurp(d / "harness.args");
+  for (const auto& c : manifest["candidates"]) {
+    std::string file = c["file"];
+    EXPECT_TRUE(fs::exists(d / file)) << file;
+    EXPECT_NE(args.find(file + "\n"), std::string::npos) << file;
+    EXPECT_EQ(c["order"].size(), manifest["instructions"].get<std::size_t>());
+  }
+  EXPECT_NE(args.find("--kernel\nreduce_shared\n"), std::string::npos);
+  // The capture hook learns the parameter sizes from the cubin.
+  std::string bytes = slurp(d / "original.cubin");
+  auto cubin = sass::read_cubin(bytes);
+  ASSERT_TRUE(cubin.ok());
+  std::string sizes;
+  for (const auto& p : cubin.cubin->find_kernel("reduce_shared")->parameters) sizes += std::to_string(p.size) + ",";
+  std::string env = slurp(d / "capture.env");
+  EXPECT_NE(env.find("GPUPORT_TUNE_KERNEL=reduce_shared\n"), std::string::npos);
+  EXPECT_NE(env.find("GPUPORT_TUNE_PARAM_SIZES="), std::string::npos);
+  EXPECT_TRUE(fs::exists(d / "tune-harness"));
+  EXPECT_FALSE(fs::exists(d / "program"));  // a cubin alone: no program to capture inputs from
+}
+
+// Writes measurements.tsv for the prepared folder: the original at 100 us, candidate i as given.
+fs::path with_measurements(const std::string& name, const std::vector<Measurement>& candidates, bool with_original = true) {
+  fs::path d = fresh_dir(name);
+  for (const auto& e : fs::recursive_directory_iterator(prepared())) {
+    fs::path to = d / fs::relative(e.path(), prepared());
+    if (e.is_directory()) fs::create_directories(to);
+    else fs::copy_file(e.path(), to, fs::copy_options::overwrite_existing);
+  }
+  std::vector<Measurement> rows;
+  if (with_original) rows.push_back({"original", "original.cubin", "ok", "", 100.0, 99.0, 0.2, 15});
+  rows.insert(rows.end(), candidates.begin(), candidates.end());
+  std::ofstream(d / "measurements.tsv") << write_measurements(rows);
+  return d;
+}
+
+TEST(TunePipeline, MeasureKeepsAWinnerBeyondTheNoise) {
+  REQUIRE_TOOLS();
+  fs::path d = with_measurements("winner", {{"c01", "candidates/c01.cubin", "ok", "", 97.0, 96.5, 0.2, 15},
+                                            {"c02", "candidates/c02.cubin", "ok", "", 90.0, 89.0, 0.3, 15}});
+  MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+  ASSERT_TRUE(m.ok()) << format_diagnostic(m.diagnostics.front());
+  if (!fs::exists(d / "candidates" / "c02.cubin")) GTEST_SKIP() << "SKIPPED: the search made fewer than 2 candidates";
+  EXPECT_EQ(m.chosen, "c02");
+  EXPECT_NEAR(m.chosen_gain, 100.0 / 90.0 - 1, 1e-9);
+  EXPECT_EQ(slurp(d / "tuned.cubin"), slurp(d / "candidates" / "c02.cubin"));
+  EXPECT_NE(m.report.find("kept c02"), std::string::npos) << m.report;
+  EXPECT_TRUE(fs::exists(d / "calibration.json"));
+}
+
+TEST(TunePipeline, MeasureKeepsTheOriginalWhenNothingWinsForSure) {
+  REQUIRE_TOOLS();
+  // 0.5% faster (below 1%); 5% faster but noisy (MAD 4 us); 20% faster with a wrong output;
+  // a fault; and one slower.
+  fs::path d = with_measurements("no-winner", {{"c01", "candidates/c01.cubin", "ok", "", 99.5, 99.0, 0.1, 15},
+                                               {"c02", "candidates/c02.cubin", "ok", "", 95.0, 90.0, 4.0, 15},
+                                               {"c03", "candidates/c03.cubin", "wrong-output", "buffer 0", 80.0, 80.0, 0.1, 1},
+                                               {"c04", "candidates/c04.cubin", "fault", "illegal instruction", 0, 0, 0, 0}});
+  MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m.chosen, "original");
+  EXPECT_EQ(slurp(d / "tuned.cubin"), slurp(d / "original.cubin"));
+  EXPECT_NE(m.report.find("kept the original"), std::string::npos);
+}
+
+TEST(TunePipeline, MeasureWithoutTheOriginalWritesNothing) {
+  REQUIRE_TOOLS();
+  fs::path d = with_measurements("no-original", {{"c01", "candidates/c01.cubin", "ok", "", 50.0, 50.0, 0.1, 15}}, false);
+  MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.diagnostics.front().message.find("original"), std::string::npos);
+  EXPECT_FALSE(fs::exists(d / "tuned.cubin"));
+}
+
+TEST(TunePipeline, PrepareRefusesWhatItCannotTune) {
+  fs::path d = fresh_dir("refused");
+  std::ofstream(d / "not-a-cubin.cubin") << "\x7f" "ELF but nothing else";
+  TuneRequest r;
+  r.input = d / "not-a-cubin.cubin";
+  r.work_dir = d / "work";
+  PrepareResult p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.diagnostics.front().location.file, r.input.string());
+  // Pascal has no per-instruction control codes to move with the instructions.
+  r.input = sass::testing::listings_root() / "sm_61" / "if_else.cubin";
+  p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.diagnostics.front().code, "tune-arch");
+}
+
+}  // namespace
+}  // namespace gpuport::tune
