@@ -44,9 +44,10 @@ std::string prepare_summary(const tune::PrepareResult& r, const fs::path& dir) {
                                 r.instructions, r.blocks, r.movable_blocks, r.dependences);
   out += fmt::format("{} candidates, each proved by re-disassembly (nvdisasm) and cuobjdump -elf:\n", r.candidates.size());
   for (const tune::PreparedCandidate& c : r.candidates) {
-    out += fmt::format("  {}  model {:+.1f}%  {} moved  {}  ({} reuse flags cleared, {} .nv.info offsets, {} relocations)\n",
-                       c.candidate.id, 100 * c.candidate.model_gain, c.candidate.moved, c.candidate.strategy, c.reuse_cleared,
-                       c.nvinfo_offsets, c.relocations);
+    out += fmt::format("  {}  model {:+.1f}%  {} moved  {}  ({} stalls raised, {} reuse flags cleared, {} .nv.info offsets, "
+                       "{} relocations)\n",
+                       c.candidate.id, 100 * c.candidate.model_gain, c.candidate.moved, c.candidate.strategy, c.stalls_written,
+                       c.reuse_cleared, c.nvinfo_offsets, c.relocations);
     for (std::size_t i = 0; i < c.moves.size() && i < 3; ++i) out += "      " + c.moves[i] + "\n";
   }
   for (const std::string& why : r.rejected) out += "  rejected " + why + "\n";

@@ -61,7 +61,8 @@ std::vector<double> block_weights(const KernelSchedule& schedule, const CostMode
   return weights;
 }
 
-double block_cycles(const KernelSchedule& schedule, const CostModel& model, const Order& order, std::size_t block) {
+double block_cycles(const KernelSchedule& schedule, const CostModel& model, const Order& order, std::size_t block,
+                    const StallPlan& stalls) {
   const BlockSchedule& b = schedule.blocks[block];
   std::array<double, 8> ready{};
   double next_issue = 0, finish = 0;
@@ -74,17 +75,18 @@ double block_cycles(const KernelSchedule& schedule, const CostModel& model, cons
       ready[f.control.write_barrier] = std::max(ready[f.control.write_barrier], issue + model.latency(f));
     // Sources of a variable-latency op are read a few cycles after issue.
     if (f.control.read_barrier < 6) ready[f.control.read_barrier] = std::max(ready[f.control.read_barrier], issue + 4);
-    next_issue = issue + f.stall();
+    next_issue = issue + stall_of(schedule, stalls, order[slot]);
     finish = std::max(finish, next_issue);
   }
   return finish;
 }
 
-CostEstimate estimate_cost(const KernelSchedule& schedule, const CostModel& model, const Order& order) {
+CostEstimate estimate_cost(const KernelSchedule& schedule, const CostModel& model, const Order& order,
+                           const StallPlan& stalls) {
   CostEstimate e;
   std::vector<double> weights = block_weights(schedule, model);
   for (std::size_t b = 0; b < schedule.blocks.size(); ++b) {
-    double c = block_cycles(schedule, model, order, b);
+    double c = block_cycles(schedule, model, order, b, stalls);
     e.block_cycles.push_back(c);
     e.cycles += c * weights[b];
   }
@@ -98,7 +100,7 @@ CostModel calibrate(const KernelSchedule& schedule, const CostModel& start, cons
     double base = estimate_cost(schedule, m, original).cycles;
     double sum = 0;
     for (const CalibrationSample& s : samples) {
-      double predicted = base > 0 ? estimate_cost(schedule, m, s.order).cycles / base : 1;
+      double predicted = base > 0 ? estimate_cost(schedule, m, s.order, s.stalls).cycles / base : 1;
       sum += (predicted - s.measured_ratio) * (predicted - s.measured_ratio);
     }
     return sum;

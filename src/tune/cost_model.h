@@ -32,18 +32,22 @@ struct CostModel {
 std::vector<double> block_weights(const KernelSchedule& schedule, const CostModel& model);
 
 // Modelled cycles of one block under `order`.
-double block_cycles(const KernelSchedule& schedule, const CostModel& model, const Order& order, std::size_t block);
+double block_cycles(const KernelSchedule& schedule, const CostModel& model, const Order& order, std::size_t block,
+                    const StallPlan& stalls = {});
 
 struct CostEstimate {
   double cycles = 0;                 // weighted sum over blocks
   std::vector<double> block_cycles;  // unweighted, per schedule block
 };
-CostEstimate estimate_cost(const KernelSchedule& schedule, const CostModel& model, const Order& order);
+CostEstimate estimate_cost(const KernelSchedule& schedule, const CostModel& model, const Order& order,
+                           const StallPlan& stalls = {});
 
-// One GPU measurement of a candidate: its order and the runtime ratio candidate/original.
+// One GPU measurement of a candidate: its order (and stalls) and the runtime ratio
+// candidate/original.
 struct CalibrationSample {
   Order order;
   double measured_ratio = 1;
+  StallPlan stalls;
 };
 // Fits the class scales so that the model's cost ratios candidate/original follow the measured
 // ones (coordinate search over a log grid, least squares on the ratios). Returns the fitted

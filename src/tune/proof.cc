@@ -18,7 +18,7 @@ std::string at(const sass::SassInstruction& inst) {
 
 }  // namespace
 
-std::string normalized_instruction(const sass::SassInstruction& instruction) {
+std::string normalized_instruction(const sass::SassInstruction& instruction, bool with_stall) {
   sass::SassInstruction copy = instruction;
   for (sass::SassOperand& op : copy.operands) {
     std::string_view suffix = op.suffix.view();
@@ -32,14 +32,19 @@ std::string normalized_instruction(const sass::SassInstruction& instruction) {
   if (instruction.control) {
     const sass::ControlCode& c = *instruction.control;
     char fields[64];
-    std::snprintf(fields, sizeof fields, " {S%02d%s W%d R%d M%02x}", c.stall, c.yield ? "Y" : "-", c.write_barrier,
-                  c.read_barrier, c.wait_mask);
+    if (with_stall)
+      std::snprintf(fields, sizeof fields, " {S%02d%s W%d R%d M%02x}", c.stall, c.yield ? "Y" : "-", c.write_barrier,
+                    c.read_barrier, c.wait_mask);
+    else
+      std::snprintf(fields, sizeof fields, " {S..%s W%d R%d M%02x}", c.yield ? "Y" : "-", c.write_barrier, c.read_barrier,
+                    c.wait_mask);
     text += fields;
   }
   return text;
 }
 
-ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFunction& rewritten) {
+ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFunction& rewritten, const StallPlan& stalls) {
+  const bool with_stall = stalls.empty();
   ReorderProof proof;
   const sass::SassFunction& original = *schedule.function;
   const std::size_t n = original.instructions.size();
@@ -58,8 +63,8 @@ ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFu
   if (label_set(original) != label_set(rewritten)) proof.problems.push_back("the labels (branch targets) differ");
   std::vector<std::string> old_text(n), new_text(n);
   for (std::size_t i = 0; i < n; ++i) {
-    old_text[i] = normalized_instruction(original.instructions[i]);
-    new_text[i] = normalized_instruction(rewritten.instructions[i]);
+    old_text[i] = normalized_instruction(original.instructions[i], with_stall);
+    new_text[i] = normalized_instruction(rewritten.instructions[i], with_stall);
   }
   proof.recovered.assign(n, 0);
   std::vector<sass::InstructionDefUse> old_du = sass::def_use(original), new_du = sass::def_use(rewritten);
@@ -124,8 +129,19 @@ ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFu
                                  " is set and waited on in another order");
     }
   }
-  if (proof.problems.empty())
-    for (const std::string& p : check_order(schedule, proof.recovered)) proof.problems.push_back(p);
+  if (!proof.problems.empty()) return proof;
+  // The stalls as nvdisasm decodes them: the planned ones, and the distances hold with them.
+  StallPlan decoded(n, 0);
+  for (std::size_t slot = 0; slot < n; ++slot) {
+    const auto& control = rewritten.instructions[slot].control;
+    std::uint32_t i = proof.recovered[slot];
+    decoded[i] = control ? control->stall : 0;
+    std::uint8_t planned = stalls.empty() ? (original.instructions[i].control ? original.instructions[i].control->stall : 0) : stalls[i];
+    if (decoded[i] != planned)
+      proof.problems.push_back(at(rewritten.instructions[slot]) + new_text[slot] + ": stall " + std::to_string(decoded[i]) +
+                               " decoded, " + std::to_string(planned) + " written");
+  }
+  for (const std::string& p : check_order(schedule, proof.recovered, decoded)) proof.problems.push_back(p);
   return proof;
 }
 
@@ -188,8 +204,8 @@ std::vector<std::string> check_offset_lists(const std::map<std::string, std::vec
         continue;
       }
       if (new_slot[old_index] != new_index ||
-          normalized_instruction(original_function.instructions[old_index]) !=
-              normalized_instruction(rewritten_function.instructions[new_index]))
+          normalized_instruction(original_function.instructions[old_index], false) !=
+              normalized_instruction(rewritten_function.instructions[new_index], false))
         problems.push_back(name + ": " + at(original_function.instructions[old_index]) + " moved to " +
                            at(rewritten_function.instructions[new_slot[old_index]]) + " but the list says " +
                            at(rewritten_function.instructions[new_index]));

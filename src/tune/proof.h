@@ -5,7 +5,8 @@
 // from it, and then
 //   - per block and register, the definitions come in the same order with the same reads between
 //     them; per block and scoreboard, its setters and waiters come in the same order;
-//   - the recovered order passes check_order (dependences, memory, fences, issue distances);
+//   - the recovered order passes check_order (dependences, memory, fences, issue distances)
+//     with the stalls as decoded, and each decoded stall is the one the candidate planned;
 //   - each instruction-offset list of .nv.info (read from `cuobjdump -elf` of both cubins) names
 //     the same instructions as before.
 #pragma once
@@ -22,8 +23,9 @@
 namespace gpuport::tune {
 
 // An instruction as the proof compares it: its text without .reuse flags, then its control
-// fields (stall, yield, scoreboards, wait mask) without the reuse bits.
-std::string normalized_instruction(const sass::SassInstruction& instruction);
+// fields (stall, yield, scoreboards, wait mask) without the reuse bits; the stall left out when
+// `with_stall` is false (a candidate that raises stalls).
+std::string normalized_instruction(const sass::SassInstruction& instruction, bool with_stall = true);
 
 struct ReorderProof {
   std::vector<std::string> problems;  // empty: proved
@@ -32,8 +34,11 @@ struct ReorderProof {
   bool proved() const { return problems.empty(); }
 };
 
-// `schedule` is the analysis of `original` (analyse_schedule).
-ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFunction& rewritten);
+// `schedule` is the analysis of `original` (analyse_schedule). With `stalls` (the plan the
+// cubin was written with), every instruction's stall as nvdisasm decodes it must be the planned
+// one, never below the compiled one, and the distances must hold with the decoded stalls.
+ReorderProof prove_reordering(const KernelSchedule& schedule, const sass::SassFunction& rewritten,
+                              const StallPlan& stalls = {});
 
 // The instruction-offset attributes of `.nv.info.<kernel>` as cuobjdump -elf prints them
 // ("Attribute: EIATTR_EXIT_INSTR_OFFSETS" then "Value: 0x2490 0x24a0").

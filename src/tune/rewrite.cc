@@ -28,7 +28,7 @@ constexpr std::uint32_t kShtCudaInfo = 0x70000000;
 }  // namespace
 
 RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& file, const sass::SassFunction& function,
-                            const Order& order, const NvInfoTable& table) {
+                            const Order& order, const StallPlan& stalls, const NvInfoTable& table) {
   RewriteResult r;
   auto fail = [&](std::string code, std::string message) {
     Diagnostic d;
@@ -54,6 +54,7 @@ RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& fil
   const sass::CubinSection& text = cubin.sections[text_index];
   const std::size_t n = function.instructions.size();
   if (order.size() != n) return fail("tune-order", "the order does not cover the kernel's instructions");
+  if (!stalls.empty() && stalls.size() != n) return fail("tune-order", "the stall plan does not cover the kernel's instructions");
   if (text.size != 16 * n || text.offset + text.size > cubin_bytes.size())
     return fail("tune-listing-mismatch", kernel->text_section + " holds " + std::to_string(text.size) +
                                              " bytes; the listing has " + std::to_string(n) + " 16-byte instructions");
@@ -79,9 +80,18 @@ RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& fil
     bool same_successor = slot + 1 < n ? order[slot + 1] == original + 1 : original + 1 == n;
     std::uint64_t high = load_u64(out + 8);
     if (!same_successor && (high & kReuseMask) != 0) {
-      store_u64(out + 8, high & ~kReuseMask);
+      high &= ~kReuseMask;
       ++r.reuse_cleared;
     }
+    if (!stalls.empty()) {
+      if (stalls[original] > 15) return fail("tune-order", "a stall above 15 cycles cannot be encoded");
+      std::uint64_t field = static_cast<std::uint64_t>(stalls[original]) << kStallShift;
+      if ((high & kStallMask) != field) {
+        high = (high & ~kStallMask) | field;
+        ++r.stalls_written;
+      }
+    }
+    store_u64(out + 8, high);
   }
   auto map_offset = [&](std::uint64_t offset) -> std::optional<std::uint64_t> {
     if (offset >= 16 * n) return std::nullopt;

@@ -304,7 +304,8 @@ bool block_positions(const KernelSchedule& s, const BlockSchedule& b, const Orde
 }
 
 // Problems of one block under `order` (at most `limit`, 0 = all).
-std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedule& b, const Order& order, std::size_t limit) {
+std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedule& b, const Order& order, std::size_t limit,
+                                     const StallPlan& stalls) {
   std::vector<std::string> problems;
   std::vector<std::uint32_t> pos;
   const sass::SassFunction& f = *s.function;
@@ -320,7 +321,14 @@ std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedul
     if (full()) return problems;
   }
   std::vector<int> stall_at(b.count);
-  for (std::size_t slot = 0; slot < b.count; ++slot) stall_at[slot] = s.facts[order[b.first + slot]].stall();
+  for (std::size_t slot = 0; slot < b.count; ++slot) {
+    std::uint32_t i = order[b.first + slot];
+    stall_at[slot] = stall_of(s, stalls, i);
+    if (!stalls.empty() && stalls[i] < s.facts[i].control.stall) {
+      problems.push_back("stall lowered below the compiled " + std::to_string(s.facts[i].control.stall) + " cycles: " + describe(f, i));
+      if (full()) return problems;
+    }
+  }
   auto cycles = [&](std::size_t from, std::size_t to) {
     int c = 0;
     for (std::size_t i = from; i < to; ++i) c += stall_at[i];
@@ -400,7 +408,18 @@ Order identity_order(const KernelSchedule& schedule) {
   return order;
 }
 
-std::vector<std::string> check_order(const KernelSchedule& schedule, const Order& order) {
+StallPlan original_stalls(const KernelSchedule& schedule) {
+  StallPlan stalls(schedule.facts.size());
+  for (std::size_t i = 0; i < stalls.size(); ++i) stalls[i] = schedule.facts[i].control.stall;
+  return stalls;
+}
+
+int stall_of(const KernelSchedule& schedule, const StallPlan& stalls, std::uint32_t instruction) {
+  int stall = stalls.empty() ? schedule.facts[instruction].control.stall : stalls[instruction];
+  return stall == 0 ? 1 : stall;
+}
+
+std::vector<std::string> check_order(const KernelSchedule& schedule, const Order& order, const StallPlan& stalls) {
   std::vector<std::string> problems;
   if (order.size() != schedule.facts.size()) {
     problems.push_back("the order has " + std::to_string(order.size()) + " slots for " +
@@ -409,19 +428,56 @@ std::vector<std::string> check_order(const KernelSchedule& schedule, const Order
   }
   for (const BlockSchedule& b : schedule.blocks) {
     bool moved = false;
-    for (std::size_t i = 0; i < b.count && !moved; ++i) moved = order[b.first + i] != b.first + i;
+    for (std::size_t i = 0; i < b.count && !moved; ++i)
+      moved = order[b.first + i] != b.first + i ||
+              (!stalls.empty() && stalls[b.first + i] != schedule.facts[b.first + i].control.stall);
     if (!moved) continue;
     if (!schedule.problems.empty()) {
       problems.push_back("the kernel cannot be rescheduled: " + schedule.problems.front());
       return problems;
     }
-    auto block_problems = check_block(schedule, b, order, 0);
+    auto block_problems = check_block(schedule, b, order, 0, stalls);
     problems.insert(problems.end(), block_problems.begin(), block_problems.end());
   }
   return problems;
 }
 
-bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slot, std::size_t to_slot) {
+namespace {
+
+// Raises stalls inside block `b` until every distance constraint holds: a deficit is paid by the
+// instruction just before the consumer, then by those before it (15 cycles at most each).
+// Returns false when some deficit cannot be paid.
+bool repair_distances(const KernelSchedule& s, const BlockSchedule& b, const Order& order, StallPlan& stalls) {
+  std::vector<std::uint32_t> pos;
+  if (!block_positions(s, b, order, pos)) return false;
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    for (const DistanceConstraint& d : b.distances) {
+      std::size_t from = d.producer == DistanceConstraint::kBlockStart ? 0 : pos[d.producer];
+      std::size_t to = d.consumer == DistanceConstraint::kBlockEnd ? b.count : pos[d.consumer];
+      if (to <= from) return false;
+      int cycles = 0;
+      for (std::size_t slot = from; slot < to; ++slot) cycles += stall_of(s, stalls, order[b.first + slot]);
+      int deficit = d.cycles - cycles;
+      for (std::size_t slot = to; deficit > 0 && slot-- > from;) {
+        std::uint8_t& st = stalls[order[b.first + slot]];
+        int now = st == 0 ? 1 : st;
+        int raise = std::min(deficit, 15 - now);
+        if (raise <= 0) continue;
+        st = static_cast<std::uint8_t>(now + raise);
+        deficit -= raise;
+        changed = true;
+      }
+      if (deficit > 0) return false;
+    }
+    if (!changed) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slot, std::size_t to_slot, StallPlan* stalls) {
   if (!schedule.problems.empty() || from_slot == to_slot || from_slot >= order.size() || to_slot >= order.size()) return false;
   std::size_t bi = schedule.block_index[from_slot];
   if (schedule.block_index[to_slot] != bi) return false;
@@ -430,11 +486,15 @@ bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slo
   std::uint32_t moving = order[from_slot];
   std::uint32_t local = moving - static_cast<std::uint32_t>(b.first);
   std::size_t lo = std::min(from_slot, to_slot), hi = std::max(from_slot, to_slot);
+  auto operation_bits = [&](std::uint32_t i) {
+    const auto& e = schedule.function->instructions[i].encoding;
+    return std::pair{e[0], e[1] & ((std::uint64_t{1} << 41) - 1)};  // without the control field
+  };
   for (std::size_t slot = lo; slot <= hi; ++slot) {
     if (slot == from_slot) continue;
     std::uint32_t other = order[slot] - static_cast<std::uint32_t>(b.first);
     // Swapping two identical instructions changes nothing and would make the order ambiguous.
-    if (schedule.function->instructions[order[slot]].encoding == schedule.function->instructions[moving].encoding) return false;
+    if (operation_bits(order[slot]) == operation_bits(moving)) return false;
     // Passing upwards: `other` must not be a predecessor of `moving`; downwards the reverse.
     const auto& preds = to_slot < from_slot ? b.predecessors[local] : b.predecessors[other];
     std::uint32_t needle = to_slot < from_slot ? other : local;
@@ -447,14 +507,37 @@ bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slo
   else
     std::rotate(order.begin() + static_cast<std::ptrdiff_t>(from_slot), order.begin() + static_cast<std::ptrdiff_t>(from_slot + 1),
                 order.begin() + static_cast<std::ptrdiff_t>(to_slot + 1));
-  if (check_block(schedule, b, order, 1).empty()) return true;
+  if (stalls == nullptr) {
+    if (check_block(schedule, b, order, 1, {}).empty()) return true;
+  } else {
+    StallPlan trial = *stalls;
+    if (repair_distances(schedule, b, order, trial) && check_block(schedule, b, order, 1, trial).empty()) {
+      *stalls = std::move(trial);
+      return true;
+    }
+  }
   std::copy(saved.begin(), saved.end(), order.begin() + static_cast<std::ptrdiff_t>(lo));
   return false;
 }
 
-int issue_distance(const KernelSchedule& schedule, const Order& order, std::size_t from_slot, std::size_t to_slot) {
+void relax_stalls(const KernelSchedule& schedule, const Order& order, StallPlan& stalls) {
+  if (stalls.empty()) return;
+  for (const BlockSchedule& b : schedule.blocks)
+    for (std::size_t i = b.first; i < b.first + b.count; ++i) {
+      while (stalls[i] > schedule.facts[i].control.stall) {
+        --stalls[i];
+        if (!check_block(schedule, b, order, 1, stalls).empty()) {
+          ++stalls[i];
+          break;
+        }
+      }
+    }
+}
+
+int issue_distance(const KernelSchedule& schedule, const Order& order, std::size_t from_slot, std::size_t to_slot,
+                   const StallPlan& stalls) {
   int cycles = 0;
-  for (std::size_t i = from_slot; i < to_slot; ++i) cycles += schedule.facts[order[i]].stall();
+  for (std::size_t i = from_slot; i < to_slot; ++i) cycles += stall_of(schedule, stalls, order[i]);
   return cycles;
 }
 

@@ -87,15 +87,31 @@ KernelSchedule analyse_schedule(const sass::SassFunction& function, int arch,
 using Order = std::vector<std::uint32_t>;
 Order identity_order(const KernelSchedule& schedule);
 
+// New stall counts, by original instruction index (empty: every instruction keeps its own).
+// Stalls are only ever raised above the compiled ones: a longer wait never breaks a hazard, and
+// it lets a move that would shorten a producer -> consumer distance pay for it with a stall.
+using StallPlan = std::vector<std::uint8_t>;
+StallPlan original_stalls(const KernelSchedule& schedule);
+// The stall `instruction` issues with under `stalls` (at least 1, as the hardware counts).
+int stall_of(const KernelSchedule& schedule, const StallPlan& stalls, std::uint32_t instruction);
+
 // Why `order` is not the same program (empty when it is): a block boundary crossed, a
-// dependence reversed or a distance shortened, each named with both instructions.
-std::vector<std::string> check_order(const KernelSchedule& schedule, const Order& order);
+// dependence reversed, a distance shortened or a stall lowered below the compiled one, each
+// named with the instructions.
+std::vector<std::string> check_order(const KernelSchedule& schedule, const Order& order, const StallPlan& stalls = {});
 
 // Moves the instruction at `from_slot` to `to_slot` (same block), shifting those between.
-// Returns false and leaves `order` as it was when the move is not legal.
-bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slot, std::size_t to_slot);
+// Returns false and leaves `order` as it was when the move is not legal. With `stalls` (sized by
+// original_stalls), distances the move would shorten are restored by raising the stall of the
+// instructions just before each consumer (up to 15 cycles each), instead of refusing the move.
+bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slot, std::size_t to_slot,
+              StallPlan* stalls = nullptr);
+
+// Lowers raised stalls back towards the compiled ones wherever every distance still holds.
+void relax_stalls(const KernelSchedule& schedule, const Order& order, StallPlan& stalls);
 
 // The sum of stalls between two slots of one order: cycles from issuing `from` to issuing `to`.
-int issue_distance(const KernelSchedule& schedule, const Order& order, std::size_t from_slot, std::size_t to_slot);
+int issue_distance(const KernelSchedule& schedule, const Order& order, std::size_t from_slot, std::size_t to_slot,
+                   const StallPlan& stalls = {});
 
 }  // namespace gpuport::tune

@@ -26,9 +26,10 @@ class Random {
   std::uint64_t state_;
 };
 
-std::uint64_t order_hash(const Order& order) {
+std::uint64_t order_hash(const Order& order, const StallPlan& stalls = {}) {
   std::uint64_t h = 1469598103934665603ULL;
   for (std::uint32_t v : order) h = (h ^ v) * 1099511628211ULL;
+  for (std::uint8_t v : stalls) h = (h ^ (v + 0x100u)) * 1099511628211ULL;
   return h;
 }
 
@@ -81,26 +82,36 @@ struct Annealer {
   }
 };
 
+std::size_t count_raised(const StallPlan& stalls, const StallPlan& original) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < stalls.size(); ++i) n += stalls[i] != original[i];
+  return n;
+}
+
 struct Pool {
   std::size_t capacity;
   std::uint64_t identity_hash;
+  StallPlan original_stalls_;
   std::vector<Candidate> items;
   std::set<std::uint64_t> seen;
 
   // `slack`: how much worse than the original (relative) a candidate may be by the model and
   // still be measured: heuristics the single-warp model cannot judge (hoisted loads overlap
   // other warps' work) are offered at the model's "no worse".
-  void offer(const Order& order, double cycles, double original, const std::string& strategy, double slack = -1e-12) {
+  void offer(const Order& order, const StallPlan& stalls, double cycles, double original, const std::string& strategy,
+             double slack = -1e-12) {
     if (cycles > original * (1 + slack) || order_hash(order) == identity_hash) return;
-    std::uint64_t h = order_hash(order);
+    std::uint64_t h = order_hash(order, stalls);
     if (seen.count(h)) return;
     seen.insert(h);
     Candidate c;
     c.strategy = strategy;
     c.order = order;
+    c.stalls = stalls;
     c.model_cycles = cycles;
     c.model_gain = original / cycles - 1;
     c.moved = count_moved(order);
+    c.stalls_raised = count_raised(stalls, original_stalls_);
     items.push_back(std::move(c));
     std::sort(items.begin(), items.end(), [](const Candidate& a, const Candidate& b) {
       return a.model_cycles != b.model_cycles ? a.model_cycles < b.model_cycles : a.moved < b.moved;
@@ -109,13 +120,13 @@ struct Pool {
   }
 };
 
-void anneal(const Annealer& a, const SearchOptions& options, Order order, const std::string& strategy, Random& random,
-            double original_cycles, Pool& pool, SearchResult& result) {
+void anneal(const Annealer& a, const SearchOptions& options, Order order, StallPlan stalls, bool raise_stalls,
+            const std::string& strategy, Random& random, double original_cycles, Pool& pool, SearchResult& result) {
   const KernelSchedule& s = a.s;
   if (a.movable_blocks.empty()) return;
   std::vector<double> cycles(s.blocks.size());
   double total = 0;
-  for (std::size_t b = 0; b < s.blocks.size(); ++b) total += a.weights[b] * (cycles[b] = block_cycles(s, a.model, order, b));
+  for (std::size_t b = 0; b < s.blocks.size(); ++b) total += a.weights[b] * (cycles[b] = block_cycles(s, a.model, order, b, stalls));
   double best = total;
   for (int step = 0; step < options.steps; ++step) {
     double temperature = options.start_temperature * original_cycles * (1.0 - static_cast<double>(step) / options.steps);
@@ -127,9 +138,10 @@ void anneal(const Annealer& a, const SearchOptions& options, Order order, const 
     std::ptrdiff_t to = static_cast<std::ptrdiff_t>(from) + delta;
     if (delta == 0 || to < static_cast<std::ptrdiff_t>(b.first) || to >= static_cast<std::ptrdiff_t>(b.first + b.count)) continue;
     Order before(order.begin() + static_cast<std::ptrdiff_t>(b.first), order.begin() + static_cast<std::ptrdiff_t>(b.first + b.count));
-    if (!try_move(s, order, from, static_cast<std::size_t>(to))) continue;
+    StallPlan stalls_before = stalls;
+    if (!try_move(s, order, from, static_cast<std::size_t>(to), raise_stalls ? &stalls : nullptr)) continue;
     ++result.legal_moves_tried;
-    double c = block_cycles(s, a.model, order, bi);
+    double c = block_cycles(s, a.model, order, bi, stalls);
     double change = a.weights[bi] * (c - cycles[bi]);
     if (change <= 0 || (temperature > 0 && random.unit() < std::exp(-change / temperature))) {
       ++result.legal_moves_accepted;
@@ -137,10 +149,14 @@ void anneal(const Annealer& a, const SearchOptions& options, Order order, const 
       cycles[bi] = c;
       if (total < best - 1e-9) {
         best = total;
-        pool.offer(order, total, original_cycles, strategy);
+        StallPlan relaxed = stalls;
+        relax_stalls(s, order, relaxed);
+        pool.offer(order, raise_stalls ? relaxed : StallPlan{}, estimate_cost(s, a.model, order, relaxed).cycles, original_cycles,
+                   strategy);
       }
     } else {
       std::copy(before.begin(), before.end(), order.begin() + static_cast<std::ptrdiff_t>(b.first));
+      stalls = std::move(stalls_before);
     }
   }
 }
@@ -149,7 +165,10 @@ void anneal(const Annealer& a, const SearchOptions& options, Order order, const 
 // First-improvement descent over single moves (at most `reach` slots away) in the blocks by
 // weight, until no move helps or `budget` moves were evaluated: finds the rare improving moves
 // that random annealing steps miss in a long block.
-Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t budget, SearchResult& result) {
+Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t budget, SearchResult& result,
+              StallPlan* stalls = nullptr) {
+  StallPlan none;
+  const StallPlan& plan = stalls ? *stalls : none;
   const KernelSchedule& s = a.s;
   std::vector<std::size_t> blocks = a.movable_blocks;
   std::sort(blocks.begin(), blocks.end(), [&](std::size_t x, std::size_t y) {
@@ -158,7 +177,7 @@ Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t bud
   std::size_t evaluated = 0;
   for (std::size_t bi : blocks) {
     const BlockSchedule& b = s.blocks[bi];
-    double current = block_cycles(s, a.model, order, bi);
+    double current = block_cycles(s, a.model, order, bi, plan);
     bool improved = true;
     while (improved && evaluated < budget) {
       improved = false;
@@ -168,16 +187,18 @@ Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t bud
         for (std::size_t to = lo; to <= hi && !improved; ++to) {
           if (to == from) continue;
           Order before(order.begin() + static_cast<std::ptrdiff_t>(b.first), order.begin() + static_cast<std::ptrdiff_t>(b.first + b.count));
-          if (!try_move(s, order, from, to)) continue;
+          StallPlan stalls_before = plan;
+          if (!try_move(s, order, from, to, stalls)) continue;
           ++evaluated;
           ++result.legal_moves_tried;
-          double c = block_cycles(s, a.model, order, bi);
+          double c = block_cycles(s, a.model, order, bi, plan);
           if (c < current - 1e-9) {
             current = c;
             improved = true;
             ++result.legal_moves_accepted;
           } else {
             std::copy(before.begin(), before.end(), order.begin() + static_cast<std::ptrdiff_t>(b.first));
+            if (stalls) *stalls = std::move(stalls_before);
           }
         }
       }
@@ -188,7 +209,7 @@ Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t bud
 
 // Every global, local and texture load of the weighted blocks raised to the earliest slot the
 // dependences allow (CuAsmRL's most frequent winning move): more loads in flight per warp.
-Order hoist_loads(const Annealer& a, Order order) {
+Order hoist_loads(const Annealer& a, Order order, StallPlan* stalls = nullptr) {
   const KernelSchedule& s = a.s;
   for (std::size_t bi : a.movable_blocks) {
     const BlockSchedule& b = s.blocks[bi];
@@ -198,7 +219,7 @@ Order hoist_loads(const Annealer& a, Order order) {
           (f.info.space != MemorySpace::global && f.info.space != MemorySpace::local && f.info.space != MemorySpace::texture))
         continue;
       for (std::size_t to = b.first; to < slot; ++to)
-        if (try_move(s, order, slot, to)) break;
+        if (try_move(s, order, slot, to, stalls)) break;
     }
   }
   return order;
@@ -261,29 +282,45 @@ SearchResult search_schedules(const KernelSchedule& s, const CostModel& model, c
   Order original = identity_order(s);
   result.original_cycles = estimate_cost(s, model, original).cycles;
   if (!s.problems.empty() || options.candidates <= 0) return result;
-  Pool pool{static_cast<std::size_t>(options.candidates) * 4, order_hash(original), {}, {}};
+  Pool pool{static_cast<std::size_t>(options.candidates) * 4, order_hash(original), original_stalls(s), {}, {}};
   Annealer annealer(s, model);
   if (annealer.movable_blocks.empty()) return result;
+  auto cost = [&](const Order& o, const StallPlan& st = {}) { return estimate_cost(s, model, o, st).cycles; };
   Order listed = list_schedule(s, model);
-  pool.offer(listed, estimate_cost(s, model, listed).cycles, result.original_cycles, "list");
+  pool.offer(listed, {}, cost(listed), result.original_cycles, "list");
   const std::size_t budget = static_cast<std::size_t>(options.steps) * 4;
   Order descended = descend(annealer, original, 16, budget, result);
-  pool.offer(descended, estimate_cost(s, model, descended).cycles, result.original_cycles, "descent");
+  pool.offer(descended, {}, cost(descended), result.original_cycles, "descent");
   Order hoisted = hoist_loads(annealer, original);
-  pool.offer(hoisted, estimate_cost(s, model, hoisted).cycles, result.original_cycles, "hoist-loads", 0.01);
+  pool.offer(hoisted, {}, cost(hoisted), result.original_cycles, "hoist-loads", 0.01);
   Order hoisted_descended = descend(annealer, hoisted, 16, budget, result);
-  pool.offer(hoisted_descended, estimate_cost(s, model, hoisted_descended).cycles, result.original_cycles, "hoist-loads+descent",
-             0.01);
+  pool.offer(hoisted_descended, {}, cost(hoisted_descended), result.original_cycles, "hoist-loads+descent", 0.01);
   Random random(options.seed);
-  anneal(annealer, options, descended, "anneal", random, result.original_cycles, pool, result);
-  anneal(annealer, options, listed, "anneal+list", random, result.original_cycles, pool, result);
+  anneal(annealer, options, descended, {}, false, "anneal", random, result.original_cycles, pool, result);
+  anneal(annealer, options, listed, {}, false, "anneal+list", random, result.original_cycles, pool, result);
+  if (options.raise_stalls) {
+    // The same with stalls raised where a move shortens a distance (then lowered back where
+    // they can be): moves a fixed-control swap cannot make.
+    StallPlan stalls = original_stalls(s);
+    Order hs = hoist_loads(annealer, original, &stalls);
+    hs = descend(annealer, hs, 16, budget, result, &stalls);
+    relax_stalls(s, hs, stalls);
+    pool.offer(hs, stalls, cost(hs, stalls), result.original_cycles, "hoist-loads+descent+stalls", 0.01);
+    StallPlan ds = original_stalls(s);
+    Order d2 = descend(annealer, original, 16, budget, result, &ds);
+    relax_stalls(s, d2, ds);
+    pool.offer(d2, ds, cost(d2, ds), result.original_cycles, "descent+stalls");
+    anneal(annealer, options, d2, ds, true, "anneal+stalls", random, result.original_cycles, pool, result);
+  }
 
   // The best order one block at a time, for the hottest blocks it changes: a measured gain can
   // then be traced to a block.
   std::vector<Candidate> chosen;
   std::set<std::uint64_t> chosen_hashes;
   auto take = [&](const Candidate& c) {
-    if (chosen.size() >= static_cast<std::size_t>(options.candidates) || !chosen_hashes.insert(order_hash(c.order)).second) return;
+    if (chosen.size() >= static_cast<std::size_t>(options.candidates) ||
+        !chosen_hashes.insert(order_hash(c.order, c.stalls)).second)
+      return;
     chosen.push_back(c);
   };
   if (!pool.items.empty()) {
@@ -296,24 +333,34 @@ SearchResult search_schedules(const KernelSchedule& s, const CostModel& model, c
       bool moved = false;
       for (std::size_t i = blk.first; i < blk.first + blk.count && !moved; ++i) moved = best.order[i] != i;
       if (!moved) continue;
-      double saved = weights[b] * (block_cycles(s, model, original, b) - block_cycles(s, model, best.order, b));
+      double saved = weights[b] * (block_cycles(s, model, original, b) - block_cycles(s, model, best.order, b, best.stalls));
       changed.push_back({-saved, b});
     }
     std::sort(changed.begin(), changed.end());
-    if (changed.size() > 1)
+    if (changed.size() > 1 || !best.stalls.empty())
       for (std::size_t k = 0; k < changed.size() && k < 3; ++k) {
         const BlockSchedule& blk = s.blocks[changed[k].second];
         Order one = original;
         std::copy(best.order.begin() + static_cast<std::ptrdiff_t>(blk.first),
                   best.order.begin() + static_cast<std::ptrdiff_t>(blk.first + blk.count),
                   one.begin() + static_cast<std::ptrdiff_t>(blk.first));
-        double cycles = estimate_cost(s, model, one).cycles;
+        StallPlan one_stalls;
+        if (!best.stalls.empty()) {
+          one_stalls = original_stalls(s);
+          std::copy(best.stalls.begin() + static_cast<std::ptrdiff_t>(blk.first),
+                    best.stalls.begin() + static_cast<std::ptrdiff_t>(blk.first + blk.count),
+                    one_stalls.begin() + static_cast<std::ptrdiff_t>(blk.first));
+        }
+        if (!check_order(s, one, one_stalls).empty()) continue;
+        double cycles = estimate_cost(s, model, one, one_stalls).cycles;
         if (cycles >= result.original_cycles) continue;
         char name[48];
         std::snprintf(name, sizeof name, "block %04llx", static_cast<unsigned long long>(s.function->instructions[blk.first].address));
         Candidate c;
         c.strategy = name;
         c.order = one;
+        c.stalls = one_stalls;
+        c.stalls_raised = count_raised(one_stalls, pool.original_stalls_);
         c.model_cycles = cycles;
         c.model_gain = result.original_cycles / cycles - 1;
         c.moved = count_moved(one);

@@ -22,12 +22,15 @@ struct SearchOptions {
   int steps = 20000;           // annealing steps per start
   double start_temperature = 0.001;  // relative to the original cost
   std::uint64_t seed = 1;
+  bool raise_stalls = true;    // also search with stalls raised to pay for shortened distances
 };
 
 struct Candidate {
   std::string id;         // "c01", ...
   std::string strategy;   // "list", "anneal", "anneal+list", "block <address>"
   Order order;
+  StallPlan stalls;       // empty: every instruction keeps its compiled stall
+  std::size_t stalls_raised = 0;
   double model_cycles = 0;
   double model_gain = 0;  // original / candidate - 1
   std::size_t moved = 0;  // instructions not in their original slot

@@ -201,7 +201,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   const auto original_lists = offset_lists_from_cuobjdump(original_elf.output, function->name);
   json candidates = json::array();
   for (const Candidate& c : search.candidates) {
-    RewriteResult rewritten = rewrite_cubin(*original_bytes, original_path.string(), *function, c.order);
+    RewriteResult rewritten = rewrite_cubin(*original_bytes, original_path.string(), *function, c.order, c.stalls);
     if (!rewritten.ok()) {
       // The kernel itself cannot be rewritten (an .nv.info layout not handled): no candidate can.
       result.diagnostics = rewritten.diagnostics;
@@ -211,6 +211,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
     prepared.candidate = c;
     prepared.file = "candidates/" + c.id + ".cubin";
     prepared.reuse_cleared = rewritten.reuse_cleared;
+    prepared.stalls_written = rewritten.stalls_written;
     prepared.nvinfo_offsets = rewritten.nvinfo_offsets;
     prepared.relocations = rewritten.relocations;
     const fs::path path = dir / prepared.file;
@@ -225,7 +226,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
     if (g == nullptr) {
       problems.push_back("the rewritten cubin does not disassemble to the kernel");
     } else {
-      ReorderProof proof = prove_reordering(schedule, *g);
+      ReorderProof proof = prove_reordering(schedule, *g, c.stalls);
       problems = proof.problems;
       if (proof.proved() && proof.recovered != c.order) problems.push_back("the disassembly shows another order than the one written");
       if (problems.empty()) {
@@ -249,6 +250,8 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
               {"model_gain", c.model_gain},
               {"moved", c.moved},
               {"reuse_cleared", prepared.reuse_cleared},
+              {"stalls_raised", c.stalls_raised},
+              {"stalls", c.stalls},
               {"nvinfo_offsets", prepared.nvinfo_offsets},
               {"relocations", prepared.relocations},
               {"moves", prepared.moves},
@@ -448,7 +451,8 @@ MeasureResult measure_tuning(const fs::path& dir, const fs::path& output) {
       KernelSchedule schedule = analyse_schedule(*f, program->arch);
       for (std::size_t i = 0; i < m.candidates.size(); ++i)
         if (m.candidates[i].status == "ok" && m.candidates[i].median_us > 0)
-          samples.push_back({manifest["candidates"][i]["order"].get<Order>(), m.candidates[i].median_us / m.original_us});
+          samples.push_back({manifest["candidates"][i]["order"].get<Order>(), m.candidates[i].median_us / m.original_us,
+                             manifest["candidates"][i].value("stalls", StallPlan{})});
       CostModel fitted = calibrate(schedule, CostModel{}, samples, &m.calibration_error_before, &m.calibration_error_after);
       for (int c = 0; c < kLatencyClasses; ++c)
         calibration["scale"][std::string(latency_class_name(static_cast<LatencyClass>(c)))] = fitted.scale[c];

@@ -35,7 +35,7 @@ struct TuneRequest {
 struct PreparedCandidate {
   Candidate candidate;
   std::string file;  // relative to the work dir: candidates/c01.cubin
-  std::size_t reuse_cleared = 0, nvinfo_offsets = 0, relocations = 0;
+  std::size_t reuse_cleared = 0, stalls_written = 0, nvinfo_offsets = 0, relocations = 0;
   std::vector<std::string> moves;  // "LDG.E R4, [R2.64] ;  /*0120*/ -> /*00e0*/", the moved instructions
 };
 

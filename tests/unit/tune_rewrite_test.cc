@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 
 #include "sass/cfg.h"
@@ -189,7 +190,7 @@ TEST(TuneRewrite, EveryLegalSingleMoveReDisassemblesToTheSameProgram) {
 TEST(TuneRewrite, CandidatesKeepTheirNvInfoOffsetListsAsCuobjdumpReadsThem) {
   REQUIRE_TOOLS();
   fs::path dir = temp_dir();
-  std::size_t candidates = 0, offsets_moved = 0;
+  std::size_t candidates = 0, offsets_moved = 0, stalls_written = 0;
   // The target arch only: two tool runs per candidate take a second.
   for (const auto& path : tunable_listings()) {
     if (path.parent_path().filename() != "sm_90") continue;
@@ -202,21 +203,22 @@ TEST(TuneRewrite, CandidatesKeepTheirNvInfoOffsetListsAsCuobjdumpReadsThem) {
       if (!f.is_entry) continue;
       KernelSchedule s = analyse_schedule(f, program.arch);
       SearchOptions options;
-      options.steps = 3000;
-      options.candidates = 1;
+      options.steps = 1500;
+      options.candidates = 2;
       SearchResult result = search_schedules(s, CostModel{}, options);
       // Also a candidate whose EXIT block is reordered, when the search left it alone: the offset
       // lists must follow instructions that move.
       for (const Candidate& c : result.candidates) {
-        RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), f, c.order);
+        RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), f, c.order, c.stalls);
         ASSERT_TRUE(r.ok()) << path << ": " << r.diagnostics.front().message;
+        stalls_written += r.stalls_written;
         EXPECT_EQ(r.bytes.size(), cubin.size());
         fs::path out = dir / "candidate.cubin";
         write_bytes(out, r.bytes);
         sass::SassProgram again = disassemble(out);
         const sass::SassFunction* g = again.find_function(f.name);
         ASSERT_NE(g, nullptr);
-        ReorderProof proof = prove_reordering(s, *g);
+        ReorderProof proof = prove_reordering(s, *g, c.stalls);
         ASSERT_TRUE(proof.proved()) << path << " " << c.id << ": " << proof.problems.front();
         EXPECT_EQ(proof.recovered, c.order);
         auto elf = sass::dump_elf(tools().tc, out);
@@ -232,8 +234,56 @@ TEST(TuneRewrite, CandidatesKeepTheirNvInfoOffsetListsAsCuobjdumpReadsThem) {
     }
   }
   fs::remove_all(dir);
-  std::printf("%zu candidates proved; %zu .nv.info offsets moved with their instructions\n", candidates, offsets_moved);
+  std::printf("%zu candidates proved; %zu .nv.info offsets moved with their instructions, %zu stalls raised\n", candidates,
+              offsets_moved, stalls_written);
   EXPECT_GT(candidates, 10u);
+}
+
+// Instructions named in .nv.info offset lists (COOP_GROUP_INSTR_OFFSETS on sm_90,
+// INT_WARP_WIDE_INSTR_OFFSETS on sm_70) moved on purpose: every list follows its instruction.
+TEST(TuneRewrite, OffsetListsFollowTheInstructionsTheyName) {
+  REQUIRE_TOOLS();
+  fs::path dir = temp_dir();
+  std::size_t moved_offsets = 0;
+  for (const char* name : {"sm_90/warp_scan", "sm_90/reduce_shared", "sm_90/tiled_partition", "sm_70/warp_scan", "sm_70/if_else"}) {
+    const fs::path path = sass::testing::listings_root() / (std::string(name) + ".sass");
+    sass::SassProgram program = load_listing(path);
+    fs::path cubin_path = fs::path(path).replace_extension(".cubin");
+    std::string cubin = sass::testing::read_text(cubin_path);
+    for (const sass::SassFunction& f : program.functions) {
+      auto lists = offset_lists_from_cuobjdump(sass::dump_elf(tools().tc, cubin_path).output, f.name);
+      KernelSchedule s = analyse_schedule(f, program.arch);
+      // Move every listed instruction that can move, each to the farthest legal slot.
+      Order order = identity_order(s);
+      for (const auto& [attribute, offsets] : lists) {
+        if (attribute == "EIATTR_EXIT_INSTR_OFFSETS") continue;
+        for (std::uint32_t offset : offsets) {
+          std::size_t index = offset / 16;
+          std::size_t slot = std::find(order.begin(), order.end(), index) - order.begin();
+          const BlockSchedule& b = s.blocks[s.block_index[slot]];
+          for (std::size_t to = b.first; to < b.first + b.count; ++to)
+            if (to != slot && try_move(s, order, slot, to)) break;
+        }
+      }
+      if (order == identity_order(s)) continue;
+      RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), f, order);
+      ASSERT_TRUE(r.ok()) << name;
+      moved_offsets += r.nvinfo_offsets;
+      fs::path out = dir / "moved.cubin";
+      write_bytes(out, r.bytes);
+      sass::SassProgram again = disassemble(out);
+      const sass::SassFunction* g = again.find_function(f.name);
+      ASSERT_NE(g, nullptr);
+      ReorderProof proof = prove_reordering(s, *g);
+      ASSERT_TRUE(proof.proved()) << name << ": " << proof.problems.front();
+      auto after = offset_lists_from_cuobjdump(sass::dump_elf(tools().tc, out).output, f.name);
+      auto problems = check_offset_lists(lists, after, f, *g, proof.recovered);
+      EXPECT_TRUE(problems.empty()) << name << ": " << problems.front();
+    }
+  }
+  fs::remove_all(dir);
+  std::printf("%zu .nv.info offsets moved with their instructions and read back by cuobjdump -elf\n", moved_offsets);
+  EXPECT_GT(moved_offsets, 3u);
 }
 
 // The first kernel with a movable block whose instruction at `slot` has a register producer in
@@ -298,7 +348,32 @@ TEST(TuneRewrite, PlantedBrokenRewritesAreCaught) {
   stale["EIATTR_EXIT_INSTR_OFFSETS"][0] += 16;
   auto problems = check_offset_lists(lists, stale, f, f, identity_order(s));
   EXPECT_FALSE(problems.empty());
-  // (4) A listing that is not the cubin's: refused before anything is written.
+  // (4) A raised stall that the bytes do not carry (an encoder slip): the proof decodes the
+  // stall and compares it with the plan.
+  StallPlan planned = original_stalls(s);
+  planned[0] = static_cast<std::uint8_t>(planned[0] + 1);
+  RewriteResult unraised = rewrite_cubin(cubin, cubin_path.string(), f, identity_order(s));  // plan not written
+  write_bytes(dir / "unraised.cubin", unraised.bytes);
+  again = disassemble(dir / "unraised.cubin");
+  proof = prove_reordering(s, again.functions.front(), planned);
+  ASSERT_FALSE(proof.proved());
+  EXPECT_NE(proof.problems.front().find("decoded"), std::string::npos) << proof.problems.front();
+  RewriteResult raised = rewrite_cubin(cubin, cubin_path.string(), f, identity_order(s), planned);
+  ASSERT_TRUE(raised.ok());
+  EXPECT_EQ(raised.stalls_written, 1u);
+  write_bytes(dir / "raised.cubin", raised.bytes);
+  again = disassemble(dir / "raised.cubin");
+  proof = prove_reordering(s, again.functions.front(), planned);
+  EXPECT_TRUE(proof.proved()) << proof.problems.front();
+  // A stall lowered below the compiled one is refused by the checker.
+  StallPlan lowered = original_stalls(s);
+  for (std::size_t i = 0; i < lowered.size(); ++i)
+    if (lowered[i] > 1) {
+      --lowered[i];
+      break;
+    }
+  EXPECT_FALSE(check_order(s, identity_order(s), lowered).empty());
+  // (5) A listing that is not the cubin's: refused before anything is written.
   const fs::path other = sass::testing::listings_root() / "sm_90" / "if_else.sass";
   sass::SassProgram other_program = load_listing(other);
   sass::SassFunction renamed = other_program.functions.front();

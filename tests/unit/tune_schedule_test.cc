@@ -128,6 +128,22 @@ TEST(TuneSchedule, StallDistancesAreKept) {
   EXPECT_FALSE(try_move(s, order, 2, 0));
   // The FADD reads R8, so MOV R8 cannot pass it; moving it above the IADD3 shortens the window.
   EXPECT_FALSE(try_move(s, order, 1, 0));
+  // With stalls that may be raised, the first move is paid for by a longer stall before the FADD.
+  StallPlan stalls = original_stalls(s);
+  ASSERT_TRUE(try_move(s, order, 3, 4, &stalls));
+  EXPECT_EQ(order[3], 4u);  // FADD now right after MOV R9
+  EXPECT_EQ(stalls[2], 2);  // MOV R9's stall raised from 1 to 2: IADD3 -> FADD is 4 cycles again
+  EXPECT_TRUE(check_order(s, order, stalls).empty());
+  EXPECT_FALSE(check_order(s, order).empty());  // not without the raised stall
+  // A raised stall that is no longer needed is lowered again.
+  StallPlan extra = stalls;
+  extra[0] = 9;
+  relax_stalls(s, order, extra);
+  EXPECT_EQ(extra, stalls);
+  // Dependences are never paid for with stalls: the FADD still cannot go above the IADD3.
+  Order o2 = identity_order(s);
+  StallPlan st2 = original_stalls(s);
+  EXPECT_FALSE(try_move(s, o2, 4, 0, &st2));
 }
 
 TEST(TuneSearch, CandidatesAreLegalAndBetterByTheModel) {
@@ -146,7 +162,7 @@ TEST(TuneSearch, CandidatesAreLegalAndBetterByTheModel) {
       ++total;
       with_candidates += !r.candidates.empty();
       for (const Candidate& c : r.candidates) {
-        auto problems = check_order(s, c.order);
+        auto problems = check_order(s, c.order, c.stalls);
         EXPECT_TRUE(problems.empty()) << path << " " << c.id << " " << c.strategy << ": " << problems.front();
         // Better by the model, or (load hoisting, which the single-warp model cannot credit) at
         // most 1% worse.

@@ -1,5 +1,5 @@
 // Helpers for the tune tests: the committed Volta+ listings that `gpuport tune` handles
-// (sm_80..sm_90, made by CUDA 11.8 with nvdisasm -hex) and their cubins.
+// (sm_70..sm_90, made by CUDA 11.8 with nvdisasm -hex) and their cubins.
 #pragma once
 
 #include <filesystem>
@@ -19,7 +19,8 @@ inline std::vector<std::filesystem::path> tunable_listings() {
   std::vector<std::filesystem::path> out;
   for (const auto& p : sass::testing::all_listings()) {
     std::string arch = p.parent_path().filename().string();
-    if (arch == "sm_80" || arch == "sm_86" || arch == "sm_89" || arch == "sm_90") out.push_back(p);
+    if (arch == "sm_70" || arch == "sm_75" || arch == "sm_80" || arch == "sm_86" || arch == "sm_89" || arch == "sm_90")
+      out.push_back(p);
   }
   return out;
 }
