@@ -27,6 +27,7 @@ struct TuneArguments {
   std::uint64_t seed = 1;
   std::vector<std::string> nvcc_flags;
   std::vector<std::string> program_args;
+  std::string calibration;
 };
 
 int fail(int status, const std::string& message) {
@@ -66,7 +67,7 @@ int run_tune(const TuneArguments& a) {
   }
   if (a.input.empty()) return fail(2, "give the program (.cu) or a cubin to tune");
   const int arch = sass::parse_arch(a.arch);
-  if (arch < 70) return fail(2, fmt::format("--arch: '{}' is not sm_70 or later", a.arch));
+  if (arch < 70 || arch > 90) return fail(2, fmt::format("--arch: '{}' is not one of sm_70..sm_90", a.arch));
   if (a.candidates < 1 || a.steps < 1 || a.repeat < 3 || a.budget_s <= 0)
     return fail(2, "--candidates and --steps must be at least 1, --repeat at least 3, --budget-s positive");
   if (a.prepare_dir.empty() && a.output.empty()) return fail(2, "give -o FILE for the tuned cubin, or --prepare DIR");
@@ -80,6 +81,7 @@ int run_tune(const TuneArguments& a) {
   request.repeat = a.repeat;
   request.nvcc_flags = a.nvcc_flags;
   request.program_args = a.program_args;
+  request.calibration = a.calibration;
   request.work_dir = !a.prepare_dir.empty() ? fs::path(a.prepare_dir)
                      : !a.work_dir.empty()  ? fs::path(a.work_dir)
                                             : fs::path(a.output + ".tune");
@@ -133,6 +135,8 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--budget-s", args->budget_s, "Most seconds the GPU step may take")->capture_default_str();
   cmd->add_option("--nvcc-flag", args->nvcc_flags, "Extra flag for building the program (repeatable)");
   cmd->add_option("--run-arg", args->program_args, "Argument for the program's run (repeatable)");
+  cmd->add_option("--calibration", args->calibration,
+                  "calibration.json of an earlier --measure: rank the next batch with the recalibrated model");
   return [args] { return run_tune(*args); };
 }
 

@@ -120,6 +120,24 @@ std::string capture_source_path() { return std::string(GPUPORT_SOURCE_DIR) + "/s
 
 }  // namespace
 
+Result<CostModel> read_calibration(const fs::path& file) {
+  auto text = read_file(file, 1 << 20);
+  if (!text) return Result<CostModel>::failure(text.diagnostics());
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.contains("scale") || !j["scale"].is_object())
+    return error(file.string(), "bad-calibration", "not a calibration.json written by gpuport tune --measure");
+  CostModel model;
+  for (int c = 0; c < kLatencyClasses; ++c) {
+    std::string name(latency_class_name(static_cast<LatencyClass>(c)));
+    if (!j["scale"].contains(name) || !j["scale"][name].is_number())
+      return error(file.string(), "bad-calibration", "the scale of class '" + name + "' is missing");
+    double v = j["scale"][name].get<double>();
+    if (!(v > 0 && v < 1000)) return error(file.string(), "bad-calibration", "the scale of class '" + name + "' is out of range");
+    model.scale[c] = v;
+  }
+  return model;
+}
+
 PrepareResult prepare_tuning(const TuneRequest& request) {
   PrepareResult result;
   const fs::path& dir = request.work_dir;
@@ -145,14 +163,17 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   if (!from_source) {
     auto id = sass::identify_cubin(*input);
     if (!id) return fail("not-a-cubin", "an ELF file but not a CUDA cubin");
-    if (id->arch < 70) return fail("tune-arch", "sm_" + std::to_string(id->arch) + ": tuning needs Volta or later (sm_70+)");
+    if (id->arch < 70 || id->arch > 90)
+      return fail("tune-arch", "sm_" + std::to_string(id->arch) + ": tuning covers sm_70..sm_90 (Blackwell's 64-bit integer " +
+                                   "forms are not yet in the def-use width table)");
     tc = sass::detect_toolchain(id->toolchain);
     if (auto err = write_file_atomic(original_path, *input, {.durable = false})) {
       result.diagnostics.push_back(*err);
       return result;
     }
   } else {
-    if (request.arch < 70) return fail("tune-arch", "sm_" + std::to_string(request.arch) + ": tuning needs sm_70 or later");
+    if (request.arch < 70 || request.arch > 90)
+      return fail("tune-arch", "sm_" + std::to_string(request.arch) + ": tuning covers sm_70..sm_90");
     tc = sass::detect_toolchain(sass::default_toolchain(request.arch));
     sass::CompileOptions options;
     options.include_dirs.push_back(request.input.parent_path().empty() ? fs::path(".") : request.input.parent_path());
@@ -193,6 +214,14 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   options.steps = request.search_steps;
   options.seed = request.seed;
   CostModel model;
+  if (!request.calibration.empty()) {
+    auto calibrated = read_calibration(request.calibration);
+    if (!calibrated) {
+      result.diagnostics = calibrated.diagnostics();
+      return result;
+    }
+    model = *calibrated;
+  }
   SearchResult search = search_schedules(schedule, model, options);
   result.original_cycles = search.original_cycles;
 

@@ -30,7 +30,13 @@ struct TuneRequest {
   std::filesystem::path work_dir; // the prepared folder
   std::vector<std::string> program_args;  // arguments for the program's run (capture)
   std::vector<std::string> nvcc_flags;    // extra flags for building prog.cu
+  // calibration.json of an earlier --measure: the model's latency scales fitted to that batch's
+  // measurements, so that the next batch is ranked by the recalibrated model.
+  std::filesystem::path calibration;
 };
+
+// The latency scales of a calibration.json written by measure_tuning.
+Result<CostModel> read_calibration(const std::filesystem::path& file);
 
 struct PreparedCandidate {
   Candidate candidate;

@@ -112,6 +112,23 @@ TEST(TunePipeline, MeasureKeepsAWinnerBeyondTheNoise) {
   EXPECT_EQ(slurp(d / "tuned.cubin"), slurp(d / "candidates" / "c02.cubin"));
   EXPECT_NE(m.report.find("kept c02"), std::string::npos) << m.report;
   EXPECT_TRUE(fs::exists(d / "calibration.json"));
+  // The next batch is ranked by the recalibrated model.
+  auto model = read_calibration(d / "calibration.json");
+  ASSERT_TRUE(model.ok()) << format_diagnostic(model.diagnostics().front());
+  TuneRequest next;
+  next.input = d / "original.cubin";
+  next.kernel = "reduce_shared";
+  next.candidates = 2;
+  next.search_steps = 1000;
+  next.work_dir = d / "round2";
+  next.calibration = d / "calibration.json";
+  PrepareResult p = prepare_tuning(next);
+  EXPECT_TRUE(p.ok()) << format_diagnostic(p.diagnostics.front());
+  std::ofstream(d / "bad.json") << "{\"scale\": {\"global\": -1}}";
+  next.calibration = d / "bad.json";
+  p = prepare_tuning(next);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.diagnostics.front().code, "bad-calibration");
 }
 
 TEST(TunePipeline, MeasureKeepsTheOriginalWhenNothingWinsForSure) {
