@@ -412,22 +412,26 @@ ToolRun extract_cubins(const Toolchain& toolchain, const fs::path& binary, const
   return run_tool({toolchain.cuobjdump.string(), "-xelf", "all", input->string()}, po, plain);
 }
 
-ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
+namespace {
+
+// cuobjdump FLAG FILE.
+ToolRun run_cuobjdump(const Toolchain& toolchain, const char* flag, const fs::path& binary, std::chrono::seconds timeout) {
   if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
   ProcessOptions po = cuobjdump_options(toolchain, timeout);
   PlainPaths plain;
   auto input = plain.input(binary);
   if (!input) return missing(input.diagnostics());
-  return run_tool({toolchain.cuobjdump.string(), "-sass", input->string()}, po, plain);
+  return run_tool({toolchain.cuobjdump.string(), flag, input->string()}, po, plain);
+}
+
+}  // namespace
+
+ToolRun dump_sass(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
+  return run_cuobjdump(toolchain, "-sass", binary, timeout);
 }
 
 ToolRun dump_elf(const Toolchain& toolchain, const fs::path& binary, std::chrono::seconds timeout) {
-  if (auto why = toolchain.unavailable(Tool::cuobjdump)) return missing(*why);
-  ProcessOptions po = cuobjdump_options(toolchain, timeout);
-  PlainPaths plain;
-  auto input = plain.input(binary);
-  if (!input) return missing(input.diagnostics());
-  return run_tool({toolchain.cuobjdump.string(), "-elf", input->string()}, po, plain);
+  return run_cuobjdump(toolchain, "-elf", binary, timeout);
 }
 
 bool is_elf(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "\x7f" "ELF"; }

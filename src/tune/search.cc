@@ -5,20 +5,18 @@
 #include <cstdio>
 #include <set>
 
+#include "tune/measure_stats.h"
+
 namespace gpuport::tune {
 
 namespace {
 
-// splitmix64: small, fast, and the same on every platform (std:: distributions are not).
+// splitmix64 (measure_stats.h): small, fast, and the same on every platform (std::
+// distributions are not).
 class Random {
  public:
   explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64(state_); }
   std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
