@@ -3,8 +3,11 @@
 measurements back into the table of docs/RESULTS.md.
 
   python3 bench/tune_corpus.py prepare [--work tune-work]      # here: builds everything, no GPU
-  scripts/device/tune_check.sh tune-work                       # on the GPU machine, one call
-  python3 bench/tune_corpus.py measure [--work tune-work]      # here again: gpuport tune --measure
+  OUT=out scripts/device/tune_check.sh tune-work               # on the GPU machine, one call
+  python3 bench/tune_corpus.py measure --measurements out      # here again: gpuport tune --measure
+
+(the device tool carries tune-work/, an ignored folder of the repository, and brings $OUT back;
+--measurements copies each kernel's measurements.tsv from there into its prepared folder).
 
 `prepare` prints, per kernel, the instructions, the candidates proved and the model's best
 gain; `measure` prints the table (kernel, original us, tuned us, gain, moves) with every tuned
@@ -13,6 +16,7 @@ kernel's output checked by the harness. Nothing here needs a GPU except the midd
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -60,7 +64,12 @@ def prepare(work, candidates, repeat):
     return 0 if all(r[1] == "ok" for r in rows) else 1
 
 
-def measure(work):
+def measure(work, measurements):
+    if measurements:
+        for name, _, _ in KERNELS:
+            src = os.path.join(measurements, name, "measurements.tsv")
+            if os.path.exists(src) and os.path.isdir(os.path.join(work, name)):
+                shutil.copyfile(src, os.path.join(work, name, "measurements.tsv"))
     print(f"| kernel | original us | tuned us | gain | kept | moves |")
     print(f"|---|---:|---:|---:|---|---:|")
     gains = []
@@ -99,8 +108,9 @@ def main():
     p.add_argument("--work", default=os.path.join(ROOT, "tune-work"))
     p.add_argument("--candidates", type=int, default=6)
     p.add_argument("--repeat", type=int, default=15)
+    p.add_argument("--measurements", help="the GPU run's $OUT folder (measure)")
     a = p.parse_args()
-    return prepare(a.work, a.candidates, a.repeat) if a.step == "prepare" else measure(a.work)
+    return prepare(a.work, a.candidates, a.repeat) if a.step == "prepare" else measure(a.work, a.measurements)
 
 
 if __name__ == "__main__":

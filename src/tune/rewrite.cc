@@ -84,7 +84,10 @@ RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& fil
       ++r.reuse_cleared;
     }
     if (!stalls.empty()) {
-      if (stalls[original] > 15) return fail("tune-order", "a stall above 15 cycles cannot be encoded");
+      const bool yield_bit = (high >> (kStallShift + 4) & 1) != 0;
+      if (stalls[original] > (yield_bit ? 11 : 15) || (yield_bit && stalls[original] == 0))
+        return fail("tune-order", "stall " + std::to_string(stalls[original]) + " cannot be encoded with the yield bit " +
+                                      (yield_bit ? "set" : "clear"));
       std::uint64_t field = static_cast<std::uint64_t>(stalls[original]) << kStallShift;
       if ((high & kStallMask) != field) {
         high = (high & ~kStallMask) | field;

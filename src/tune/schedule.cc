@@ -328,6 +328,10 @@ std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedul
       problems.push_back("stall lowered below the compiled " + std::to_string(s.facts[i].control.stall) + " cycles: " + describe(f, i));
       if (full()) return problems;
     }
+    if (!stalls.empty() && stalls[i] > max_stall(s.facts[i].control)) {
+      problems.push_back("stall " + std::to_string(stalls[i]) + " cannot be encoded with this yield bit: " + describe(f, i));
+      if (full()) return problems;
+    }
   }
   auto cycles = [&](std::size_t from, std::size_t to) {
     int c = 0;
@@ -408,6 +412,8 @@ Order identity_order(const KernelSchedule& schedule) {
   return order;
 }
 
+int max_stall(const sass::ControlCode& control) { return control.yield ? 11 : 15; }
+
 StallPlan original_stalls(const KernelSchedule& schedule) {
   StallPlan stalls(schedule.facts.size());
   for (std::size_t i = 0; i < stalls.size(); ++i) stalls[i] = schedule.facts[i].control.stall;
@@ -460,9 +466,10 @@ bool repair_distances(const KernelSchedule& s, const BlockSchedule& b, const Ord
       for (std::size_t slot = from; slot < to; ++slot) cycles += stall_of(s, stalls, order[b.first + slot]);
       int deficit = d.cycles - cycles;
       for (std::size_t slot = to; deficit > 0 && slot-- > from;) {
-        std::uint8_t& st = stalls[order[b.first + slot]];
+        std::uint32_t i = order[b.first + slot];
+        std::uint8_t& st = stalls[i];
         int now = st == 0 ? 1 : st;
-        int raise = std::min(deficit, 15 - now);
+        int raise = std::min(deficit, max_stall(s.facts[i].control) - now);
         if (raise <= 0) continue;
         st = static_cast<std::uint8_t>(now + raise);
         deficit -= raise;

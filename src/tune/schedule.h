@@ -92,6 +92,9 @@ Order identity_order(const KernelSchedule& schedule);
 // it lets a move that would shorten a producer -> consumer distance pay for it with a stall.
 using StallPlan = std::vector<std::uint8_t>;
 StallPlan original_stalls(const KernelSchedule& schedule);
+// The largest stall the encoding allows: with the raw yield bit set, stall fields 0 and 12..15
+// are not valid instructions (nvdisasm rejects them on sm_90: checked on LDS and FFMA words).
+int max_stall(const sass::ControlCode& control);
 // The stall `instruction` issues with under `stalls` (at least 1, as the hardware counts).
 int stall_of(const KernelSchedule& schedule, const StallPlan& stalls, std::uint32_t instruction);
 
@@ -103,7 +106,7 @@ std::vector<std::string> check_order(const KernelSchedule& schedule, const Order
 // Moves the instruction at `from_slot` to `to_slot` (same block), shifting those between.
 // Returns false and leaves `order` as it was when the move is not legal. With `stalls` (sized by
 // original_stalls), distances the move would shorten are restored by raising the stall of the
-// instructions just before each consumer (up to 15 cycles each), instead of refusing the move.
+// instructions just before each consumer (up to max_stall each), instead of refusing the move.
 bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slot, std::size_t to_slot,
               StallPlan* stalls = nullptr);
 

@@ -150,7 +150,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   fs::create_directories(dir / "candidates", ec);
   if (ec) return fail("io-error", "cannot create " + (dir / "candidates").string() + ": " + ec.message());
   for (const auto& e : fs::directory_iterator(dir / "candidates", ec))
-    if (e.path().extension() == ".cubin") fs::remove(e.path(), ec);
+    if (e.path().extension() == ".cubin" || e.path().extension() == ".rejected") fs::remove(e.path(), ec);
 
   auto input = read_file(request.input, kMaxInputBytes);
   if (!input) {
@@ -253,7 +253,8 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
     auto again = disassemble(tc, path, rewritten.bytes);
     const sass::SassFunction* g = again ? again->find_function(function->name) : nullptr;
     if (g == nullptr) {
-      problems.push_back("the rewritten cubin does not disassemble to the kernel");
+      problems.push_back("the rewritten cubin does not disassemble to the kernel" +
+                         (again.diagnostics().empty() ? std::string() : ": " + format_diagnostic(again.diagnostics().front())));
     } else {
       ReorderProof proof = prove_reordering(schedule, *g, c.stalls);
       problems = proof.problems;
@@ -267,7 +268,8 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
       }
     }
     if (!problems.empty()) {
-      fs::remove(path, ec);
+      // Kept beside the others, out of the measured set, for a bug report.
+      fs::rename(path, dir / "candidates" / (c.id + ".rejected"), ec);
       result.rejected.push_back(c.id + ": " + problems.front());
       continue;
     }

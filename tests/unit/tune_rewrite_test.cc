@@ -114,12 +114,13 @@ TEST(TuneRewrite, EveryLegalSingleMoveReDisassemblesToTheSameProgram) {
     fs::path path;
     const sass::SassFunction* function;
     std::vector<Order> sample;
+    std::vector<StallPlan> stalls;  // per sample: empty, or the raised stalls that pay for it
   };
   std::map<int, std::vector<Kernel>> by_arch;
   std::map<int, std::string> raw_by_arch;
   std::vector<sass::SassProgram> programs;
   programs.reserve(200);
-  std::size_t kernels = 0, moves = 0, proved = 0;
+  std::size_t kernels = 0, moves = 0, paid_moves = 0, proved = 0;
   for (const auto& path : tunable_listings()) {
     programs.push_back(load_listing(path));
     const sass::SassProgram& program = programs.back();
@@ -129,23 +130,44 @@ TEST(TuneRewrite, EveryLegalSingleMoveReDisassemblesToTheSameProgram) {
       KernelSchedule s = analyse_schedule(f, program.arch);
       ASSERT_TRUE(s.problems.empty()) << path;
       // Every legal (from, to) pair of every block, at most 100 per kernel (evenly spread).
-      std::vector<Order> variants;
+      // Also the moves that are legal only with raised stalls, with their stall plans.
+      std::vector<Order> variants, paid;
+      std::vector<StallPlan> paid_stalls;
       for (const BlockSchedule& b : s.blocks)
         for (std::size_t from = b.first; from < b.first + b.count; ++from)
           for (std::size_t to = b.first; to < b.first + b.count; ++to) {
+            if (from == to) continue;
             Order o = identity_order(s);
-            if (from != to && try_move(s, o, from, to)) variants.push_back(o);
+            if (try_move(s, o, from, to)) {
+              variants.push_back(o);
+              continue;
+            }
+            StallPlan st = original_stalls(s);
+            if (try_move(s, o, from, to, &st)) {
+              paid.push_back(o);
+              paid_stalls.push_back(st);
+            }
           }
-      if (variants.empty()) continue;
+      if (variants.empty() && paid.empty()) continue;
       ++kernels;
       moves += variants.size();
-      Kernel k{path, &f, {}};
+      paid_moves += paid.size();
+      Kernel k{path, &f, {}, {}};
       std::size_t stride = variants.size() / 100 + 1;
-      for (std::size_t i = 0; i < variants.size(); i += stride) k.sample.push_back(variants[i]);
+      for (std::size_t i = 0; i < variants.size(); i += stride) {
+        k.sample.push_back(variants[i]);
+        k.stalls.emplace_back();
+      }
+      stride = paid.size() / 30 + 1;
+      for (std::size_t i = 0; i < paid.size(); i += stride) {
+        k.sample.push_back(paid[i]);
+        k.stalls.push_back(paid_stalls[i]);
+      }
       std::string& raw = raw_by_arch[program.arch];
       raw += text_bytes(cubin, f.name);
-      for (const Order& o : k.sample) {
-        RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), f, o);
+      for (std::size_t v = 0; v < k.sample.size(); ++v) {
+        const Order& o = k.sample[v];
+        RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), f, o, k.stalls[v]);
         ASSERT_TRUE(r.ok()) << path << ": " << (r.diagnostics.empty() ? "" : r.diagnostics.front().message);
         raw += text_bytes(r.bytes, f.name);
       }
@@ -172,7 +194,7 @@ TEST(TuneRewrite, EveryLegalSingleMoveReDisassemblesToTheSameProgram) {
       KernelSchedule raw_schedule = analyse_schedule(original, arch);
       ASSERT_TRUE(raw_schedule.problems.empty()) << k.path << ": " << raw_schedule.problems.front();
       for (std::size_t v = 0; v < k.sample.size(); ++v) {
-        ReorderProof proof = prove_reordering(raw_schedule, chunk(all, at + n * (v + 1), n));
+        ReorderProof proof = prove_reordering(raw_schedule, chunk(all, at + n * (v + 1), n), k.stalls[v]);
         EXPECT_TRUE(proof.proved()) << k.path << " move " << v << ": " << proof.problems.front();
         EXPECT_EQ(proof.recovered, k.sample[v]) << k.path << " move " << v;
         proved += proof.proved();
@@ -182,7 +204,8 @@ TEST(TuneRewrite, EveryLegalSingleMoveReDisassemblesToTheSameProgram) {
     EXPECT_EQ(at, all.instructions.size());
   }
   fs::remove_all(dir);
-  std::printf("legal single moves: %zu over %zu kernels; %zu sampled and proved by re-disassembly\n", moves, kernels, proved);
+  std::printf("legal single moves: %zu over %zu kernels, and %zu more with raised stalls; %zu sampled and proved by "
+              "re-disassembly\n", moves, kernels, paid_moves, proved);
   EXPECT_GT(kernels, 20u);
   EXPECT_GT(proved, 1000u);  // 72 kernels with moves on 2026-12-02
 }

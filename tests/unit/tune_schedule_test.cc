@@ -140,6 +140,14 @@ TEST(TuneSchedule, StallDistancesAreKept) {
   extra[0] = 9;
   relax_stalls(s, order, extra);
   EXPECT_EQ(extra, stalls);
+  // A stall the encoding cannot hold (above 11 with the yield bit set) is refused.
+  StallPlan unencodable = stalls;
+  sass::ControlCode yielding;
+  yielding.yield = true;
+  EXPECT_EQ(max_stall(yielding), 11);
+  EXPECT_EQ(max_stall(sass::ControlCode{}), 15);
+  unencodable[0] = 16;
+  EXPECT_FALSE(check_order(s, order, unencodable).empty());
   // Dependences are never paid for with stalls: the FADD still cannot go above the IADD3.
   Order o2 = identity_order(s);
   StallPlan st2 = original_stalls(s);
