@@ -16,6 +16,7 @@ Action add_translate_command(CLI::App& app);
 Action add_verify_command(CLI::App& app);
 Action add_sass_command(CLI::App& app);
 Action add_divergence_bench_command(CLI::App& app);
+Action add_latency_bench_command(CLI::App& app);
 Action add_amdgpu_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_asm_command(CLI::App& app);

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   gpuport::cli::Action verify = gpuport::cli::add_verify_command(app);
   gpuport::cli::Action sass = gpuport::cli::add_sass_command(app);
   gpuport::cli::Action divergence_bench = gpuport::cli::add_divergence_bench_command(app);
+  gpuport::cli::Action latency_bench = gpuport::cli::add_latency_bench_command(app);
   gpuport::cli::Action amdgpu = gpuport::cli::add_amdgpu_command(app);
   gpuport::cli::Action run = gpuport::cli::add_run_command(app);
   gpuport::cli::Action tune = gpuport::cli::add_tune_command(app);
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   else if (app.got_subcommand("verify")) status = verify();
   else if (app.got_subcommand("sass")) status = sass();
   else if (app.got_subcommand("divergence-bench")) status = divergence_bench();
+  else if (app.got_subcommand("latency-bench")) status = latency_bench();
   else if (app.got_subcommand("amdgpu")) status = amdgpu();
   else if (app.got_subcommand("run")) status = run();
   else if (app.got_subcommand("tune")) status = tune();

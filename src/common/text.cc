@@ -1,6 +1,8 @@
 #include "common/text.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -131,6 +133,43 @@ TextCheck check_text(std::string_view text) {
     i += len;
   }
   return {};
+}
+
+std::map<std::string, std::string> parse_key_value_fields(std::string_view line, std::vector<std::string>* bare) {
+  std::map<std::string, std::string> out;
+  std::size_t i = 0;
+  auto space = [&](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (i < line.size()) {
+    while (i < line.size() && space(line[i])) ++i;
+    if (i >= line.size()) break;
+    const std::size_t key_start = i;
+    while (i < line.size() && line[i] != '=' && !space(line[i])) ++i;
+    if (i >= line.size() || line[i] != '=') {
+      if (bare) bare->emplace_back(line.substr(key_start, i - key_start));
+      continue;
+    }
+    std::string key(line.substr(key_start, i - key_start));
+    ++i;
+    std::string value;
+    if (i < line.size() && line[i] == '"') {
+      const std::size_t end = line.find('"', i + 1);
+      value = std::string(line.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1));
+      i = end == std::string_view::npos ? line.size() : end + 1;
+    } else {
+      const std::size_t start = i;
+      while (i < line.size() && !space(line[i])) ++i;
+      value = std::string(line.substr(start, i - start));
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+bool parse_finite_double(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(value);
 }
 
 }  // namespace gpuport

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,5 +54,12 @@ std::string to_valid_utf8(std::string_view text);
 // but the unreserved characters and '/' percent-encoded (spaces, '#', '%', non-UTF-8 bytes);
 // an absolute path becomes a file:// URI. Lossless: each path has its own URI.
 std::string path_to_uri(std::string_view path);
+
+// The key=value fields of one line of a benchmark's output (`KEY=value KEY="quoted value"`),
+// separated by spaces or tabs; words without '=' go to `bare` when it is given.
+std::map<std::string, std::string> parse_key_value_fields(std::string_view line, std::vector<std::string>* bare = nullptr);
+
+// `text` as a finite double, all of it; false otherwise.
+bool parse_finite_double(const std::string& text, double& value);
 
 }  // namespace gpuport

@@ -8,6 +8,7 @@
 
 #include "common/nvcc11.h"
 #include "common/process.h"
+#include "common/text.h"
 
 namespace gpuport::sass {
 namespace fs = std::filesystem;
@@ -200,41 +201,6 @@ FitResult fit_linear_through_origin(const std::vector<std::pair<double, double>>
 
 namespace {
 
-// key=value pairs of one DIVBENCH line; a value may be "quoted".
-std::map<std::string, std::string> fields_of(std::string_view line) {
-  std::map<std::string, std::string> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const std::size_t key_start = i;
-    while (i < line.size() && line[i] != '=' && line[i] != ' ') ++i;
-    if (i >= line.size() || line[i] != '=') {
-      while (i < line.size() && line[i] != ' ') ++i;
-      continue;
-    }
-    std::string key(line.substr(key_start, i - key_start));
-    ++i;
-    std::string value;
-    if (i < line.size() && line[i] == '"') {
-      const std::size_t end = line.find('"', i + 1);
-      value = std::string(line.substr(i + 1, end == std::string_view::npos ? std::string_view::npos : end - i - 1));
-      i = end == std::string_view::npos ? line.size() : end + 1;
-    } else {
-      const std::size_t start = i;
-      while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-      value = std::string(line.substr(start, i - start));
-    }
-    out[key] = value;
-  }
-  return out;
-}
-
-bool to_double(const std::string& text, double& value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  value = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && std::isfinite(value);
-}
 
 }  // namespace
 
@@ -252,15 +218,15 @@ BenchmarkOutput parse_benchmark_output(std::string_view text) {
       out.errors.emplace_back(line);
       continue;
     }
-    auto f = fields_of(rest);
+    auto f = parse_key_value_fields(rest);
     if (f.count("gpu")) {
       out.gpu = f["gpu"];
       double sm = 0;
-      if (to_double(f["sm"], sm)) out.sm = static_cast<int>(sm);
+      if (parse_finite_double(f["sm"], sm)) out.sm = static_cast<int>(sm);
       continue;
     }
     double k = 0, cycles = 0;
-    if (!f.count("variant") || f["variant"].empty() || !to_double(f["k"], k) || !to_double(f["cycles"], cycles)) {
+    if (!f.count("variant") || f["variant"].empty() || !parse_finite_double(f["k"], k) || !parse_finite_double(f["cycles"], cycles)) {
       out.errors.emplace_back(line);
       continue;
     }
