@@ -28,6 +28,7 @@ struct TuneArguments {
   std::vector<std::string> nvcc_flags;
   std::vector<std::string> program_args;
   std::string calibration;
+  std::string latencies;
 };
 
 int fail(int status, const std::string& message) {
@@ -82,11 +83,12 @@ int run_tune(const TuneArguments& a) {
   request.nvcc_flags = a.nvcc_flags;
   request.program_args = a.program_args;
   request.calibration = a.calibration;
+  request.latencies = a.latencies;
   request.work_dir = !a.prepare_dir.empty() ? fs::path(a.prepare_dir)
                      : !a.work_dir.empty()  ? fs::path(a.work_dir)
                                             : fs::path(a.output + ".tune");
   tune::PrepareResult prepared = tune::prepare_tuning(request);
-  if (!prepared.ok()) return print_diagnostics(prepared.diagnostics);
+  if (print_diagnostics(prepared.diagnostics) != 0) return 2;
   write_stdout(prepare_summary(prepared, request.work_dir));
   if (!a.prepare_dir.empty()) {
     write_stdout(fmt::format("on a machine with an NVIDIA GPU, from the repository root: scripts/device/tune_check.sh {}\n"
@@ -135,6 +137,8 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--budget-s", args->budget_s, "Most seconds the GPU step may take")->capture_default_str();
   cmd->add_option("--nvcc-flag", args->nvcc_flags, "Extra flag for building the program (repeatable)");
   cmd->add_option("--run-arg", args->program_args, "Argument for the program's run (repeatable)");
+  cmd->add_option("--latencies", args->latencies,
+                  "Measured latencies (gpuport latency-bench --write-overrides) for the distance bounds and the model");
   cmd->add_option("--calibration", args->calibration,
                   "calibration.json of an earlier --measure: rank the next batch with the recalibrated model");
   return [args] { return run_tune(*args); };

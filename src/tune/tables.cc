@@ -110,6 +110,21 @@ const TuneOpcodeTable& builtin_tune_opcode_table() {
   return table;
 }
 
+TuneOpcodeTable with_latencies(const TuneOpcodeTable& table, const std::vector<std::pair<std::string, int>>& latencies,
+                               std::vector<std::string>* unknown) {
+  TuneOpcodeTable out = table;
+  for (const auto& [opcode, cycles] : latencies) {
+    auto it = std::lower_bound(out.rows.begin(), out.rows.end(), opcode,
+                               [](const TuneOpcodeInfo& r, const std::string& o) { return r.opcode < o; });
+    if (it == out.rows.end() || it->opcode != opcode || cycles < 1) {
+      if (unknown) unknown->push_back(opcode);
+      continue;
+    }
+    it->latency = cycles;
+  }
+  return out;
+}
+
 TuneOpcodeInfo classify_instruction(const sass::SassInstruction& instruction, const TuneOpcodeTable& table) {
   TuneOpcodeInfo info;
   info.opcode = instruction.opcode;

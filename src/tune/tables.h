@@ -35,6 +35,12 @@ struct TuneOpcodeTable {
 TuneOpcodeTable parse_tune_opcode_table(std::string_view text);
 const TuneOpcodeTable& builtin_tune_opcode_table();
 
+// The table with measured latencies (gpuport latency-bench --write-overrides) in place of the
+// guessed ones; opcodes the table lacks are returned in `unknown` and not added (their class
+// would be a guess).
+TuneOpcodeTable with_latencies(const TuneOpcodeTable& table, const std::vector<std::pair<std::string, int>>& latencies,
+                               std::vector<std::string>* unknown = nullptr);
+
 // The class of one instruction: the table's row, made a fence for what the row cannot show
 // (clock reads, undecoded words, unknown opcodes).
 TuneOpcodeInfo classify_instruction(const sass::SassInstruction& instruction,

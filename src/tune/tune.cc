@@ -17,6 +17,7 @@
 #include "sass/parser.h"
 #include "sass/printer.h"
 #include "sass/toolchain.h"
+#include "tune/latency_bench.h"
 #include "tune/proof.h"
 #include "tune/rewrite.h"
 
@@ -200,7 +201,30 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   const sass::SassFunction* function = find_kernel(*program, request.kernel, why);
   if (function == nullptr) return fail("tune-no-kernel", why);
   result.kernel = function->name;
-  KernelSchedule schedule = analyse_schedule(*function, program->arch);
+  TuneOpcodeTable table = builtin_tune_opcode_table();
+  std::vector<std::pair<std::string, int>> latency_rows;
+  if (!request.latencies.empty()) {
+    auto text = read_file(request.latencies, 1 << 20);
+    if (!text) {
+      result.diagnostics = text.diagnostics();
+      return result;
+    }
+    LatencyOverrides overrides = parse_latency_overrides(*text, request.latencies.string());
+    if (!overrides.errors.empty()) {
+      result.diagnostics = overrides.errors;
+      return result;
+    }
+    for (const LatencyOverride& o : overrides.rows) latency_rows.emplace_back(o.opcode, o.cycles);
+    std::vector<std::pair<std::string, int>>& rows = latency_rows;
+    std::vector<std::string> unknown;
+    table = with_latencies(table, rows, &unknown);
+    for (const std::string& u : unknown) {
+      Diagnostic d = error(request.latencies.string(), "tune-latency-unknown", u + " has no row in data/tune/opcodes.tsv: its latency is not used");
+      d.severity = Severity::warning;
+      result.diagnostics.push_back(d);
+    }
+  }
+  KernelSchedule schedule = analyse_schedule(*function, program->arch, table);
   if (!schedule.problems.empty()) return fail("tune-not-schedulable", function->name + ": " + schedule.problems.front());
   result.instructions = function->instructions.size();
   result.blocks = schedule.blocks.size();
@@ -332,6 +356,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
                    {"legal_moves_tried", search.legal_moves_tried},
                    {"legal_moves_accepted", search.legal_moves_accepted},
                    {"candidates", candidates},
+                   {"latencies", latency_rows},
                    {"rejected", result.rejected}};
   if (auto err = write_file_atomic(dir / "tune.json", manifest.dump(1) + "\n", {.durable = false})) result.diagnostics.push_back(*err);
   return result;
@@ -479,7 +504,8 @@ MeasureResult measure_tuning(const fs::path& dir, const fs::path& output) {
     auto program = disassemble(tc, dir / "original.cubin", *original_bytes);
     const sass::SassFunction* f = program ? program->find_function(m.kernel) : nullptr;
     if (f != nullptr) {
-      KernelSchedule schedule = analyse_schedule(*f, program->arch);
+      auto latencies = manifest.value("latencies", std::vector<std::pair<std::string, int>>{});
+      KernelSchedule schedule = analyse_schedule(*f, program->arch, with_latencies(builtin_tune_opcode_table(), latencies));
       for (std::size_t i = 0; i < m.candidates.size(); ++i)
         if (m.candidates[i].status == "ok" && m.candidates[i].median_us > 0)
           samples.push_back({manifest["candidates"][i]["order"].get<Order>(), m.candidates[i].median_us / m.original_us,

@@ -33,6 +33,9 @@ struct TuneRequest {
   // calibration.json of an earlier --measure: the model's latency scales fitted to that batch's
   // measurements, so that the next batch is ranked by the recalibrated model.
   std::filesystem::path calibration;
+  // Measured latencies (gpuport latency-bench --write-overrides) for the distance bounds and
+  // the cost model, in place of data/tune/opcodes.tsv's.
+  std::filesystem::path latencies;
 };
 
 // The latency scales of a calibration.json written by measure_tuning.

@@ -12,8 +12,10 @@
 #include "sass/cubin.h"
 #include "sass/toolchain.h"
 #include "tune/measure_stats.h"
+#include "tune/tables.h"
 #include "tune/tune.h"
 #include "unit/sass_listing_util.h"
+#include "unit/tune_test_util.h"
 
 namespace gpuport::tune {
 namespace {
@@ -153,6 +155,50 @@ TEST(TunePipeline, MeasureWithoutTheOriginalWritesNothing) {
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.diagnostics.front().message.find("original"), std::string::npos);
   EXPECT_FALSE(fs::exists(d / "tuned.cubin"));
+}
+
+TEST(TunePipeline, MeasuredLatenciesReplaceTheTablesBounds) {
+  REQUIRE_TOOLS();
+  fs::path d = fresh_dir("latencies");
+  // Latency 1 for every fixed-latency ALU opcode: no distance needs keeping, so more moves are
+  // legal than with the table's bounds (the dependences still hold).
+  std::string text = "# test overrides, not a measurement\n";
+  for (const char* op : {"IMAD", "IADD3", "LOP3", "SHF", "FFMA", "FADD", "FMUL", "ISETP", "SEL", "MOV", "LEA"})
+    text += std::string(op) + "\t1\n";
+  text += "NOTANOPCODE\t3\n";
+  std::ofstream(d / "latencies.tsv") << text;
+  TuneRequest r;
+  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
+  r.kernel = "reduce_shared";
+  r.candidates = 2;
+  r.search_steps = 500;
+  r.work_dir = d / "work";
+  r.latencies = d / "latencies.tsv";
+  PrepareResult p = prepare_tuning(r);
+  ASSERT_TRUE(p.ok()) << format_diagnostic(p.diagnostics.front());
+  ASSERT_EQ(p.diagnostics.size(), 1u);  // the unknown opcode, as a warning
+  EXPECT_EQ(p.diagnostics.front().code, "tune-latency-unknown");
+  nlohmann::json manifest = nlohmann::json::parse(slurp(d / "work" / "tune.json"));
+  EXPECT_EQ(manifest["latencies"].size(), 12u);
+  TuneOpcodeTable table = with_latencies(builtin_tune_opcode_table(), {{"IMAD", 1}, {"NOPE", 2}});
+  EXPECT_EQ(table.find("IMAD")->latency, 1);
+  EXPECT_EQ(table.find("NOPE"), nullptr);
+  // Shorter bounds open moves that the table's bounds refuse.
+  sass::SassProgram program = testing_util::load_listing(sass::testing::listings_root() / "sm_90" / "reduce_shared.sass");
+  std::vector<std::pair<std::string, int>> ones;
+  for (const auto& row : builtin_tune_opcode_table().rows) ones.emplace_back(row.opcode, 1);
+  auto legal_moves = [&](const TuneOpcodeTable& t) {
+    KernelSchedule s = analyse_schedule(program.functions.front(), 90, t);
+    std::size_t n = 0;
+    for (const BlockSchedule& b : s.blocks)
+      for (std::size_t from = b.first; from < b.first + b.count; ++from)
+        for (std::size_t to = b.first; to < b.first + b.count; ++to) {
+          Order o = identity_order(s);
+          n += from != to && try_move(s, o, from, to);
+        }
+    return n;
+  };
+  EXPECT_GT(legal_moves(with_latencies(builtin_tune_opcode_table(), ones)), legal_moves(builtin_tune_opcode_table()));
 }
 
 TEST(TunePipeline, PrepareRefusesWhatItCannotTune) {
