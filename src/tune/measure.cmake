@@ -7,11 +7,7 @@
 set(GPUPORT_TUNE_MEASURE_SOURCES ${CMAKE_CURRENT_LIST_DIR}/capture_format.cc ${CMAKE_CURRENT_LIST_DIR}/measure_stats.cc)
 add_library(gpuport_tune_measure STATIC ${GPUPORT_TUNE_MEASURE_SOURCES})
 target_include_directories(gpuport_tune_measure PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-# gpuport_tune's glob of tune/*.cc also matches these files: they are compiled once, here, and
-# gpuport_tune (whose `--measure` reads measurements.tsv) links this library instead.
-get_target_property(GPUPORT_TUNE_ALL_SOURCES gpuport_tune SOURCES)
-list(REMOVE_ITEM GPUPORT_TUNE_ALL_SOURCES ${GPUPORT_TUNE_MEASURE_SOURCES})
-set_property(TARGET gpuport_tune PROPERTY SOURCES ${GPUPORT_TUNE_ALL_SOURCES})
+# gpuport_tune (whose `--measure` reads measurements.tsv) links this library.
 target_link_libraries(gpuport_tune PUBLIC gpuport_tune_measure)
 
 # The measurement harness (tune/device/harness.cc): the CUDA driver is loaded at run time, so it
