@@ -22,6 +22,7 @@ struct TuneArguments {
   std::string prepare_dir, measure_dir, work_dir;
   int candidates = 8;
   int steps = 20000;
+  double search_s = 120;
   int repeat = 21;
   double budget_s = 120;
   std::uint64_t seed = 1;
@@ -69,8 +70,8 @@ int run_tune(const TuneArguments& a) {
   if (a.input.empty()) return fail(2, "give the program (.cu) or a cubin to tune");
   const int arch = sass::parse_arch(a.arch);
   if (arch < 70 || arch > 90) return fail(2, fmt::format("--arch: '{}' is not one of sm_70..sm_90", a.arch));
-  if (a.candidates < 1 || a.steps < 1 || a.repeat < 3 || a.budget_s <= 0)
-    return fail(2, "--candidates and --steps must be at least 1, --repeat at least 3, --budget-s positive");
+  if (a.candidates < 1 || a.steps < 1 || a.repeat < 3 || a.budget_s <= 0 || a.search_s <= 0)
+    return fail(2, "--candidates and --steps must be at least 1, --repeat at least 3, --budget-s and --search-s positive");
   if (a.prepare_dir.empty() && a.output.empty()) return fail(2, "give -o FILE for the tuned cubin, or --prepare DIR");
   tune::TuneRequest request;
   request.input = a.input;
@@ -78,6 +79,7 @@ int run_tune(const TuneArguments& a) {
   request.arch = arch;
   request.candidates = a.candidates;
   request.search_steps = a.steps;
+  request.search_seconds = a.search_s;
   request.seed = a.seed;
   request.repeat = a.repeat;
   request.nvcc_flags = a.nvcc_flags;
@@ -133,6 +135,7 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--candidates", args->candidates, "Candidates the GPU measures")->capture_default_str();
   cmd->add_option("--steps", args->steps, "Annealing steps of the search, per start")->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed of the search")->capture_default_str();
+  cmd->add_option("--search-s", args->search_s, "Most seconds the search on the CPU may take")->capture_default_str();
   cmd->add_option("--repeat", args->repeat, "Timed launches per candidate")->capture_default_str();
   cmd->add_option("--budget-s", args->budget_s, "Most seconds the GPU step may take")->capture_default_str();
   cmd->add_option("--nvcc-flag", args->nvcc_flags, "Extra flag for building the program (repeatable)");

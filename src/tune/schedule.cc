@@ -304,8 +304,10 @@ bool block_positions(const KernelSchedule& s, const BlockSchedule& b, const Orde
 }
 
 // Problems of one block under `order` (at most `limit`, 0 = all).
+// `dependences` false: the caller has already checked them (try_move checks the only pairs a
+// rotation reorders: the moved instruction against those it passes).
 std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedule& b, const Order& order, std::size_t limit,
-                                     const StallPlan& stalls) {
+                                     const StallPlan& stalls, bool dependences = true) {
   std::vector<std::string> problems;
   std::vector<std::uint32_t> pos;
   const sass::SassFunction& f = *s.function;
@@ -315,6 +317,7 @@ std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedul
   }
   auto full = [&] { return limit != 0 && problems.size() >= limit; };
   for (const Dependence& d : b.dependences) {
+    if (!dependences) break;
     if (pos[d.before] < pos[d.after]) continue;
     problems.push_back(std::string(dependence_kind_name(d.kind)) + " dependence reversed: " + describe(f, b.first + d.before) +
                        " must stay before " + describe(f, b.first + d.after));
@@ -333,11 +336,10 @@ std::vector<std::string> check_block(const KernelSchedule& s, const BlockSchedul
       if (full()) return problems;
     }
   }
-  auto cycles = [&](std::size_t from, std::size_t to) {
-    int c = 0;
-    for (std::size_t i = from; i < to; ++i) c += stall_at[i];
-    return c;
-  };
+  // Issue cycle of each slot: a distance is then a difference of two entries.
+  std::vector<int> issue(b.count + 1, 0);
+  for (std::size_t slot = 0; slot < b.count; ++slot) issue[slot + 1] = issue[slot] + stall_at[slot];
+  auto cycles = [&](std::size_t from, std::size_t to) { return issue[to] - issue[from]; };
   for (const DistanceConstraint& d : b.distances) {
     std::size_t from = d.producer == DistanceConstraint::kBlockStart ? 0 : pos[d.producer];
     std::size_t to = d.consumer == DistanceConstraint::kBlockEnd ? b.count : pos[d.consumer];
@@ -456,15 +458,15 @@ namespace {
 bool repair_distances(const KernelSchedule& s, const BlockSchedule& b, const Order& order, StallPlan& stalls) {
   std::vector<std::uint32_t> pos;
   if (!block_positions(s, b, order, pos)) return false;
+  std::vector<int> issue(b.count + 1, 0);
   for (int round = 0; round < 64; ++round) {
     bool changed = false;
+    for (std::size_t slot = 0; slot < b.count; ++slot) issue[slot + 1] = issue[slot] + stall_of(s, stalls, order[b.first + slot]);
     for (const DistanceConstraint& d : b.distances) {
       std::size_t from = d.producer == DistanceConstraint::kBlockStart ? 0 : pos[d.producer];
       std::size_t to = d.consumer == DistanceConstraint::kBlockEnd ? b.count : pos[d.consumer];
       if (to <= from) return false;
-      int cycles = 0;
-      for (std::size_t slot = from; slot < to; ++slot) cycles += stall_of(s, stalls, order[b.first + slot]);
-      int deficit = d.cycles - cycles;
+      int deficit = d.cycles - (issue[to] - issue[from]);
       for (std::size_t slot = to; deficit > 0 && slot-- > from;) {
         std::uint32_t i = order[b.first + slot];
         std::uint8_t& st = stalls[i];
@@ -474,6 +476,7 @@ bool repair_distances(const KernelSchedule& s, const BlockSchedule& b, const Ord
         st = static_cast<std::uint8_t>(now + raise);
         deficit -= raise;
         changed = true;
+        for (std::size_t later = slot + 1; later <= b.count; ++later) issue[later] += raise;
       }
       if (deficit > 0) return false;
     }
@@ -515,10 +518,10 @@ bool try_move(const KernelSchedule& schedule, Order& order, std::size_t from_slo
     std::rotate(order.begin() + static_cast<std::ptrdiff_t>(from_slot), order.begin() + static_cast<std::ptrdiff_t>(from_slot + 1),
                 order.begin() + static_cast<std::ptrdiff_t>(to_slot + 1));
   if (stalls == nullptr) {
-    if (check_block(schedule, b, order, 1, {}).empty()) return true;
+    if (check_block(schedule, b, order, 1, {}, false).empty()) return true;
   } else {
     StallPlan trial = *stalls;
-    if (repair_distances(schedule, b, order, trial) && check_block(schedule, b, order, 1, trial).empty()) {
+    if (repair_distances(schedule, b, order, trial) && check_block(schedule, b, order, 1, trial, false).empty()) {
       *stalls = std::move(trial);
       return true;
     }
@@ -533,7 +536,7 @@ void relax_stalls(const KernelSchedule& schedule, const Order& order, StallPlan&
     for (std::size_t i = b.first; i < b.first + b.count; ++i) {
       while (stalls[i] > schedule.facts[i].control.stall) {
         --stalls[i];
-        if (!check_block(schedule, b, order, 1, stalls).empty()) {
+        if (!check_block(schedule, b, order, 1, stalls, false).empty()) {
           ++stalls[i];
           break;
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <chrono>
 #include <set>
 
 #include "tune/measure_stats.h"
@@ -58,6 +59,8 @@ std::vector<double> block_priorities(const KernelSchedule& s, const CostModel& m
 struct Annealer {
   const KernelSchedule& s;
   const CostModel& model;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  bool out_of_time() const { return std::chrono::steady_clock::now() > deadline; }
   std::vector<double> weights;
   std::vector<std::size_t> movable_blocks;  // schedule block indices
   std::vector<double> pick_weight;          // cumulative, for choosing a block
@@ -127,6 +130,10 @@ void anneal(const Annealer& a, const SearchOptions& options, Order order, StallP
   for (std::size_t b = 0; b < s.blocks.size(); ++b) total += a.weights[b] * (cycles[b] = block_cycles(s, a.model, order, b, stalls));
   double best = total;
   for (int step = 0; step < options.steps; ++step) {
+    if ((step & 255) == 0 && a.out_of_time()) {
+      result.stopped_by_time = true;
+      return;
+    }
     double temperature = options.start_temperature * original_cycles * (1.0 - static_cast<double>(step) / options.steps);
     std::size_t bi = a.pick_block(random);
     const BlockSchedule& b = s.blocks[bi];
@@ -179,6 +186,10 @@ Order descend(const Annealer& a, Order order, std::size_t reach, std::size_t bud
     bool improved = true;
     while (improved && evaluated < budget) {
       improved = false;
+      if (a.out_of_time()) {
+        result.stopped_by_time = true;
+        return order;
+      }
       for (std::size_t from = b.first; from < b.first + b.count && !improved && evaluated < budget; ++from) {
         std::size_t lo = from > b.first + reach ? from - reach : b.first;
         std::size_t hi = std::min(b.first + b.count - 1, from + reach);
@@ -283,6 +294,8 @@ SearchResult search_schedules(const KernelSchedule& s, const CostModel& model, c
   Pool pool{static_cast<std::size_t>(options.candidates) * 4, order_hash(original), original_stalls(s), {}, {}};
   Annealer annealer(s, model);
   if (annealer.movable_blocks.empty()) return result;
+  annealer.deadline = std::chrono::steady_clock::now() +
+                      std::chrono::milliseconds(static_cast<long long>(options.time_limit_s * 1000));
   auto cost = [&](const Order& o, const StallPlan& st = {}) { return estimate_cost(s, model, o, st).cycles; };
   Order listed = list_schedule(s, model);
   pool.offer(listed, {}, cost(listed), result.original_cycles, "list");

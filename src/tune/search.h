@@ -23,6 +23,7 @@ struct SearchOptions {
   double start_temperature = 0.001;  // relative to the original cost
   std::uint64_t seed = 1;
   bool raise_stalls = true;    // also search with stalls raised to pay for shortened distances
+  double time_limit_s = 120;   // the whole search stops here (a long kernel); what it found is kept
 };
 
 struct Candidate {
@@ -40,6 +41,7 @@ struct SearchResult {
   double original_cycles = 0;
   std::vector<Candidate> candidates;  // best model gain first
   std::size_t legal_moves_tried = 0, legal_moves_accepted = 0;
+  bool stopped_by_time = false;
 };
 
 SearchResult search_schedules(const KernelSchedule& schedule, const CostModel& model, const SearchOptions& options = {});

@@ -237,6 +237,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   options.candidates = request.candidates;
   options.steps = request.search_steps;
   options.seed = request.seed;
+  options.time_limit_s = request.search_seconds;
   CostModel model;
   if (!request.calibration.empty()) {
     auto calibrated = read_calibration(request.calibration);
@@ -355,6 +356,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
                    {"original_cycles", result.original_cycles},
                    {"legal_moves_tried", search.legal_moves_tried},
                    {"legal_moves_accepted", search.legal_moves_accepted},
+                   {"search_stopped_by_time", search.stopped_by_time},
                    {"candidates", candidates},
                    {"latencies", latency_rows},
                    {"rejected", result.rejected}};

@@ -25,6 +25,7 @@ struct TuneRequest {
   int arch = 90;
   int candidates = 8;
   int search_steps = 20000;
+  double search_seconds = 120;    // the search's time limit
   std::uint64_t seed = 1;
   int repeat = 21;                // timed launches per candidate on the GPU
   std::filesystem::path work_dir; // the prepared folder
