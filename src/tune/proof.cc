@@ -166,10 +166,22 @@ std::map<std::string, std::vector<std::uint32_t>> offset_lists_from_cuobjdump(st
       while (!attribute.empty() && (attribute.back() == ' ' || attribute.back() == '\t')) attribute.pop_back();
       continue;
     }
+    if (attribute.empty()) continue;
+    const NvInfoKind kind = builtin_nvinfo_table().find(attribute);
     std::size_t v = line.find("Value:");
-    if (v == std::string_view::npos || attribute.empty()) continue;
-    if (builtin_nvinfo_table().find(attribute) != NvInfoKind::offsets) continue;
-    std::string_view values = line.substr(v + 6);
+    std::string_view values;
+    if (kind == NvInfoKind::offsets && v != std::string_view::npos) {
+      values = line.substr(v + 6);
+    } else if (kind == NvInfoKind::records16) {
+      // One record a line: "\t0x1a0\t:\tInstruction Kind : MBARRIER_INIT ...": its offset.
+      std::size_t start = line.find_first_not_of(" \t");
+      std::size_t colon = line.find(':');
+      if (start == std::string_view::npos || colon == std::string_view::npos || line.substr(start, 2) != "0x") continue;
+      values = line.substr(start, colon - start);
+      lists[attribute];
+    } else {
+      continue;
+    }
     std::vector<std::uint32_t>& out = lists[attribute];
     while (!values.empty()) {
       std::size_t start = values.find("0x");

@@ -122,7 +122,11 @@ RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& fil
                                          ", which the order moves");
         continue;
       }
-      for (std::size_t w = 0; w < a.payload.size() / 4; ++w) {
+      // `offsets`: every word; `records16`: the first word of each 16-byte record.
+      const std::size_t stride = kind == NvInfoKind::records16 ? 4 : 1;
+      if (kind == NvInfoKind::records16 && a.payload.size() % 16 != 0)
+        return fail("tune-nvinfo", std::string(a.name()) + " is not a list of 16-byte records");
+      for (std::size_t w = 0; w < a.payload.size() / 4; w += stride) {
         auto mapped = map_offset(a.word(w));
         if (!mapped || a.word(w) % 16 != 0)
           return fail("tune-nvinfo", std::string(a.name()) + " holds " + std::to_string(a.word(w)) +

@@ -147,6 +147,7 @@ std::string_view nvinfo_kind_name(NvInfoKind kind) {
   switch (kind) {
     case NvInfoKind::none: return "none";
     case NvInfoKind::offsets: return "offsets";
+    case NvInfoKind::records16: return "records16";
     case NvInfoKind::fixed: return "fixed";
     case NvInfoKind::refuse: return "refuse";
   }
@@ -166,6 +167,7 @@ NvInfoTable parse_nvinfo_table(std::string_view text) {
     if (f.size() != 2) return fail("expected 2 tab-separated fields");
     static constexpr std::pair<std::string_view, NvInfoKind> kinds[] = {{"none", NvInfoKind::none},
                                                                         {"offsets", NvInfoKind::offsets},
+                                                                        {"records16", NvInfoKind::records16},
                                                                         {"fixed", NvInfoKind::fixed},
                                                                         {"refuse", NvInfoKind::refuse}};
     auto k = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& p) { return p.first == f[1]; });

@@ -46,7 +46,7 @@ TuneOpcodeTable with_latencies(const TuneOpcodeTable& table, const std::vector<s
 TuneOpcodeInfo classify_instruction(const sass::SassInstruction& instruction,
                                     const TuneOpcodeTable& table = builtin_tune_opcode_table());
 
-enum class NvInfoKind : std::uint8_t { none, offsets, fixed, refuse };
+enum class NvInfoKind : std::uint8_t { none, offsets, records16, fixed, refuse };
 std::string_view nvinfo_kind_name(NvInfoKind kind);
 
 struct NvInfoTable {

@@ -309,6 +309,43 @@ TEST(TuneRewrite, OffsetListsFollowTheInstructionsTheyName) {
   EXPECT_GT(moved_offsets, 3u);
 }
 
+// MBARRIER_INSTR_OFFSETS holds 16-byte records (offset, register, uniform register, kind,
+// stride): a cubin with one is rewritten, not refused, and cuobjdump reads the same records back.
+TEST(TuneRewrite, MbarrierRecordsAreMappedNotRefused) {
+  REQUIRE_TOOLS();
+  if (auto why = tools().tc.unavailable(sass::Tool::nvcc)) GTEST_SKIP() << "SKIPPED: needs nvcc 11.8: " << *why;
+  fs::path dir = temp_dir();
+  const fs::path cubin_path = dir / "mbarrier.cubin";
+  auto built = sass::compile_cubin(tools().tc, fs::path(GPUPORT_SOURCE_DIR) / "tests/unit/tune/mbarrier.cu", 90, cubin_path);
+  ASSERT_TRUE(built.ok) << built.message;
+  std::string cubin = sass::testing::read_text(cubin_path);
+  sass::SassProgram program = disassemble(cubin_path);
+  const sass::SassFunction* f = program.find_function("_Z6stagedPKfPfi");
+  ASSERT_NE(f, nullptr);
+  auto lists = offset_lists_from_cuobjdump(sass::dump_elf(tools().tc, cubin_path).output, f->name);
+  ASSERT_TRUE(lists.count("EIATTR_MBARRIER_INSTR_OFFSETS"));
+  EXPECT_FALSE(lists["EIATTR_MBARRIER_INSTR_OFFSETS"].empty());
+  KernelSchedule s = analyse_schedule(*f, 90);
+  Order order = identity_order(s);
+  bool moved = false;
+  for (const BlockSchedule& b : s.blocks)
+    for (std::size_t from = b.first; from < b.first + b.count && !moved; ++from)
+      for (std::size_t to = b.first; to < b.first + b.count && !moved; ++to) moved = from != to && try_move(s, order, from, to);
+  ASSERT_TRUE(moved);
+  RewriteResult r = rewrite_cubin(cubin, cubin_path.string(), *f, order);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().message;
+  write_bytes(dir / "moved.cubin", r.bytes);
+  sass::SassProgram again = disassemble(dir / "moved.cubin");
+  const sass::SassFunction* g = again.find_function(f->name);
+  ASSERT_NE(g, nullptr);
+  ReorderProof proof = prove_reordering(s, *g);
+  ASSERT_TRUE(proof.proved()) << proof.problems.front();
+  auto after = offset_lists_from_cuobjdump(sass::dump_elf(tools().tc, dir / "moved.cubin").output, f->name);
+  auto problems = check_offset_lists(lists, after, *f, *g, proof.recovered);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  fs::remove_all(dir);
+}
+
 // The first kernel with a movable block whose instruction at `slot` has a register producer in
 // the block: returns the listing, the schedule and a producer/consumer pair.
 struct Planted {
