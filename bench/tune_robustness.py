@@ -22,6 +22,7 @@ them); prepared folders are kept only where something went wrong (--keep-all kee
 """
 import argparse
 import datetime
+import functools
 import glob
 import hashlib
 import json
@@ -73,6 +74,7 @@ class Source:
         self.ident = re.sub(r"[^A-Za-z0-9_.-]", "_", self.name.replace("/Samples/", "/")[:-len(".cu")])
 
 
+@functools.lru_cache(maxsize=None)
 def checkout_commit(root):
     run = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True)
     if run.returncode == 0:
@@ -198,10 +200,10 @@ def compile_command(source, out_dir):
 def compile_source(source, out_dir, timeout):
     os.makedirs(out_dir, exist_ok=True)
     cmd = compile_command(source, out_dir)
-    env = None if cmd[0] == GPUPORT else {**os.environ, "PATH": NVCC11_PATH}
-    for var in ("CUDA_HOME", "CUDA_PATH", "CPATH", "LIBRARY_PATH"):
-        if env:
-            env.pop(var, None)
+    env = None  # gpuport sets nvcc 11.8's environment itself; a direct nvcc call gets the same
+    if cmd[0] != GPUPORT:
+        env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH", "CPATH", "LIBRARY_PATH")}
+        env["PATH"] = NVCC11_PATH
     status, _, err, seconds = run(cmd, timeout, env)
     cubins = glob.glob(os.path.join(out_dir, "*.sm_90.cubin"))
     if status != 0 or not cubins:
@@ -309,7 +311,8 @@ def write_markdown(path, a, sources, compiles, rows, skipped, elapsed):
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "src"], capture_output=True, text=True).stdout
     L = [f"# gpuport tune --prepare on public CUDA code",
          "",
-         f"Run {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, {elapsed / 60:.1f} min in all. gpuport at `{head}`"
+         f"Written {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; this invocation took {elapsed / 60:.1f} min"
+         f"{' (--resume: earlier rows reused)' if a.resume else ''}. gpuport at `{head}`"
          f"{' (src/ with uncommitted edits)' if dirty else ''}; binary sha256 prefix(es): {', '.join(builds)}.",
          "",
          "## Sources",
@@ -413,6 +416,8 @@ def main():
                 r = {"kind": "tune", **tune_kernel(s, c["cubin"], kernel, prepared, a)}
                 if not failed(r) and not a.keep_all:
                     subprocess.run(["rm", "-rf", prepared])
+                    if not os.listdir(os.path.dirname(prepared)):
+                        os.rmdir(os.path.dirname(prepared))
                 record(r)
             rows.append(r)
             print(f"  {kernel[:60]}: {r['status']} {r['code']} {r['candidates']} cands {r['seconds']:.1f} s", file=sys.stderr)
