@@ -18,7 +18,6 @@ std::uint64_t load_u64(const char* p) {
 void store_u64(char* p, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
 }
-std::uint32_t load_u32(const char* p) { return static_cast<std::uint32_t>(load_u64(p) & 0xffffffffu); }
 void store_u32(char* p, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (8 * i));
 }
@@ -150,7 +149,6 @@ RewriteResult rewrite_cubin(std::string_view cubin_bytes, const std::string& fil
       store_u64(p, *mapped);
     }
   }
-  (void)load_u32;
   return r;
 }
 
