@@ -175,12 +175,11 @@ int run_asm(const AsmArguments& a) {
         // The CUDA program itself, built by nvcc 11.8 with the round-tripped cubin and PTX in
         // place of its own device code.
         const fs::path exe = dir / stem;
-        const fs::path work = make_private_folder("gpuport-asm-exe-");
+        TemporaryFolder work = TemporaryFolder::make("asm-exe");
         const auto toolchain = sass::detect_toolchain(sass::ToolchainId::cuda11);
         const sass::ToolRun built = sass::build_executable_with_device_code(
-            toolchain, a.input, options.nvptx_sm, dir / (stem + ".cubin"), dir / (stem + ".ptx"), exe, work);
-        std::error_code ec;
-        if (!work.empty()) fs::remove_all(work, ec);
+            toolchain, a.input, options.nvptx_sm, dir / (stem + ".cubin"), dir / (stem + ".ptx"), exe, work.path());
+        work.remove();
         if (!built.ok) {
           std::fprintf(stderr, "%s: error: the CUDA program with the round-tripped device code was not built: %s\n",
                        a.input.c_str(), built.message.c_str());

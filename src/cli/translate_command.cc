@@ -236,7 +236,7 @@ int run_translate(const TranslateArguments& a) {
     for (const auto& d : options.include_dirs) copts.include_dirs.push_back(d);  // -I and -p
     // Units to compile: the written outputs, or a temporary copy of stdout's text.
     std::vector<std::pair<std::size_t, fs::path>> units;
-    fs::path private_folder;
+    TemporaryFolder private_folder;
     for (std::size_t i = 0; i < report.files.size(); ++i) {
       const auto& f = report.files[i];
       if (!f.translated) continue;
@@ -244,9 +244,9 @@ int run_translate(const TranslateArguments& a) {
       if (to_stdout) {
         // The translation exists only in memory: a copy under the input's name in a private
         // folder, with the input's folder on the include path.
-        if (private_folder.empty()) private_folder = make_private_folder("gpuport-check");
+        if (private_folder.empty()) private_folder = TemporaryFolder::make("check");
         if (private_folder.empty()) continue;
-        const fs::path tmp = private_folder / fs::path(f.input).filename();
+        const fs::path tmp = private_folder.path() / fs::path(f.input).filename();
         if (write_file_atomic(tmp, result.outputs[i], {.durable = false})) continue;
         std::error_code ec;
         copts.include_dirs.push_back(fs::absolute(f.input, ec).parent_path());
@@ -270,10 +270,7 @@ int run_translate(const TranslateArguments& a) {
       const unsigned jobs = std::max(1u, std::min<unsigned>(a.jobs, static_cast<unsigned>(units.size())));
       for (unsigned j = 0; j < jobs; ++j) pool.emplace_back(worker);
     }
-    if (!private_folder.empty()) {
-      std::error_code ec;
-      fs::remove_all(private_folder, ec);
-    }
+    private_folder.remove();
   }
 
   // Quiet text reports list errors only, so the full report is not rendered for them.

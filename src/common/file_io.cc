@@ -1,5 +1,7 @@
 #include "common/file_io.h"
 
+#include "common/interrupt.h"
+
 #include "common/memory.h"
 
 #include <algorithm>
@@ -199,7 +201,16 @@ std::optional<Diagnostic> write_file_atomic(const fs::path& requested, std::stri
   }
 
   std::string tmpl = (dir / temporary_name(path.filename().string())).string();
-  FileDescriptor fd(::mkstemp(tmpl.data()));
+  // Made and registered as one step: a signal that ends gpuport before the rename removes it.
+  install_ending_signal_handlers();
+  TemporaryRegistration registration;
+  int raw_fd;
+  {
+    EndingSignalsBlocked blocked;
+    raw_fd = ::mkstemp(tmpl.data());
+    if (raw_fd >= 0) registration = TemporaryRegistration(tmpl);
+  }
+  FileDescriptor fd(raw_fd);
   if (fd.get() < 0) return io_error(requested, "cannot create temporary file", errno);
   const fs::path tmp(tmpl);
   auto fail = [&](std::string_view what, int err) {
@@ -283,8 +294,14 @@ std::size_t remove_stale_temporaries(const fs::path& folder) {
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // its writer still runs
     const fs::path file = folder / std::string(name);
     struct stat st {};
-    if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (::unlink(file.c_str()) == 0) ++removed;
+    if (::lstat(file.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()) {  // a staging folder (TemporaryFolder::make_beside)
+      std::error_code ec;
+      fs::remove_all(file, ec);
+      removed += !ec;
+    } else if (S_ISREG(st.st_mode) && ::unlink(file.c_str()) == 0) {
+      ++removed;
+    }
   }
   ::closedir(d);
   return removed;

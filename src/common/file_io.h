@@ -51,9 +51,10 @@ std::optional<Diagnostic> write_file_atomic(const std::filesystem::path& path, s
 std::optional<Diagnostic> copy_file_atomic(const std::filesystem::path& from,
                                            const std::filesystem::path& to, const WriteOptions& options = {});
 
-// The temporary files of write_file_atomic are named `.<name>.gpuport-<pid>-XXXXXX`. Removes
-// those in `folder` whose writing process no longer runs (left by an interrupted run) and
-// returns how many went.
+// The temporary files of write_file_atomic (and the staging folders of
+// TemporaryFolder::make_beside) are named `.<name>.gpuport-<pid>-XXXXXX`. Removes those in
+// `folder` whose writing process no longer runs (left by an interrupted run) and returns how
+// many went.
 std::size_t remove_stale_temporaries(const std::filesystem::path& folder);
 // The process id in such a temporary file's name; std::nullopt for any other name.
 std::optional<int> temporary_file_writer(std::string_view file_name);

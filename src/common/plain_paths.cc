@@ -13,14 +13,6 @@
 namespace gpuport {
 namespace fs = std::filesystem;
 
-fs::path make_private_folder(std::string_view prefix) {
-  std::string base = "/tmp";
-  if (const char* t = std::getenv("TMPDIR"); t && *t && is_plain_argument(t) && t[0] == '/') base = t;
-  std::string tmpl = fmt::format("{}/{}-XXXXXX", base, prefix);
-  if (::mkdtemp(tmpl.data()) == nullptr) return {};
-  return tmpl;
-}
-
 namespace {
 
 Diagnostic alias_error(const fs::path& path, std::string message) {
@@ -33,18 +25,14 @@ Diagnostic alias_error(const fs::path& path, std::string message) {
 
 }  // namespace
 
-PlainPaths::~PlainPaths() {
-  if (folder_.empty()) return;
-  std::error_code ec;
-  fs::remove_all(folder_, ec);
-}
+PlainPaths::~PlainPaths() = default;
 
 Result<fs::path> PlainPaths::folder() {
   if (folder_.empty()) {
-    folder_ = make_private_folder("gpuport-tool");
+    folder_ = TemporaryFolder::make("tool");
     if (folder_.empty()) return alias_error("/tmp", fmt::format("cannot make a private folder: {}", std::strerror(errno)));
   }
-  return folder_;
+  return folder_.path();
 }
 
 Result<fs::path> PlainPaths::input(const fs::path& path) {

@@ -15,12 +15,9 @@
 
 #include "common/diagnostic.h"
 #include "common/process.h"
+#include "common/temporary.h"
 
 namespace gpuport {
-
-// A folder of gpuport's whose path is plain: under $TMPDIR when that is plain, else /tmp.
-// The caller owns it (remove_all when done). Empty on failure.
-std::filesystem::path make_private_folder(std::string_view prefix);
 
 class PlainPaths {
  public:
@@ -55,7 +52,7 @@ class PlainPaths {
  private:
   std::string replace_aliases(std::string text, bool quote) const;
 
-  std::filesystem::path folder_;
+  TemporaryFolder folder_;
   unsigned next_ = 0;
   std::vector<std::pair<std::string, std::string>> aliases_;  // alias -> original
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> outputs_;

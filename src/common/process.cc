@@ -1,5 +1,7 @@
 #include "common/process.h"
 
+#include "common/interrupt.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -64,48 +66,6 @@ std::vector<std::string> build_environment(const ProcessOptions& options) {
   return out;
 }
 
-// The process groups of the children running now, for the signal handler (a fixed array of
-// atomics: the handler may neither lock nor allocate). 0 marks a free slot.
-constexpr std::size_t kMaxChildren = 2048;
-std::atomic<pid_t> g_child_groups[kMaxChildren];
-
-std::size_t register_child(pid_t pgid) {
-  for (std::size_t i = 0; i < kMaxChildren; ++i) {
-    pid_t expected = 0;
-    if (g_child_groups[i].compare_exchange_strong(expected, pgid)) return i;
-  }
-  return kMaxChildren;  // full: the child still runs, only unprotected
-}
-
-void unregister_child(std::size_t slot) {
-  if (slot < kMaxChildren) g_child_groups[slot].store(0);
-}
-
-constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-void on_ending_signal(int sig) {
-  // SA_RESETHAND put the default action back: after the children, the signal ends gpuport
-  // as it would have without the handler (the shell sees the same status).
-  kill_running_children();
-  ::raise(sig);
-}
-
-void install_signal_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (int sig : kEndingSignals) {
-      struct sigaction old {};
-      if (::sigaction(sig, nullptr, &old) != 0) continue;
-      if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;  // ignored (nohup) or someone else's
-      struct sigaction sa {};
-      sa.sa_handler = on_ending_signal;
-      sigemptyset(&sa.sa_mask);
-      sa.sa_flags = SA_RESETHAND | SA_RESTART;
-      ::sigaction(sig, &sa, nullptr);
-    }
-  });
-}
-
 std::string resolve_program(const std::string& name, const ProcessOptions& options) {
   if (name.find('/') != std::string::npos) return name;
   std::string path;
@@ -133,10 +93,27 @@ std::filesystem::path find_program(const std::string& name) {
   return resolve_program(name, {});
 }
 
-void kill_running_children() {
-  for (auto& slot : g_child_groups)
-    if (pid_t g = slot.load(); g > 0) ::kill(-g, SIGKILL);
+namespace {
+
+// The terminal gpuport holds in the foreground, if any: a pass-through child gets it while it
+// runs, so that it can read from it and Ctrl-C and Ctrl-Z reach it.
+int foreground_terminal() {
+  if (!::isatty(0)) return -1;
+  const pid_t holder = ::tcgetpgrp(0);
+  return holder > 0 && holder == ::getpgrp() ? 0 : -1;
 }
+
+// tcsetpgrp from a process that may be in a background group: SIGTTOU held back meanwhile.
+void give_terminal(int fd, pid_t group) {
+  sigset_t ttou, previous;
+  sigemptyset(&ttou);
+  sigaddset(&ttou, SIGTTOU);
+  ::pthread_sigmask(SIG_BLOCK, &ttou, &previous);
+  ::tcsetpgrp(fd, group);
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+}  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   ProcessResult result;
@@ -145,7 +122,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     result.command_line += shell_quote(argv[i]);
   }
   if (argv.empty()) return result;
-  install_signal_handlers();
+  install_ending_signal_handlers();
 
   // Everything the child needs is made before fork: after it, only async-signal-safe calls.
   const std::string program = resolve_program(argv[0], options);
@@ -161,48 +138,51 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
   const std::string workdir = options.working_directory.string();
+  const bool capture = !options.pass_through;
+  const int terminal = options.pass_through ? foreground_terminal() : -1;
 
-  int out_pipe[2], err_pipe[2], exec_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return result;
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ::close(out_pipe[0]);
-    ::close(out_pipe[1]);
+  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, exec_pipe[2];
+  auto close_all = [](std::initializer_list<int> fds) {
+    for (int fd : fds)
+      if (fd >= 0) ::close(fd);
+  };
+  if (capture && ::pipe2(out_pipe, O_CLOEXEC) != 0) return result;
+  if (capture && ::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close_all({out_pipe[0], out_pipe[1]});
     return result;
   }
   if (::pipe2(exec_pipe, O_CLOEXEC) != 0) {
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    close_all({out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]});
     return result;
   }
 
   // Ending signals wait until the child is registered, so none can slip between fork and that.
-  sigset_t ending, previous;
-  sigemptyset(&ending);
-  for (int sig : kEndingSignals) sigaddset(&ending, sig);
-  ::pthread_sigmask(SIG_BLOCK, &ending, &previous);
+  std::optional<EndingSignalsBlocked> blocked(std::in_place);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
     // The child: a process group of its own, killed if gpuport dies, limits, then exec.
     ::setpgid(0, 0);
+    if (terminal >= 0) give_terminal(terminal, ::getpid());  // also here: before it can read the terminal
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
-    for (int sig : kEndingSignals) {
-      struct sigaction sa {};
-      if (::sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler == on_ending_signal) ::signal(sig, SIG_DFL);
-    }
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+      if (is_ending_signal_handler(sig)) ::signal(sig, SIG_DFL);
+    ::pthread_sigmask(SIG_SETMASK, &blocked->previous(), nullptr);
     if (options.max_memory_bytes > 0) {
       struct rlimit limit {};
       limit.rlim_cur = limit.rlim_max = options.max_memory_bytes;
       ::setrlimit(RLIMIT_AS, &limit);
     }
-    int null_fd = ::open("/dev/null", O_RDONLY);
-    if (null_fd >= 0 && null_fd != 0) {
-      ::dup2(null_fd, 0);
-      ::close(null_fd);
+    if (capture) {
+      int null_fd = ::open("/dev/null", O_RDONLY);
+      if (null_fd >= 0 && null_fd != 0) {
+        ::dup2(null_fd, 0);
+        ::close(null_fd);
+      }
+      ::dup2(out_pipe[1], 1);
+      ::dup2(err_pipe[1], 2);
     }
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_pipe[1], 2);
     int err = 0;
     if (!workdir.empty() && ::chdir(workdir.c_str()) != 0) err = errno;
     if (err == 0) {
@@ -213,15 +193,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     (void)ignored;
     ::_exit(127);
   }
-  const std::size_t slot = pid > 0 ? register_child(pid) : kMaxChildren;
+  const std::size_t slot = pid > 0 ? register_child_group(pid) : kNoSlot;
   if (pid > 0) ::setpgid(pid, pid);  // also here: no race with a kill before the child's own call
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  ::close(exec_pipe[1]);
+  if (pid > 0 && terminal >= 0) give_terminal(terminal, pid);
+  blocked.reset();
+  close_all({out_pipe[1], err_pipe[1], exec_pipe[1]});
+  auto take_terminal_back = [&] {
+    if (terminal >= 0) give_terminal(terminal, ::getpgrp());
+  };
   if (pid < 0) {
     const int err = errno;
-    for (int fd : {out_pipe[0], err_pipe[0], exec_pipe[0]}) ::close(fd);
+    close_all({out_pipe[0], err_pipe[0], exec_pipe[0]});
+    take_terminal_back();
     result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(err));
     return result;
   }
@@ -236,69 +219,88 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    unregister_child(slot);
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
+    unregister_child_group(slot);
+    close_all({out_pipe[0], err_pipe[0]});
+    take_terminal_back();
     result.err = fmt::format("cannot run {}: {}", argv[0], std::strerror(exec_error));
     return result;
   }
   result.started = true;
 
+  const bool has_deadline = options.timeout.count() > 0;
   const auto deadline = std::chrono::steady_clock::now() + options.timeout;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int open_streams = 2;
-  char buffer[65536];
-  while (open_streams > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      result.timed_out = true;
-      break;
-    }
-    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      ssize_t got = ::read(fds[i].fd, buffer, sizeof buffer);
-      if (got > 0) {
-        std::size_t room = options.max_output_bytes - std::min(options.max_output_bytes, sinks[i]->size());
-        sinks[i]->append(buffer, std::min<std::size_t>(room, static_cast<std::size_t>(got)));
-      } else if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_streams;
+  auto past_deadline = [&] { return has_deadline && std::chrono::steady_clock::now() >= deadline; };
+  if (capture) {
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    std::string* sinks[2] = {&result.out, &result.err};
+    int open_streams = 2;
+    char buffer[65536];
+    while (open_streams > 0) {
+      long long wait_ms = 1000;
+      if (has_deadline) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+          result.timed_out = true;
+          break;
+        }
+        wait_ms = std::min<long long>(left.count(), 1000);
+      }
+      int n = ::poll(fds, 2, static_cast<int>(wait_ms));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      for (int i = 0; i < 2; ++i) {
+        if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+        ssize_t got = ::read(fds[i].fd, buffer, sizeof buffer);
+        if (got > 0) {
+          std::size_t room = options.max_output_bytes - std::min(options.max_output_bytes, sinks[i]->size());
+          sinks[i]->append(buffer, std::min<std::size_t>(room, static_cast<std::size_t>(got)));
+        } else if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+          ::close(fds[i].fd);
+          fds[i].fd = -1;
+          --open_streams;
+        }
       }
     }
+    if (result.timed_out) ::kill(-pid, SIGKILL);
+    for (auto& f : fds)
+      if (f.fd >= 0) ::close(f.fd);
   }
-  if (result.timed_out) ::kill(-pid, SIGKILL);
-  for (auto& f : fds)
-    if (f.fd >= 0) ::close(f.fd);
 
   // Wait for the exit without reaping (WNOWAIT), so that the group is unregistered while its
-  // id cannot yet belong to another process; then reap.
+  // id cannot yet belong to another process; then reap. A pass-through child stopped from its
+  // terminal (Ctrl-Z) stops gpuport too, so that the shell gets the terminal back; when the
+  // shell continues gpuport, the child gets the terminal and continues.
   while (true) {
     siginfo_t info {};
-    int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (result.timed_out ? 0 : WNOHANG));
+    const bool poll_only = has_deadline && !result.timed_out;
+    int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | (terminal >= 0 ? WSTOPPED : 0) | (poll_only ? WNOHANG : 0));
     if (w < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    if (info.si_pid == pid && info.si_code == CLD_STOPPED) {
+      take_terminal_back();
+      ::raise(SIGTSTP);  // gpuport stops here until continued
+      give_terminal(terminal, pid);
+      ::kill(-pid, SIGCONT);
+      continue;
+    }
     if (info.si_pid == pid) break;
-    // Streams closed but the program lives on: wait for it within the deadline.
-    if (std::chrono::steady_clock::now() >= deadline) {
+    // Still running: wait for it within the deadline.
+    if (past_deadline()) {
       result.timed_out = true;
       ::kill(-pid, SIGKILL);
       continue;
     }
-    ::usleep(2000);
+    ::usleep(capture ? 2000 : 20000);
   }
-  unregister_child(slot);
+  unregister_child_group(slot);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  take_terminal_back();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !result.timed_out) result.signal = WTERMSIG(status);
   return result;

@@ -17,7 +17,7 @@
 namespace gpuport {
 
 struct ProcessOptions {
-  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};  // 0: none
   std::filesystem::path working_directory;  // empty: inherit
   // Environment changes: a value sets the variable, std::nullopt removes it.
   std::map<std::string, std::optional<std::string>> environment;
@@ -25,6 +25,10 @@ struct ProcessOptions {
   // Address-space limit of the child (RLIMIT_AS) in bytes; 0: none. For tools that may loop
   // on corrupt input while allocating (nvdisasm on a broken cubin).
   std::uint64_t max_memory_bytes = 0;
+  // The child uses gpuport's own standard input, output and error (nothing is captured: `out`
+  // and `err` stay empty), and gets the terminal while it runs when gpuport holds it in the
+  // foreground (Ctrl-C and Ctrl-Z then reach it). For `gpuport run`'s program.
+  bool pass_through = false;
 };
 
 struct ProcessResult {
@@ -42,11 +46,6 @@ struct ProcessResult {
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
-
-// Kills the process groups of every child run_process has running now (SIGKILL). Called by
-// gpuport's handler of SIGINT/SIGTERM/SIGHUP/SIGQUIT, which the first run_process installs;
-// async-signal-safe.
-void kill_running_children();
 
 // True when no POSIX shell would expand, split or quote-process `text` (it needs no quoting).
 bool is_plain_argument(std::string_view text);

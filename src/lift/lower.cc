@@ -517,15 +517,9 @@ namespace {
 // Runs `argv` with `input` written to in.<ext> and the output read back from out.<ext>, in a
 // private folder removed afterwards.
 Result<std::string> run_tool_on_bytes(std::vector<std::string> argv, const std::string& input, const std::string& tool) {
-  const std::filesystem::path folder = make_private_folder("gpuport-lower-");
-  if (folder.empty()) return error("io-error", "cannot make a temporary folder for " + tool);
-  struct Remove {
-    std::filesystem::path p;
-    ~Remove() {
-      std::error_code ec;
-      std::filesystem::remove_all(p, ec);
-    }
-  } remove{folder};
+  const TemporaryFolder temporary = TemporaryFolder::make("lower");
+  if (temporary.empty()) return error("io-error", "cannot make a temporary folder for " + tool);
+  const std::filesystem::path& folder = temporary.path();
   const auto in = folder / "in", out = folder / "out";
   if (auto d = write_file_atomic(in, input, {.durable = false})) return *d;
   for (auto& a : argv) {

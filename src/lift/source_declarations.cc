@@ -87,15 +87,9 @@ Result<SourceDeclarations> read_source_declarations(const fs::path& file) {
     return error_at(file, "io-error", "cannot read the source file (--source)");
   const fs::path clang = find_program("clang-19");
   if (clang.empty()) return error_at(file, "tool-missing", "clang-19, which reads the source's declarations, is not installed");
-  const fs::path folder = make_private_folder("gpuport-source");
-  if (folder.empty()) return error_at(file, "io-error", "cannot make a temporary folder to compile the source in");
-  struct Remove {
-    fs::path p;
-    ~Remove() {
-      std::error_code e;
-      fs::remove_all(p, e);
-    }
-  } remove{folder};
+  const TemporaryFolder temporary = TemporaryFolder::make("source");
+  if (temporary.empty()) return error_at(file, "io-error", "cannot make a temporary folder to compile the source in");
+  const fs::path& folder = temporary.path();
   const fs::path bitcode = folder / "declarations.bc";
   // Device code only, unoptimised, without the device libraries: only declarations are read;
   // with debug information, for the line of each variable's definition.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/file_io.h"
+#include "common/temporary.h"
 #include "sass/parser.h"
 
 namespace gpuport::sass {
@@ -58,22 +59,6 @@ std::string tool_versions(const Toolchain& t, bool compiled, bool disassembled, 
   if (dumped) add("cuobjdump", t.cuobjdump_release);
   return s;
 }
-
-class TempDir {
- public:
-  TempDir() {
-    std::string base = (fs::temp_directory_path() / "gpuport-sass-XXXXXX").string();
-    if (::mkdtemp(base.data())) path_ = base;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 void save(const ListingRequest& request, const fs::path& name, std::string_view content, ListingResult& out) {
   if (request.save_dir.empty()) return;
@@ -163,7 +148,7 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
       std::vector<std::string> failures;
       // First the embedded cubins themselves (cuobjdump -xelf), each disassembled by nvdisasm like
       // a cubin input: labels, BRANCH_TARGETS and the jump tables that `cuobjdump -sass` lacks.
-      if (TempDir tmp; !tmp.path().empty())
+      if (const TemporaryFolder tmp = TemporaryFolder::make("sass"); !tmp.empty())
         for (ToolchainId tc : order) {
           const Toolchain t = detect_toolchain(tc);
           if (t.unavailable(Tool::nvdisasm) || !extract_cubins(t, path, tmp.path()).ok) continue;
@@ -212,7 +197,7 @@ ListingResult obtain_listings(const fs::path& path, std::string_view bytes, cons
       return out;
     }
     case InputKind::cuda_source: {
-      TempDir tmp;
+      const TemporaryFolder tmp = TemporaryFolder::make("sass");
       if (tmp.path().empty()) {
         out.diagnostics.push_back(error(path, "io-error", "cannot make a temporary folder"));
         return out;
@@ -284,7 +269,7 @@ std::vector<Diagnostic> redecode_undecoded(SassProgram& program, int arch, const
                        "them", f.name));
       continue;
     }
-    TempDir tmp;
+    const TemporaryFolder tmp = TemporaryFolder::make("sass");
     if (tmp.path().empty()) return problems;
     std::string raw;
     raw.reserve(f.instructions.size() * 16);

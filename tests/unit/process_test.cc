@@ -119,6 +119,61 @@ TEST(Process, ChildDiesWhenGpuportIsKilled) {
   ::kill(child, SIGKILL);
 }
 
+TEST(Process, APassThroughChildWritesToGpuportsOwnOutput) {
+  // gpuport run's program: its output is not captured but goes where gpuport's goes.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t gpuport = ::fork();
+  if (gpuport == 0) {
+    ::dup2(fds[1], 1);
+    ::close(fds[0]);
+    ProcessOptions o;
+    o.pass_through = true;
+    o.timeout = std::chrono::milliseconds(0);
+    auto r = run_process({"sh", "-c", "echo through; exit 4"}, o);
+    ::_exit(r.out.empty() && r.exit_code == 4 ? 0 : 1);
+  }
+  ::close(fds[1]);
+  char buffer[64] = {};
+  std::string got;
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) got.append(buffer, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(gpuport, &status, 0);
+  EXPECT_EQ(got, "through\n");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the exit status passes, nothing is captured";
+}
+
+TEST(Process, APassThroughChildDiesWithGpuport) {
+  // As gpuport run starts the emulated program: no timeout, output not captured, and still
+  // killed when gpuport is ended by a signal or killed outright.
+  for (int sig : {SIGTERM, SIGHUP, SIGKILL}) {
+    testing::TempDir dir;
+    const std::filesystem::path pid_file = dir.path() / "pid";
+    const pid_t gpuport = ::fork();
+    if (gpuport == 0) {
+      ProcessOptions o;
+      o.pass_through = true;
+      o.timeout = std::chrono::milliseconds(0);
+      run_process({"sh", "-c", "echo $$ > '" + pid_file.string() + "'.tmp && mv '" + pid_file.string() + "'.tmp '" + pid_file.string() +
+                                   "' && exec sleep 60"},
+                  o);
+      ::_exit(0);
+    }
+    for (int i = 0; i < 500 && !std::filesystem::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream in(pid_file);
+    pid_t child = 0;
+    in >> child;
+    ASSERT_GT(child, 0);
+    ::kill(gpuport, sig);
+    int status = 0;
+    ASSERT_EQ(::waitpid(gpuport, &status, 0), gpuport);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+    EXPECT_TRUE(ends_within(child, std::chrono::seconds(5))) << "signal " << sig << ": child " << child << " still runs";
+    ::kill(child, SIGKILL);
+  }
+}
+
 TEST(Process, CapsTheChildsMemory) {
   ProcessOptions o;
   o.max_memory_bytes = 256ull << 20;

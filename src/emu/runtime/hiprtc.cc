@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "common/process.h"
+#include "common/temporary.h"
 
 namespace fs = std::filesystem;
 
@@ -202,23 +203,6 @@ fs::path device_library_folder() {
   return GPUPORT_DEFAULT_DEVICE_LIB_DIR;
 }
 
-// A private folder under the system's temporary folder, removed with everything in it when the
-// compilation ends.
-struct TemporaryFolder {
-  fs::path path;
-  TemporaryFolder() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "gpuport-hiprtc-XXXXXX").string();
-    if (mkdtemp(pattern.data())) path = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
-
 bool write_text(const fs::path& path, std::string_view text) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
@@ -280,8 +264,8 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
                                          libraries.string());
     return HIPRTC_ERROR_INTERNAL_ERROR;
   }
-  TemporaryFolder folder;
-  if (folder.path.empty()) {
+  const TemporaryFolder folder = TemporaryFolder::make("hiprtc");
+  if (folder.empty()) {
     p.log += "error: cannot make a temporary folder for the compilation\n";
     return HIPRTC_ERROR_INTERNAL_ERROR;
   }
@@ -292,8 +276,8 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
   for (std::size_t i = 0; i < p.name_expressions.size(); ++i)
     source += fmt::format("#line 1 \"name expression {}: {}\"\n__device__ auto {} = {};\n", i + 1, escaped(p.name_expressions[i]),
                           expression_variable(i), p.name_expressions[i]);
-  bool written = write_text(folder.path / "gpuport-hiprtc-prelude.h", prelude) && write_text(folder.path / "program.hip", source);
-  for (const auto& [include, text] : p.headers) written = written && write_text(folder.path / include, text);
+  bool written = write_text(folder.path() / "gpuport-hiprtc-prelude.h", prelude) && write_text(folder.path() / "program.hip", source);
+  for (const auto& [include, text] : p.headers) written = written && write_text(folder.path() / include, text);
   if (!written) {
     p.log += "error: cannot write the program's files to a temporary folder\n";
     return HIPRTC_ERROR_INTERNAL_ERROR;
@@ -305,8 +289,8 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
   argv.insert(argv.end(), settings.clang_options.begin(), settings.clang_options.end());
   argv.insert(argv.end(), {"-c", "program.hip", "-o", "program.hsaco"});
   ProcessOptions run;
-  run.working_directory = folder.path;
-  run.environment["TMPDIR"] = folder.path.string();  // the driver's intermediate files go with the rest
+  run.working_directory = folder.path();
+  run.environment["TMPDIR"] = folder.path().string();  // the driver's intermediate files go with the rest
   run.timeout = std::chrono::minutes(5);
   const ProcessResult result = run_process(argv, run);
   p.log += result.out + result.err;
@@ -315,7 +299,7 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
     if (!result.started) p.log += fmt::format("error: cannot run {}\n", clang);
     return HIPRTC_ERROR_COMPILATION;
   }
-  std::ifstream in(folder.path / "program.hsaco", std::ios::binary);
+  std::ifstream in(folder.path() / "program.hsaco", std::ios::binary);
   std::stringstream bytes;
   bytes << in.rdbuf();
   p.code = bytes.str();

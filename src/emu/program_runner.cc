@@ -1,0 +1,96 @@
+#include "emu/program_runner.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "common/file_io.h"
+#include "common/process.h"
+#include "common/temporary.h"
+
+extern char** environ;
+
+namespace gpuport::emu {
+namespace fs = std::filesystem;
+
+namespace {
+
+Diagnostic run_error(const std::string& file, std::string code, std::string message) {
+  Diagnostic d;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.location.file = file;
+  return d;
+}
+
+}  // namespace
+
+ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
+  ProgramRunResult result;
+  if (request.command.empty()) {
+    result.diagnostics.push_back(run_error("", "usage", "no program to run"));
+    return result;
+  }
+  const std::string& program = request.command[0];
+  if (!fs::exists(request.runtime_dir / "libamdhip64.so.5")) {
+    result.diagnostics.push_back(run_error(program, "runtime-missing",
+                                           fmt::format("the emulator's HIP runtime is not built ({} missing)",
+                                                       (request.runtime_dir / "libamdhip64.so.5").string())));
+    return result;
+  }
+  if (request.trace_lane > kMaxTraceLane) {
+    result.diagnostics.push_back(
+        run_error(program, "usage", fmt::format("--trace {}: a wave has lanes 0 to {}", request.trace_lane, kMaxTraceLane)));
+    return result;
+  }
+  const bool checking = request.memcheck || request.initcheck;
+  TemporaryFolder reports;
+  if (request.stats || checking) {
+    reports = TemporaryFolder::make("run");
+    if (reports.empty()) {
+      result.diagnostics.push_back(run_error(program, "io-error", "cannot make a temporary folder for the runtime's reports"));
+      return result;
+    }
+  }
+  const fs::path stats_file = request.stats ? reports.path() / "stats.tsv" : fs::path();
+  const fs::path findings_file = checking ? reports.path() / "findings.txt" : fs::path();
+
+  ProcessOptions options;
+  options.pass_through = true;
+  options.timeout = std::chrono::milliseconds(0);  // --timeout bounds each launch, inside the runtime
+  // The variables of an outer gpuport run (or the user's shell) are replaced, not inherited.
+  for (char** e = environ; *e; ++e) {
+    std::string_view v = *e;
+    const std::string_view name = v.substr(0, v.find('='));
+    if (name.starts_with("GPUPORT_RUN_") || name == "GPUPORT_EMU_TRACE") options.environment[std::string(name)] = std::nullopt;
+  }
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  options.environment["LD_LIBRARY_PATH"] = request.runtime_dir.string() + (old_path && *old_path ? ":" + std::string(old_path) : "");
+  if (request.jobs) options.environment["GPUPORT_RUN_JOBS"] = std::to_string(request.jobs);
+  if (request.timeout_seconds > 0) options.environment["GPUPORT_RUN_TIMEOUT"] = fmt::format("{}", request.timeout_seconds);
+  if (request.wave64) options.environment["GPUPORT_RUN_WAVE64"] = "1";
+  // hipRTC in the runtime compiles with the same gfx1100 device libraries as the rest of gpuport.
+  options.environment["GPUPORT_RUN_DEVICE_LIBS"] = request.device_lib_dir.string();
+  if (request.trace_lane >= 0) options.environment["GPUPORT_EMU_TRACE"] = std::to_string(request.trace_lane);
+  options.environment["GPUPORT_EMULATED"] = "1";  // a program may pick a smaller, emulation-sized workload
+  if (request.stats) options.environment["GPUPORT_RUN_STATS"] = stats_file.string();
+  if (checking) options.environment["GPUPORT_RUN_FINDINGS"] = findings_file.string();
+  if (request.memcheck) options.environment["GPUPORT_RUN_LEAKS"] = "1";
+  if (request.initcheck) options.environment["GPUPORT_RUN_INITCHECK"] = "1";
+
+  const ProcessResult run = run_process(request.command, options);
+  if (!run.started) {
+    result.diagnostics.push_back(run_error(program, "cannot-start", run.err.empty() ? "cannot start the program" : run.err));
+    return result;
+  }
+  if (request.stats)
+    if (auto text = read_file(stats_file, 64u << 20)) result.stats = *text;
+  if (checking)
+    if (auto text = read_file(findings_file, 64u << 20))
+      for (char c : *text) result.findings += c == '\n';
+  result.signal = run.signal;
+  result.exit_status = run.signal ? 128 + run.signal : run.exit_code;
+  return result;
+}
+
+}  // namespace gpuport::emu

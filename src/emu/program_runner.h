@@ -1,0 +1,41 @@
+// `gpuport run` as a library call: starts a HIP program built for gfx1100 with the emulator's HIP
+// runtime first on its library path, through the project's process runner (a process group of
+// its own, the terminal handed to it, killed with gpuport by any signal), its output passing
+// straight through, and collects what the runtime reports (per-kernel statistics, memcheck and
+// initcheck findings) from files in a private temporary folder, removed afterwards.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+
+namespace gpuport::emu {
+
+struct ProgramRunRequest {
+  std::vector<std::string> command;     // the program and its arguments
+  std::filesystem::path runtime_dir;    // holds the emulator's libamdhip64.so.5
+  std::filesystem::path device_lib_dir; // gfx1100 device libraries, for the runtime's hipRTC
+  unsigned jobs = 0;                    // host threads for workgroups; 0: the runtime's default
+  double timeout_seconds = 0;           // per kernel launch; 0: none
+  bool wave64 = false, stats = false, memcheck = false, initcheck = false;
+  int trace_lane = -1;                  // --trace: this lane of wave 0 of workgroup 0; -1: off
+};
+
+struct ProgramRunResult {
+  std::vector<Diagnostic> diagnostics;  // could not start it (the program's own failures are its exit status)
+  int exit_status = 0;                  // the program's, or 128 + the signal that ended it
+  int signal = 0;
+  std::string stats;                    // the runtime's per-kernel table, with --stats
+  std::size_t findings = 0;             // memcheck / initcheck findings
+  bool ok() const { return !has_errors(diagnostics); }
+};
+
+// Lanes a --trace may name: a wave has at most 64.
+inline constexpr int kMaxTraceLane = 63;
+
+ProgramRunResult run_emulated_program(const ProgramRunRequest& request);
+
+}  // namespace gpuport::emu
