@@ -381,6 +381,24 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   return run_wave_steps<false, false>(w, k, c, sh);
 }
 
+// --timeout bounds the whole launch: waves check it every 65536 instructions, workgroups at
+// every barrier round, and the dispatch before each workgroup it starts, so that neither a long
+// wave, nor waves that meet at barriers often, nor a grid of many short workgroups outlives it.
+bool past_deadline(const Shared& sh) { return sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline; }
+
+void fail_by_timeout(Shared& sh, std::uint64_t started_groups) {
+  const Launch& L = *sh.launch;
+  const std::uint64_t groups = std::uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
+  Diagnostic d;
+  d.code = "emu-fault";
+  d.location.file = sh.kernel->code_object->origin;
+  d.message = fmt::format("kernel {}: the launch ran past the timeout of {} s ({} of {} workgroups started)", sh.kernel->kernel->name,
+                          L.timeout_seconds, std::min(started_groups, groups), groups);
+  std::lock_guard lock(sh.mutex);
+  if (!sh.failure) sh.failure = std::move(d);
+  sh.stop = true;
+}
+
 // One workgroup's waves and LDS.
 struct GroupState {
   Workgroup g;
@@ -406,7 +424,11 @@ enum class GroupOutcome { done, parked, failed };
 // lock, whether the group is parked), or one faults (the fault is recorded in `sh`).
 template <typename Park>
 GroupOutcome run_group(GroupState& gs, const PreparedKernel& k, Context& c, Shared& sh, Park&& park) {
-  for (;;) {
+  for (std::uint32_t round = 1;; ++round) {
+    if ((round & 63) == 0 && past_deadline(sh)) {
+      fail_by_timeout(sh, sh.next.load());
+      return GroupOutcome::failed;
+    }
     bool all_done = true;
     for (auto& w : gs.waves) {
       if (w.done) continue;
@@ -479,6 +501,10 @@ void worker(Shared& sh, RunStats& stats, std::mutex& stats_mutex, AddressSpace& 
     if (sh.stop.load()) break;
     const std::uint64_t n = sh.next.fetch_add(1);
     if (n >= groups) break;
+    if (past_deadline(sh)) {
+      fail_by_timeout(sh, n);
+      break;
+    }
     start_group(gs, n, sh, threads);
     if (run_group(gs, *sh.kernel, c, sh, never_park) != GroupOutcome::done) {
       if (!sh.stop.load()) {  // waves wait on a global wave sync that this dispatch cannot provide
@@ -692,6 +718,11 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(launch.timeout_seconds));
   }
   if (const char* t = std::getenv("GPUPORT_EMU_TRACE")) sh.trace_lane = std::atoi(t);
+  if (sh.trace_lane >= static_cast<int>(sh.wave_size)) {
+    std::fprintf(stderr, "gpuport run: --trace %d: kernel %s runs in waves of %u lanes; not traced\n", sh.trace_lane, kernel.name.c_str(),
+                 sh.wave_size);
+    sh.trace_lane = -1;
+  }
   RunStats stats;
   std::mutex stats_mutex;
   const auto start = std::chrono::steady_clock::now();

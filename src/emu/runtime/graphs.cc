@@ -327,7 +327,7 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t* node, hipGraph_t graph, const h
                                  const hipMemcpy3DParms* params) {
   GRAPH_LOCK;
   if (!params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_copy(*params)) return e;
+  if (hipError_t e = check_copy(*params, __func__)) return e;
   return add(node, graph, deps, count, *params);
 }
 hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms* params) {
@@ -349,7 +349,7 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms* pa
 hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms* params) {
   GRAPH_LOCK;
   if (!is_memcpy_node(node) || !params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_copy(*params)) return e;
+  if (hipError_t e = check_copy(*params, __func__)) return e;
   node->operation = *params;
   return hipSuccess;
 }
@@ -357,7 +357,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t exec, hipGraphNode_t n
   GRAPH_LOCK;
   auto* p = exec_operation<hipMemcpy3DParms>(exec, node);
   if (!p || !params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_copy(*params)) return e;
+  if (hipError_t e = check_copy(*params, __func__)) return e;
   *p = *params;
   return hipSuccess;
 }
@@ -366,14 +366,14 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* node, hipGraph_t graph, const
                                    const void* src, size_t bytes, hipMemcpyKind kind) {
   GRAPH_LOCK;
   const Copy1D c{dst, src, bytes, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   return add(node, graph, deps, count, c);
 }
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
   GRAPH_LOCK;
   if (!is_memcpy_node(node)) return ret(hipErrorInvalidValue);
   const Copy1D c{dst, src, bytes, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   node->operation = c;
   return hipSuccess;
 }
@@ -383,7 +383,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t exec, hipGraphNode_t
   auto* p = exec_operation<Copy1D>(exec, node);
   if (!p) return ret(hipErrorInvalidValue);
   const Copy1D c{dst, src, bytes, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   *p = c;
   return hipSuccess;
 }
@@ -392,7 +392,7 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* node, hipGraph_t grap
                                            const void* symbol, size_t bytes, size_t offset, hipMemcpyKind kind) {
   GRAPH_LOCK;
   const CopyFromSymbol c{dst, symbol, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   return add(node, graph, deps, count, c);
 }
 hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst, const void* symbol, size_t bytes, size_t offset,
@@ -401,7 +401,7 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst,
   auto* p = node_operation<CopyFromSymbol>(node);
   if (!p) return ret(hipErrorInvalidValue);
   const CopyFromSymbol c{dst, symbol, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   *p = c;
   return hipSuccess;
 }
@@ -411,7 +411,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t exec, hipGra
   auto* p = exec_operation<CopyFromSymbol>(exec, node);
   if (!p) return ret(hipErrorInvalidValue);
   const CopyFromSymbol c{dst, symbol, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   *p = c;
   return hipSuccess;
 }
@@ -419,7 +419,7 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* node, hipGraph_t graph,
                                          const void* symbol, const void* src, size_t bytes, size_t offset, hipMemcpyKind kind) {
   GRAPH_LOCK;
   const CopyToSymbol c{symbol, src, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   return add(node, graph, deps, count, c);
 }
 hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol, const void* src, size_t bytes, size_t offset,
@@ -428,7 +428,7 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* 
   auto* p = node_operation<CopyToSymbol>(node);
   if (!p) return ret(hipErrorInvalidValue);
   const CopyToSymbol c{symbol, src, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   *p = c;
   return hipSuccess;
 }
@@ -438,7 +438,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t exec, hipGraph
   auto* p = exec_operation<CopyToSymbol>(exec, node);
   if (!p) return ret(hipErrorInvalidValue);
   const CopyToSymbol c{symbol, src, bytes, offset, kind};
-  if (hipError_t e = check_copy(c)) return e;
+  if (hipError_t e = check_copy(c, __func__)) return e;
   *p = c;
   return hipSuccess;
 }
@@ -447,7 +447,7 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t* node, hipGraph_t graph, const h
                                  const hipMemsetParams* params) {
   GRAPH_LOCK;
   if (!params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_memset(*params)) return e;
+  if (hipError_t e = check_memset(*params, __func__)) return e;
   return add(node, graph, deps, count, *params);
 }
 hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams* params) {
@@ -461,7 +461,7 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   GRAPH_LOCK;
   auto* p = node_operation<hipMemsetParams>(node);
   if (!p || !params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_memset(*params)) return e;
+  if (hipError_t e = check_memset(*params, __func__)) return e;
   *p = *params;
   return hipSuccess;
 }
@@ -469,7 +469,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t exec, hipGraphNode_t n
   GRAPH_LOCK;
   auto* p = exec_operation<hipMemsetParams>(exec, node);
   if (!p || !params) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_memset(*params)) return e;
+  if (hipError_t e = check_memset(*params, __func__)) return e;
   *p = *params;
   return hipSuccess;
 }

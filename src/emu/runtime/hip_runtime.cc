@@ -80,6 +80,9 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   // Whole pages, as a GPU driver hands out device memory: code relies on it (the device
   // library's free() tells a large block from a slab's by 4 KiB alignment).
   constexpr size_t kPage = 4096;
+  // Beyond the device's memory (hipMalloc(SIZE_MAX) among them, whose rounding would wrap): out
+  // of memory, as on the GPU.
+  if (size > kDeviceMemoryBytes) return nullptr;
   const size_t rounded = std::max<size_t>(kPage, (size + kPage - 1) / kPage * kPage);
   void* p = std::aligned_alloc(kPage, rounded);
   if (!p) return nullptr;
@@ -90,6 +93,41 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   rt.origin[reinterpret_cast<std::uintptr_t>(p)] = what;
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, kind, what);
   return p;
+}
+
+bool host_memory_accessible(std::uintptr_t address, size_t bytes, bool write) {
+  struct Mapping {
+    std::uintptr_t start, end;
+    bool read, write;
+  };
+  static std::mutex mutex;
+  static std::vector<Mapping> mappings;  // sorted by start, as the kernel lists them
+  if (bytes == 0) return true;
+  if (address + bytes < address) return false;
+  auto covered = [&] {
+    std::uintptr_t at = address;
+    auto it = std::upper_bound(mappings.begin(), mappings.end(), at, [](std::uintptr_t a, const Mapping& m) { return a < m.start; });
+    if (it == mappings.begin()) return false;
+    for (--it; it != mappings.end() && it->start <= at; ++it) {
+      if (at >= it->end) continue;
+      if (!it->read || (write && !it->write)) return false;
+      at = it->end;
+      if (at >= address + bytes) return true;
+    }
+    return false;
+  };
+  std::lock_guard lock(mutex);
+  if (covered()) return true;
+  mappings.clear();
+  if (FILE* f = std::fopen("/proc/self/maps", "re")) {
+    unsigned long start = 0, end = 0;
+    char perms[8] = {};
+    char line[4096];
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3) mappings.push_back({start, end, perms[0] == 'r', perms[1] == 'w'});
+    std::fclose(f);
+  }
+  return covered();
 }
 
 hipError_t release(void* p) {
@@ -201,6 +239,11 @@ hipError_t make_launch(KernelLaunch& launch, void** kernel_params, void** extra)
   const std::uint64_t threads = std::uint64_t(b.x) * b.y * b.z;
   const std::uint32_t max_threads = kernel->max_flat_workgroup_size ? kernel->max_flat_workgroup_size : 1024;
   if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z || threads > max_threads || b.x > 1024 || b.y > 1024 || b.z > 1024)
+    return ret(hipErrorInvalidConfiguration);
+  // The dispatch packet counts work-items per dimension in 32 bits: HIP refuses a launch whose
+  // grid (blocks times block size) does not fit, with this error.
+  constexpr std::uint64_t kMaxWorkItems = 0xffffffffull;
+  if (std::uint64_t(g.x) * b.x > kMaxWorkItems || std::uint64_t(g.y) * b.y > kMaxWorkItems || std::uint64_t(g.z) * b.z > kMaxWorkItems)
     return ret(hipErrorInvalidConfiguration);
   if (std::uint64_t(kernel->group_segment_fixed_size) + launch.shared > 65536) return ret(hipErrorInvalidValue);
   if (kernel_params && extra) return ret(hipErrorInvalidValue);
@@ -496,8 +539,11 @@ hipError_t hipHostFree(void* p) {
 hipError_t hipFreeHost(void* p) { return hipHostFree(p); }
 hipError_t hipMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
   if (!p || !pitch) return ret(hipErrorInvalidValue);
+  if (width > kDeviceMemoryBytes) return ret(hipErrorOutOfMemory);
   *pitch = (width + 255) / 256 * 256;
-  return hipMalloc(p, *pitch * height);
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(*pitch, height, &bytes)) return ret(hipErrorOutOfMemory);
+  return hipMalloc(p, bytes);
 }
 hipError_t hipHostRegister(void* p, size_t size, unsigned int flags) {
   auto& rt = runtime();
@@ -530,7 +576,7 @@ hipError_t hipHostGetFlags(unsigned int* flags, void* p) {
   return hipSuccess;
 }
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
-  *total = 24ull << 30;
+  *total = kDeviceMemoryBytes;
   size_t used = 0;
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
@@ -571,7 +617,7 @@ static hipDeviceProp_t device_properties() {
   std::memset(&p, 0, sizeof(p));
   std::snprintf(p.name, sizeof(p.name), "AMD Radeon RX 7900 XTX (gfx1100, emulated by gpuport)");
   std::snprintf(p.gcnArchName, sizeof(p.gcnArchName), "gfx1100");
-  p.totalGlobalMem = 24ull << 30;
+  p.totalGlobalMem = kDeviceMemoryBytes;
   p.sharedMemPerBlock = 65536;
   p.regsPerBlock = 65536;
   p.warpSize = std::getenv("GPUPORT_RUN_WAVE64") ? 64 : 32;

@@ -23,23 +23,31 @@ Side side_of(const hipPitchedPtr& p, const hipPos& pos) {
   return {static_cast<char*>(p.ptr) + pos.z * slice + pos.y * pitch + pos.x, pitch, slice};
 }
 
-// The x, y extent of one side must fit its pitch and rows (rows only matter between slices).
-hipError_t check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& e) {
+// The x, y extent of one side must fit its pitch and rows (rows only matter between slices),
+// and the bytes from its first to its last must be the program's memory.
+hipError_t check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& e, const char* call, const char* role, bool write) {
   if (!p.ptr) return ret(hipErrorInvalidValue);
   const bool one_row = e.height == 1 && e.depth == 1;
   if (!(one_row && p.pitch == 0) && pos.x + e.width > p.pitch) return ret(hipErrorInvalidPitchValue);
   if (e.depth > 1 && pos.y + e.height > p.ysize) return ret(hipErrorInvalidValue);
-  return hipSuccess;
+  // first = (pos.z * ysize + pos.y) * pitch + pos.x; last = first + ((depth-1) * ysize + height-1) * pitch + width
+  size_t first = 0, rows = 0, span = 0;
+  if (__builtin_mul_overflow(pos.z, p.ysize, &first) || __builtin_add_overflow(first, pos.y, &first) ||
+      __builtin_mul_overflow(first, p.pitch, &first) || __builtin_add_overflow(first, pos.x, &first) ||
+      __builtin_mul_overflow(e.depth - 1, p.ysize, &rows) || __builtin_add_overflow(rows, e.height - 1, &rows) ||
+      __builtin_mul_overflow(rows, p.pitch, &span) || __builtin_add_overflow(span, e.width, &span))
+    return ret(hipErrorInvalidValue);
+  return check_range(call, role, static_cast<const char*>(p.ptr) + first, span, write);
 }
 
 }  // namespace
 
-hipError_t check_copy(const hipMemcpy3DParms& p) {
+hipError_t check_copy(const hipMemcpy3DParms& p, const char* call) {
   if (p.srcArray || p.dstArray) return hipSuccess;  // copy_3d_with_arrays (arrays.cc) checks those
   if (p.kind < hipMemcpyHostToHost || p.kind > hipMemcpyDefault) return ret(hipErrorInvalidMemcpyDirection);
   if (p.extent.width == 0 || p.extent.height == 0 || p.extent.depth == 0) return hipSuccess;
-  if (hipError_t e = check_side(p.srcPtr, p.srcPos, p.extent)) return e;
-  return check_side(p.dstPtr, p.dstPos, p.extent);
+  if (hipError_t e = check_side(p.srcPtr, p.srcPos, p.extent, call, "source", false)) return e;
+  return check_side(p.dstPtr, p.dstPos, p.extent, call, "destination", true);
 }
 
 hipError_t run_copy(const hipMemcpy3DParms& p) {
@@ -59,9 +67,9 @@ using gpuport::emu::AddressSpace;
 
 namespace {
 
-hipError_t copy_3d(const hipMemcpy3DParms* p, hipStream_t stream, bool sync) {
+hipError_t copy_3d(const char* call, const hipMemcpy3DParms* p, hipStream_t stream, bool sync) {
   if (!p) return ret(hipErrorInvalidValue);
-  if (hipError_t e = check_copy(*p)) return e;
+  if (hipError_t e = check_copy(*p, call)) return e;
   if (sync)
     if (hipError_t e = check_unsafe_call()) return e;
   return submit(stream, *p);
@@ -79,7 +87,7 @@ hipError_t driver_side(hipMemoryType type, const void* host, hipDeviceptr_t devi
   return *base ? hipSuccess : ret(hipErrorInvalidValue);
 }
 
-hipError_t param_2d(const hip_Memcpy2D* c, hipStream_t stream, bool sync) {
+hipError_t param_2d(const char* call, const hip_Memcpy2D* c, hipStream_t stream, bool sync) {
   if (!c) return ret(hipErrorInvalidValue);
   if (c->srcMemoryType == hipMemoryTypeArray || c->dstMemoryType == hipMemoryTypeArray) return copy_param_2d_with_arrays(c);
   const void *src, *dst;
@@ -92,10 +100,10 @@ hipError_t param_2d(const hip_Memcpy2D* c, hipStream_t stream, bool sync) {
   p.dstPos = make_hipPos(c->dstXInBytes, c->dstY, 0);
   p.extent = make_hipExtent(c->WidthInBytes, c->Height, 1);
   p.kind = hipMemcpyDefault;
-  return copy_3d(&p, stream, sync);
+  return copy_3d(call, &p, stream, sync);
 }
 
-hipError_t driver_3d(const HIP_MEMCPY3D* c, hipStream_t stream, bool sync) {
+hipError_t driver_3d(const char* call, const HIP_MEMCPY3D* c, hipStream_t stream, bool sync) {
   if (!c || c->srcLOD || c->dstLOD) return ret(hipErrorInvalidValue);
   const void *src, *dst;
   if (hipError_t e = driver_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &src)) return e;
@@ -107,11 +115,11 @@ hipError_t driver_3d(const HIP_MEMCPY3D* c, hipStream_t stream, bool sync) {
   p.dstPos = make_hipPos(c->dstXInBytes, c->dstY, c->dstZ);
   p.extent = make_hipExtent(c->WidthInBytes, c->Height, c->Depth);
   p.kind = hipMemcpyDefault;
-  return copy_3d(&p, stream, sync);
+  return copy_3d(call, &p, stream, sync);
 }
 
 // A 3D memset is one 2D memset when its slices lie back to back, else one per slice (in order).
-hipError_t memset_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream, bool sync) {
+hipError_t memset_3d(const char* call, hipPitchedPtr p, int value, hipExtent e, hipStream_t stream, bool sync) {
   if (!p.ptr) return ret(hipErrorInvalidValue);
   if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
   if (e.width > p.pitch) return ret(hipErrorInvalidPitchValue);
@@ -126,11 +134,13 @@ hipError_t memset_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream
   m.value = static_cast<unsigned char>(value);
   if (e.depth == 1 || e.height == p.ysize) {
     m.height = e.height * e.depth;
+    if (hipError_t err = check_memset(m, call)) return err;
     return submit(stream, m);
   }
   m.height = e.height;
   for (size_t z = 0; z < e.depth; ++z) {
     m.dst = static_cast<char*>(p.ptr) + z * p.pitch * p.ysize;
+    if (hipError_t err = check_memset(m, call)) return err;
     if (hipError_t err = submit(stream, m)) return err;
   }
   return hipSuccess;
@@ -140,17 +150,17 @@ size_t pitch_for(size_t width) { return (width + 255) / 256 * 256; }
 
 }  // namespace
 
-hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) { return copy_3d(p, nullptr, true); }
-hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms* p) { return copy_3d(p, hipStreamPerThread, true); }
-hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream) { return copy_3d(p, stream, false); }
-hipError_t hipMemcpyParam2D(const hip_Memcpy2D* c) { return param_2d(c, nullptr, true); }
-hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* c, hipStream_t stream) { return param_2d(c, stream, false); }
-hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* c) { return param_2d(c, nullptr, true); }
-hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* c) { return driver_3d(c, nullptr, true); }
-hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* c, hipStream_t stream) { return driver_3d(c, stream, false); }
-hipError_t hipMemset3D(hipPitchedPtr p, int value, hipExtent e) { return memset_3d(p, value, e, nullptr, true); }
-hipError_t hipMemset3D_spt(hipPitchedPtr p, int value, hipExtent e) { return memset_3d(p, value, e, hipStreamPerThread, true); }
-hipError_t hipMemset3DAsync(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream) { return memset_3d(p, value, e, stream, false); }
+hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) { return copy_3d(__func__, p, nullptr, true); }
+hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms* p) { return copy_3d(__func__, p, hipStreamPerThread, true); }
+hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream) { return copy_3d(__func__, p, stream, false); }
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D* c) { return param_2d(__func__, c, nullptr, true); }
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* c, hipStream_t stream) { return param_2d(__func__, c, stream, false); }
+hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* c) { return param_2d(__func__, c, nullptr, true); }
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* c) { return driver_3d(__func__, c, nullptr, true); }
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* c, hipStream_t stream) { return driver_3d(__func__, c, stream, false); }
+hipError_t hipMemset3D(hipPitchedPtr p, int value, hipExtent e) { return memset_3d(__func__, p, value, e, nullptr, true); }
+hipError_t hipMemset3D_spt(hipPitchedPtr p, int value, hipExtent e) { return memset_3d(__func__, p, value, e, hipStreamPerThread, true); }
+hipError_t hipMemset3DAsync(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream) { return memset_3d(__func__, p, value, e, stream, false); }
 
 hipError_t hipMalloc3D(hipPitchedPtr* p, hipExtent e) {
   if (!p) return ret(hipErrorInvalidValue);
@@ -158,7 +168,10 @@ hipError_t hipMalloc3D(hipPitchedPtr* p, hipExtent e) {
   const size_t pitch = pitch_for(e.width);
   *p = make_hipPitchedPtr(nullptr, pitch, e.width, e.height);
   if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
-  p->ptr = allocate(pitch * e.height * e.depth, AddressSpace::Kind::device, "hipMalloc3D");
+  size_t bytes = 0;
+  if (e.width > kDeviceMemoryBytes || __builtin_mul_overflow(pitch, e.height, &bytes) || __builtin_mul_overflow(bytes, e.depth, &bytes))
+    return ret(hipErrorOutOfMemory);
+  p->ptr = allocate(bytes, AddressSpace::Kind::device, "hipMalloc3D");
   return p->ptr ? hipSuccess : ret(hipErrorOutOfMemory);
 }
 
@@ -167,6 +180,8 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t* p, size_t* pitch, size_t width, size
     return ret(hipErrorInvalidValue);
   if (hipError_t err = check_unsafe_call()) return err;
   *pitch = pitch_for(width);
-  *p = allocate(*pitch * height, AddressSpace::Kind::device, "hipMemAllocPitch");
+  size_t bytes = 0;
+  if (width > kDeviceMemoryBytes || __builtin_mul_overflow(*pitch, height, &bytes)) return ret(hipErrorOutOfMemory);
+  *p = allocate(bytes, AddressSpace::Kind::device, "hipMemAllocPitch");
   return *p ? hipSuccess : ret(hipErrorOutOfMemory);
 }

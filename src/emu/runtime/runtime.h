@@ -32,6 +32,10 @@ using emu::AddressSpace;
 using emu::Launch;
 
 
+// The device memory the emulated GPU reports (hipMemGetInfo, totalGlobalMem); no allocation
+// may be larger.
+constexpr size_t kDeviceMemoryBytes = 24ull << 30;
+
 // A process exit status distinct from a program's own failures: the emulator stopped a kernel.
 constexpr int kKernelFaultExit = 70;
 
@@ -168,6 +172,10 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what);
 // attributes tell managed memory by it).
 inline constexpr const char* kManagedAllocation = "hipMallocManaged";
 hipError_t release(void* p);
+// Whether the process maps every byte of [address, address + bytes) readable (and writable, with
+// `write`): the program's own host memory, which the runtime did not allocate, checked before a
+// copy touches it (from /proc/self/maps, read again when the copy of it does not cover the range).
+bool host_memory_accessible(std::uintptr_t address, size_t bytes, bool write);
 
 // A module from an image in memory: a gfx1100 code object (ELF), a clang offload bundle, or a
 // HIP executable whose .hip_fatbin holds one. On failure the module keeps load_error and

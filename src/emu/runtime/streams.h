@@ -118,11 +118,17 @@ hipError_t check_unsafe_call();
 // Copies and memsets over linear memory (copies.cc, memory3d.cc): checked when issued (or
 // when a graph node is made), run in order by run_operation. hipMemcpy3DParms with an array
 // operand is refused with hipErrorNotSupported (arrays belong to the texture family).
-hipError_t check_copy(const hipMemcpy3DParms& p);
-hipError_t check_copy(const Copy1D& p);
-hipError_t check_copy(const CopyFromSymbol& p);
-hipError_t check_copy(const CopyToSymbol& p);
-hipError_t check_memset(const hipMemsetParams& p);
+// `call` names the HIP function in the report of a range that is not the program's memory.
+hipError_t check_copy(const hipMemcpy3DParms& p, const char* call = "a copy");
+hipError_t check_copy(const Copy1D& p, const char* call = "a copy");
+hipError_t check_copy(const CopyFromSymbol& p, const char* call = "a copy");
+hipError_t check_copy(const CopyToSymbol& p, const char* call = "a copy");
+hipError_t check_memset(const hipMemsetParams& p, const char* call = "a memset");
+// A copy's or memset's operand [p, p + count): inside the runtime's block it lies in, else memory
+// the emulator knows or host memory mapped with the access needed. Otherwise (a wild pointer,
+// which would crash the program inside the runtime) it reports the call, the range and the
+// nearest allocation as a finding and returns hipErrorInvalidValue.
+hipError_t check_range(const char* call, const char* role, const void* p, size_t count, bool write);
 hipError_t run_copy(const hipMemcpy3DParms& p);
 hipError_t run_copy(const Copy1D& p);
 hipError_t run_copy(const CopyFromSymbol& p);
