@@ -672,6 +672,11 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   for (int i = 0; i < 3; ++i)
     if (launch.grid[i] == 0 || launch.block[i] == 0)
       return error(co, "emu-bad-launch", fmt::format("kernel {}: a grid or block dimension is 0", kernel.name));
+  for (int i = 0; i < 3; ++i)
+    if (std::uint64_t(launch.grid[i]) * launch.block[i] > 0xffffffffull)
+      return error(co, "emu-bad-launch",
+                   fmt::format("kernel {}: {} work-items in dimension {} exceed the dispatch packet's 32 bits", kernel.name,
+                               std::uint64_t(launch.grid[i]) * launch.block[i], "xyz"[i]));
   const std::uint64_t threads = std::uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
   if (threads > 1024 || (kernel.max_flat_workgroup_size && threads > kernel.max_flat_workgroup_size))
     return error(co, "emu-bad-launch",
