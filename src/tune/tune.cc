@@ -6,11 +6,15 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <cstring>
 #include <map>
+#include <set>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include "common/file_io.h"
+#include "common/temporary.h"
 #include "common/process.h"
 #include "sass/cubin.h"
 #include "sass/indirect_branches.h"
@@ -60,6 +64,27 @@ Result<sass::SassProgram> disassemble(const sass::Toolchain& tc, const fs::path&
   auto cubin = sass::read_cubin(bytes, cubin_path.string());
   if (cubin.ok()) sass::resolve_indirect_branches(program, *cubin.cubin, bytes);
   return program;
+}
+
+// Why the cubin at `path` (holding `bytes`) is not the kernel `function` reordered to `order`
+// with `stalls` raised, legally: empty when proved. The proof reads the bytes back with
+// nvdisasm and cuobjdump -elf (proof.h).
+std::vector<std::string> prove_candidate(const sass::Toolchain& tc, const KernelSchedule& schedule, const sass::SassFunction& function,
+                                         const std::map<std::string, std::vector<std::uint32_t>>& original_lists, const fs::path& path,
+                                         std::string_view bytes, const Order& order, const StallPlan& stalls) {
+  std::vector<std::string> problems;
+  auto again = disassemble(tc, path, bytes);
+  const sass::SassFunction* g = again ? again->find_function(function.name) : nullptr;
+  if (g == nullptr)
+    return {"the rewritten cubin does not disassemble to the kernel" +
+            (again.diagnostics().empty() ? std::string() : ": " + format_diagnostic(again.diagnostics().front()))};
+  ReorderProof proof = prove_reordering(schedule, *g, stalls);
+  problems = proof.problems;
+  if (proof.proved() && proof.recovered != order) problems.push_back("the disassembly shows another order than the one written");
+  if (!problems.empty()) return problems;
+  auto elf = sass::dump_elf(tc, path);
+  if (!elf.ok) return {elf.message};
+  return check_offset_lists(original_lists, offset_lists_from_cuobjdump(elf.output, function.name), function, *g, proof.recovered);
 }
 
 // The entry named exactly `name`, or the only entry whose name contains it.
@@ -119,6 +144,127 @@ std::string module_globals(const sass::Cubin& cubin) {
 std::string harness_path() { return std::string(GPUPORT_BINARY_DIR) + "/bin/gpuport-tune-harness"; }
 std::string capture_source_path() { return std::string(GPUPORT_SOURCE_DIR) + "/src/tune/device/capture.cc"; }
 
+// What tune.json says a prepared folder holds. Only names inside the folder count: a manifest
+// that came back from a GPU machine is input like any other.
+constexpr std::string_view kMadeBy = "gpuport tune --prepare";
+
+bool is_name_inside(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.find('\0') != std::string::npos) return false;
+  const fs::path p(name);
+  for (const fs::path& part : p)
+    if (part == ".." || part == "." || part.empty()) return false;
+  return true;
+}
+
+// The candidate file a manifest row may name: candidates/<id>.cubin, the id of plain characters.
+bool is_candidate_file(const std::string& id, const std::string& file) {
+  if (id.empty() || id.size() > 64 || id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+    return false;
+  return file == "candidates/" + id + ".cubin";
+}
+
+// The files an earlier --prepare made in `dir` (from its tune.json), or why `dir` may not be
+// prepared into: a folder that holds anything and is not a tune folder is the user's.
+struct EarlierPreparation {
+  bool exists = false;                // the folder exists (empty or a tune folder)
+  bool empty = true;
+  std::vector<std::string> files;     // relative names, each inside the folder
+  std::string kernel;
+};
+
+Result<EarlierPreparation> inspect_work_dir(const fs::path& dir) {
+  EarlierPreparation e;
+  std::error_code ec;
+  const auto status = fs::symlink_status(dir, ec);
+  if (ec || !fs::exists(status)) return e;
+  if (!fs::is_directory(status))
+    return error(dir.string(), "tune-folder-not-ours", "exists and is not a folder: name a new or empty folder for --prepare");
+  e.exists = true;
+  e.empty = fs::is_empty(dir, ec);
+  if (e.empty) return e;
+  auto text = read_file(dir / "tune.json", 64u << 20);
+  json manifest = text ? json::parse(*text, nullptr, false) : json();
+  const bool ours = manifest.is_object() && manifest.contains("candidates") && manifest["candidates"].is_array() &&
+                    manifest.contains("kernel") && manifest["kernel"].is_string();
+  if (!ours)
+    return error(dir.string(), "tune-folder-not-ours",
+                 "is not empty and is not a folder gpuport tune --prepare made (no tune.json of gpuport's): nothing in it was "
+                 "changed; name a new or empty folder");
+  e.kernel = manifest["kernel"].get<std::string>();
+  std::vector<std::string> names;
+  if (manifest.contains("files") && manifest["files"].is_array()) {
+    for (const json& f : manifest["files"])
+      if (f.is_string()) names.push_back(f.get<std::string>());
+  } else {
+    // Made before tune.json listed its files: the names --prepare has always written.
+    names = {"original.cubin", "tune.json", "harness.args", "capture.env", "program.args", "tune-harness", "program"};
+    for (const json& c : manifest["candidates"])
+      if (c.is_object() && c.contains("file") && c["file"].is_string()) names.push_back(c["file"].get<std::string>());
+    if (manifest.contains("rejected") && manifest["rejected"].is_array())
+      for (const json& r : manifest["rejected"])
+        if (r.is_string()) names.push_back("candidates/" + r.get<std::string>().substr(0, r.get<std::string>().find(':')) + ".rejected");
+  }
+  // What the GPU step wrote for the earlier candidates: stale once they are replaced.
+  for (const char* gpu_output : {"measurements.tsv", "harness.log"}) names.push_back(gpu_output);
+  for (const std::string& n : names)
+    if (is_name_inside(n)) e.files.push_back(n);
+  return e;
+}
+
+// Every file under `root`, as names relative to it.
+std::vector<std::string> files_under(const fs::path& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (!it->is_directory()) out.push_back(fs::relative(it->path(), root).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Moves the staged preparation into `dir`: the whole folder when `dir` is new or empty, else
+// file by file after the earlier preparation's files are removed. Nothing is removed when a
+// new file would replace one the earlier preparation did not make.
+std::optional<Diagnostic> commit_preparation(const fs::path& stage, const fs::path& dir, const EarlierPreparation& earlier,
+                                             const std::vector<std::string>& made, bool rebuilt_program) {
+  std::error_code ec;
+  if (!earlier.exists || earlier.empty) {
+    if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
+    // The staging folder was made private (0700); the prepared folder gets the usual mode.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    fs::permissions(stage, static_cast<fs::perms>(0777 & ~mask), ec);
+    if (::rename(stage.c_str(), dir.c_str()) != 0)
+      return error(dir.string(), "io-error", std::string("cannot move the prepared folder into place: ") + std::strerror(errno));
+    return std::nullopt;
+  }
+  std::set<std::string> owned(earlier.files.begin(), earlier.files.end());
+  if (rebuilt_program) owned.insert("capture.bin");  // the program's capture: made again by the new program
+  for (const std::string& f : made)
+    if (!owned.count(f) && fs::exists(fs::symlink_status(dir / f, ec)))
+      return error((dir / f).string(), "tune-folder-not-ours",
+                   "was not made by the earlier gpuport tune --prepare in this folder and would be replaced: nothing was changed");
+  for (const std::string& f : owned) fs::remove(dir / f, ec);
+  for (const std::string& f : made) {
+    fs::create_directories((dir / f).parent_path(), ec);
+    if (::rename((stage / f).c_str(), (dir / f).c_str()) != 0)
+      return error((dir / f).string(), "io-error", std::string("cannot move into place: ") + std::strerror(errno));
+  }
+  return std::nullopt;
+}
+
+// Diagnostics about the staged files name the prepared folder and the user's input instead.
+void name_user_paths(std::vector<Diagnostic>& diagnostics, const fs::path& stage, const fs::path& dir,
+                     const fs::path& staged_original, const std::string& original_name) {
+  auto rename_in = [&](std::string& text) {
+    for (const auto& [from, to] : {std::pair{staged_original.string(), original_name}, {stage.string(), dir.string()}})
+      for (std::size_t at; !from.empty() && (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
+  };
+  for (Diagnostic& d : diagnostics) {
+    rename_in(d.location.file);
+    rename_in(d.message);
+  }
+}
+
 }  // namespace
 
 Result<CostModel> read_calibration(const fs::path& file) {
@@ -139,10 +285,14 @@ Result<CostModel> read_calibration(const fs::path& file) {
   return model;
 }
 
-PrepareResult prepare_tuning(const TuneRequest& request) {
+namespace {
+
+// The preparation itself, into `dir` (a staging folder): everything --prepare writes.
+// `original_name` says what original.cubin is to the user, for messages.
+PrepareResult prepare_staged(const TuneRequest& request, const fs::path& dir, std::string& original_name) {
   PrepareResult result;
-  const fs::path& dir = request.work_dir;
   const std::string input_name = request.input.string();
+  original_name = input_name;
   auto fail = [&](std::string code, std::string message) {
     result.diagnostics.push_back(error(input_name, std::move(code), std::move(message)));
     return result;
@@ -150,8 +300,6 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   std::error_code ec;
   fs::create_directories(dir / "candidates", ec);
   if (ec) return fail("io-error", "cannot create " + (dir / "candidates").string() + ": " + ec.message());
-  for (const auto& e : fs::directory_iterator(dir / "candidates", ec))
-    if (e.path().extension() == ".cubin" || e.path().extension() == ".rejected") fs::remove(e.path(), ec);
 
   auto input = read_file(request.input, kMaxInputBytes);
   if (!input) {
@@ -160,6 +308,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   }
   const fs::path original_path = dir / "original.cubin";
   const bool from_source = !sass::is_elf(*input);
+  if (from_source) original_name = input_name + " (compiled for sm_" + std::to_string(request.arch) + ")";
   sass::Toolchain tc;
   if (!from_source) {
     auto id = sass::identify_cubin(*input);
@@ -187,7 +336,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
     result.diagnostics = original_bytes.diagnostics();
     return result;
   }
-  auto cubin = sass::read_cubin(*original_bytes, original_path.string());
+  auto cubin = sass::read_cubin(*original_bytes, original_name);
   if (!cubin.ok()) {
     result.diagnostics = cubin.diagnostics;
     return result;
@@ -274,24 +423,8 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
       return result;
     }
     // The proof, from the disassembler's reading of the bytes just written.
-    std::vector<std::string> problems;
-    auto again = disassemble(tc, path, rewritten.bytes);
-    const sass::SassFunction* g = again ? again->find_function(function->name) : nullptr;
-    if (g == nullptr) {
-      problems.push_back("the rewritten cubin does not disassemble to the kernel" +
-                         (again.diagnostics().empty() ? std::string() : ": " + format_diagnostic(again.diagnostics().front())));
-    } else {
-      ReorderProof proof = prove_reordering(schedule, *g, c.stalls);
-      problems = proof.problems;
-      if (proof.proved() && proof.recovered != c.order) problems.push_back("the disassembly shows another order than the one written");
-      if (problems.empty()) {
-        auto elf = sass::dump_elf(tc, path);
-        if (!elf.ok) problems.push_back(elf.message);
-        else
-          problems = check_offset_lists(original_lists, offset_lists_from_cuobjdump(elf.output, function->name), *function, *g,
-                                        proof.recovered);
-      }
-    }
+    const std::vector<std::string> problems =
+        prove_candidate(tc, schedule, *function, original_lists, path, rewritten.bytes, c.order, c.stalls);
     if (!problems.empty()) {
       // Kept beside the others, out of the measured set, for a bug report.
       fs::rename(path, dir / "candidates" / (c.id + ".rejected"), ec);
@@ -360,7 +493,55 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
                    {"candidates", candidates},
                    {"latencies", latency_rows},
                    {"rejected", result.rejected}};
+  // What this folder holds of gpuport's: a later --prepare into it replaces exactly these.
+  std::vector<std::string> files = files_under(dir);
+  files.push_back("tune.json");
+  manifest["made_by"] = kMadeBy;
+  manifest["files"] = files;
   if (auto err = write_file_atomic(dir / "tune.json", manifest.dump(1) + "\n", {.durable = false})) result.diagnostics.push_back(*err);
+  return result;
+}
+
+}  // namespace
+
+PrepareResult prepare_tuning(const TuneRequest& request) {
+  PrepareResult result;
+  const fs::path& dir = request.work_dir;
+  auto earlier = inspect_work_dir(dir);
+  if (!earlier) {
+    result.diagnostics = earlier.diagnostics();
+    return result;
+  }
+  // Everything is made in a staging folder beside `dir` and moved into place only when the
+  // preparation succeeded: a failure (or a signal) leaves `dir` as it was.
+  const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::exists(parent, ec)) {
+    result.diagnostics.push_back(error(dir.string(), "io-error", "the folder " + parent.string() + " does not exist"));
+    return result;
+  }
+  remove_stale_temporaries(parent);
+  TemporaryFolder stage = TemporaryFolder::make_beside(dir);
+  if (stage.empty()) {
+    result.diagnostics.push_back(error(dir.string(), "io-error", std::string("cannot make a staging folder beside it: ") + std::strerror(errno)));
+    return result;
+  }
+  std::string original_name;
+  result = prepare_staged(request, stage.path(), original_name);
+  name_user_paths(result.diagnostics, stage.path(), dir, stage.path() / "original.cubin", original_name);
+  for (std::size_t at; (at = result.program_note.find(stage.path().string())) != std::string::npos;)
+    result.program_note.replace(at, stage.path().string().size(), dir.string());
+  if (!result.ok()) return result;
+  if (auto err = commit_preparation(stage.path(), dir, *earlier, files_under(stage.path()), result.program_built)) {
+    result.diagnostics.push_back(*err);
+    return result;
+  }
+  if (earlier->exists && !earlier->empty) {
+    Diagnostic note = error(dir.string(), "tune-folder-replaced",
+                            "held an earlier preparation (kernel " + earlier->kernel + "): its files and measurements were replaced");
+    note.severity = Severity::note;
+    result.diagnostics.push_back(note);
+  }
   return result;
 }
 
@@ -461,7 +642,15 @@ MeasureResult measure_tuning(const fs::path& dir, const fs::path& output) {
   m.original_mad_us = original->mad_us;
   m.chosen = "original";
   std::string chosen_file = "original.cubin";
+  const json* chosen_row = nullptr;
   for (const json& c : manifest["candidates"]) {
+    // Only candidates/<id>.cubin inside this folder: a manifest naming any other file (an
+    // absolute path, ../) is refused before anything is read or written.
+    if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("file") || !c["file"].is_string() ||
+        !is_candidate_file(c["id"].get<std::string>(), c["file"].get<std::string>()))
+      return fail(dir / "tune.json", "bad-manifest",
+                  "a candidate row names " + (c.is_object() && c.contains("file") ? c["file"].dump() : std::string("no file")) +
+                      ", not candidates/<id>.cubin of its own id: nothing was written");
     MeasuredCandidate mc;
     mc.id = c.value("id", "");
     mc.strategy = c.value("strategy", "");
@@ -483,43 +672,66 @@ MeasureResult measure_tuning(const fs::path& dir, const fs::path& output) {
       m.chosen = mc.id;
       m.chosen_gain = mc.gain;
       chosen_file = c.value("file", "");
+      chosen_row = &c;
     }
     m.candidates.push_back(std::move(mc));
   }
-  // The output: the measured winner, or the original when nothing won.
+  // The files read are regular files of this folder, not links out of it.
+  for (const std::string& name : {std::string("original.cubin"), chosen_file}) {
+    struct stat st {};
+    if (::lstat((dir / name).c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return fail(dir / name, "bad-manifest", "is not a regular file of the prepared folder (a link or missing): nothing was written");
+  }
+  auto original_bytes = read_file(dir / "original.cubin", 256u << 20);
+  if (!original_bytes) {
+    m.diagnostics = original_bytes.diagnostics();
+    return m;
+  }
+  auto id = sass::identify_cubin(*original_bytes);
+  if (!id) return fail(dir / "original.cubin", "not-a-cubin", "is not a CUDA cubin: nothing was written");
+  const sass::Toolchain tc = sass::detect_toolchain(id->toolchain);
+  auto program = disassemble(tc, dir / "original.cubin", *original_bytes);
+  const sass::SassFunction* f = program ? program->find_function(m.kernel) : nullptr;
+  if (f == nullptr) return fail(dir / "original.cubin", "tune-no-kernel", "does not hold the kernel " + m.kernel + ": nothing was written");
+  auto latencies = manifest.value("latencies", std::vector<std::pair<std::string, int>>{});
+  const KernelSchedule schedule = analyse_schedule(*f, program->arch, with_latencies(builtin_tune_opcode_table(), latencies));
+
+  // The winner is proved again before it is written: the folder went to another machine and
+  // came back, and the proof is cheap.
   auto chosen_bytes = read_file(dir / chosen_file, 256u << 20);
   if (!chosen_bytes) {
     m.diagnostics = chosen_bytes.diagnostics();
     return m;
+  }
+  if (chosen_row != nullptr) {
+    auto original_elf = sass::dump_elf(tc, dir / "original.cubin");
+    if (!original_elf.ok) return fail(dir / "original.cubin", "tool-failed", original_elf.message);
+    const auto problems = prove_candidate(tc, schedule, *f, offset_lists_from_cuobjdump(original_elf.output, f->name), dir / chosen_file,
+                                          *chosen_bytes, chosen_row->value("order", Order{}), chosen_row->value("stalls", StallPlan{}));
+    if (!problems.empty())
+      return fail(dir / chosen_file, "tune-proof-failed",
+                  "the measured winner " + m.chosen + " is no longer a proved reordering of original.cubin (" + problems.front() +
+                      "): nothing was written");
   }
   if (auto err = write_file_atomic(output, *chosen_bytes)) {
     m.diagnostics.push_back(*err);
     return m;
   }
   // Recalibration: the model's class latencies fitted to the measured ratios.
-  auto original_bytes = read_file(dir / "original.cubin", 256u << 20);
   std::vector<CalibrationSample> samples;
   json calibration = json::object();
-  if (original_bytes) {
-    auto id = sass::identify_cubin(*original_bytes);
-    sass::Toolchain tc = sass::detect_toolchain(id ? id->toolchain : sass::ToolchainId::cuda11);
-    auto program = disassemble(tc, dir / "original.cubin", *original_bytes);
-    const sass::SassFunction* f = program ? program->find_function(m.kernel) : nullptr;
-    if (f != nullptr) {
-      auto latencies = manifest.value("latencies", std::vector<std::pair<std::string, int>>{});
-      KernelSchedule schedule = analyse_schedule(*f, program->arch, with_latencies(builtin_tune_opcode_table(), latencies));
-      for (std::size_t i = 0; i < m.candidates.size(); ++i)
-        if (m.candidates[i].status == "ok" && m.candidates[i].median_us > 0)
-          samples.push_back({manifest["candidates"][i]["order"].get<Order>(), m.candidates[i].median_us / m.original_us,
-                             manifest["candidates"][i].value("stalls", StallPlan{})});
-      CostModel fitted = calibrate(schedule, CostModel{}, samples, &m.calibration_error_before, &m.calibration_error_after);
-      for (int c = 0; c < kLatencyClasses; ++c)
-        calibration["scale"][std::string(latency_class_name(static_cast<LatencyClass>(c)))] = fitted.scale[c];
-      calibration["samples"] = samples.size();
-      calibration["squared_error_before"] = m.calibration_error_before;
-      calibration["squared_error_after"] = m.calibration_error_after;
-      (void)write_file_atomic(dir / "calibration.json", calibration.dump(1) + "\n", {.durable = false});
-    }
+  {
+    const json& rows = manifest["candidates"];
+    for (std::size_t i = 0; i < m.candidates.size(); ++i)
+      if (m.candidates[i].status == "ok" && m.candidates[i].median_us > 0)
+        samples.push_back({rows[i].value("order", Order{}), m.candidates[i].median_us / m.original_us, rows[i].value("stalls", StallPlan{})});
+    CostModel fitted = calibrate(schedule, CostModel{}, samples, &m.calibration_error_before, &m.calibration_error_after);
+    for (int c = 0; c < kLatencyClasses; ++c)
+      calibration["scale"][std::string(latency_class_name(static_cast<LatencyClass>(c)))] = fitted.scale[c];
+    calibration["samples"] = samples.size();
+    calibration["squared_error_before"] = m.calibration_error_before;
+    calibration["squared_error_after"] = m.calibration_error_after;
+    (void)write_file_atomic(dir / "calibration.json", calibration.dump(1) + "\n", {.durable = false});
   }
   // The report.
   std::string& out = m.report;

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -199,6 +201,147 @@ TEST(TunePipeline, MeasuredLatenciesReplaceTheTablesBounds) {
     return n;
   };
   EXPECT_GT(legal_moves(with_latencies(builtin_tune_opcode_table(), ones)), legal_moves(builtin_tune_opcode_table()));
+}
+
+// Every file under `dir` with its bytes: the user's files must come out of a refused or
+// repeated --prepare byte for byte.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (!e.is_directory()) files[fs::relative(e.path(), dir).string()] = slurp(e.path());
+  return files;
+}
+
+bool has_staging_leftovers(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().find(".gpuport-") != std::string::npos) return true;
+  return false;
+}
+
+TEST(TunePipeline, PrepareRefusesAFolderThatIsNotATuneFolder) {
+  REQUIRE_TOOLS();
+  fs::path d = fresh_dir("users-folder");
+  fs::create_directories(d / "work" / "candidates");
+  std::ofstream(d / "work" / "notes.txt") << "mine\n";
+  std::ofstream(d / "work" / "candidates" / "c01.cubin") << "my own cubin\n";
+  const auto before = snapshot(d / "work");
+  TuneRequest r;
+  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
+  r.kernel = "reduce_shared";
+  r.candidates = 2;
+  r.search_steps = 500;
+  r.work_dir = d / "work";
+  PrepareResult p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.diagnostics.front().code, "tune-folder-not-ours");
+  EXPECT_EQ(p.diagnostics.front().location.file, r.work_dir.string());
+  EXPECT_EQ(snapshot(d / "work"), before);
+  EXPECT_FALSE(has_staging_leftovers(d));
+  // A file where the folder should be is refused too.
+  std::ofstream(d / "file") << "x";
+  r.work_dir = d / "file";
+  p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(slurp(d / "file"), "x");
+}
+
+TEST(TunePipeline, PrepareAgainReplacesOnlyWhatTheEarlierPreparationMade) {
+  REQUIRE_TOOLS();
+  fs::path d = with_measurements("again", {{"c01", "candidates/c01.cubin", "ok", "", 97.0, 96.5, 0.2, 15}});
+  std::ofstream(d / "notes.txt") << "mine\n";
+  std::ofstream(d / "candidates" / "keep.cubin") << "my own cubin\n";
+  std::ofstream(d / "calibration.json") << "{\"kept\": true}\n";
+  const std::string old_manifest = slurp(d / "tune.json");
+  TuneRequest r;
+  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
+  r.kernel = "reduce_shared";
+  r.candidates = 2;
+  r.search_steps = 800;
+  r.seed = 7;
+  r.work_dir = d;
+  PrepareResult p = prepare_tuning(r);
+  ASSERT_TRUE(p.ok()) << format_diagnostic(p.diagnostics.front());
+  ASSERT_FALSE(p.diagnostics.empty());
+  EXPECT_EQ(p.diagnostics.back().code, "tune-folder-replaced");
+  EXPECT_EQ(slurp(d / "notes.txt"), "mine\n");
+  EXPECT_EQ(slurp(d / "candidates" / "keep.cubin"), "my own cubin\n");
+  EXPECT_EQ(slurp(d / "calibration.json"), "{\"kept\": true}\n");
+  EXPECT_FALSE(fs::exists(d / "measurements.tsv")) << "measurements of the earlier candidates would be read as the new ones'";
+  nlohmann::json manifest = nlohmann::json::parse(slurp(d / "tune.json"));
+  EXPECT_NE(slurp(d / "tune.json"), old_manifest);
+  EXPECT_EQ(manifest["made_by"], "gpuport tune --prepare");
+  std::set<std::string> listed;
+  for (const auto& f : manifest["files"]) listed.insert(f.get<std::string>());
+  EXPECT_TRUE(listed.count("original.cubin") && listed.count("tune.json") && listed.count("harness.args"));
+  EXPECT_FALSE(listed.count("notes.txt") || listed.count("candidates/keep.cubin"));
+  for (const auto& c : manifest["candidates"]) EXPECT_TRUE(listed.count(c["file"].get<std::string>())) << c["file"];
+  for (const auto& f : listed) EXPECT_TRUE(fs::exists(d / f)) << f;
+  EXPECT_FALSE(has_staging_leftovers(d.parent_path()));
+  // A name the earlier preparation did not make, where this one writes, is not replaced.
+  fs::remove(d / "program.args");
+  std::ofstream(d / "program.args") << "mine too\n";
+  manifest["files"].erase(std::find(manifest["files"].begin(), manifest["files"].end(), "program.args"));
+  std::ofstream(d / "tune.json") << manifest.dump(1);
+  const auto before = snapshot(d);
+  p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.diagnostics.front().code, "tune-folder-not-ours");
+  EXPECT_EQ(snapshot(d), before);
+}
+
+TEST(TunePipeline, PrepareOnATruncatedCubinNamesTheUsersFileAndLeavesNothing) {
+  REQUIRE_TOOLS();
+  fs::path d = fresh_dir("truncated");
+  const std::string bytes = slurp(sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin");
+  std::ofstream(d / "half.cubin", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  TuneRequest r;
+  r.input = d / "half.cubin";
+  r.kernel = "reduce_shared";
+  r.work_dir = d / "work";
+  PrepareResult p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  for (const Diagnostic& diag : p.diagnostics) {
+    EXPECT_EQ(diag.location.file.find("original.cubin"), std::string::npos) << format_diagnostic(diag);
+    EXPECT_EQ(diag.message.find("original.cubin"), std::string::npos) << format_diagnostic(diag);
+  }
+  EXPECT_EQ(p.diagnostics.front().location.file, r.input.string()) << format_diagnostic(p.diagnostics.front());
+  EXPECT_FALSE(fs::exists(d / "work"));
+  EXPECT_FALSE(has_staging_leftovers(d));
+}
+
+TEST(TunePipeline, MeasureReadsOnlyCandidatesOfTheFolder) {
+  REQUIRE_TOOLS();
+  const std::vector<Measurement> rows = {{"c01", "candidates/c01.cubin", "ok", "", 90.0, 89.0, 0.3, 15}};
+  for (const std::string& file : {std::string("/etc/passwd"), std::string("../../etc/passwd"), std::string("candidates/c02.cubin"),
+                                  std::string("original.cubin")}) {
+    fs::path d = with_measurements("outside", rows);
+    nlohmann::json manifest = nlohmann::json::parse(slurp(d / "tune.json"));
+    manifest["candidates"][0]["file"] = file;
+    std::ofstream(d / "tune.json") << manifest.dump(1);
+    MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+    ASSERT_FALSE(m.ok()) << file;
+    EXPECT_EQ(m.diagnostics.front().code, "bad-manifest") << file;
+    EXPECT_FALSE(fs::exists(d / "tuned.cubin")) << file;
+  }
+  // A candidate that is a link (out of the folder, or anywhere) is refused too.
+  fs::path d = with_measurements("link", rows);
+  fs::remove(d / "candidates" / "c01.cubin");
+  fs::create_symlink(fs::absolute(d / "original.cubin"), d / "candidates" / "c01.cubin");
+  MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.diagnostics.front().code, "bad-manifest");
+  EXPECT_FALSE(fs::exists(d / "tuned.cubin"));
+}
+
+TEST(TunePipeline, MeasureProvesTheWinnerAgainBeforeWritingIt) {
+  REQUIRE_TOOLS();
+  fs::path d = with_measurements("reprove", {{"c01", "candidates/c01.cubin", "ok", "", 90.0, 89.0, 0.3, 15}});
+  // The winner's bytes swapped for the original's: a cubin, but not the order tune.json says.
+  fs::copy_file(d / "original.cubin", d / "candidates" / "c01.cubin", fs::copy_options::overwrite_existing);
+  MeasureResult m = measure_tuning(d, d / "tuned.cubin");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.diagnostics.front().code, "tune-proof-failed") << format_diagnostic(m.diagnostics.front());
+  EXPECT_FALSE(fs::exists(d / "tuned.cubin"));
 }
 
 TEST(TunePipeline, PrepareRefusesWhatItCannotTune) {
