@@ -125,18 +125,34 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   llvm::msgpack::Document doc;
   if (!doc.readFromBlob(blob, false)) return error(co.origin, "bad-code-object", "the AMDGPU metadata note is not valid msgpack");
   if (doc.getRoot().getKind() != llvm::msgpack::Type::Map) return error(co.origin, "bad-code-object", "the AMDGPU metadata is not a map");
+  // What the loader relies on must be there and make sense: a note that decodes to something
+  // else (a corrupt byte can turn a map into an empty one) is refused, not read as zeros.
+  auto bad = [&](std::string what) { return error(co.origin, "bad-code-object", "the AMDGPU metadata note " + std::move(what)); };
   auto& root = doc.getRoot().getMap();
-  if (auto* target = member(root, "amdhsa.target")) co.target = std::string(str(*target));
+  auto* target = member(root, "amdhsa.target");
+  if (!target || str(*target).empty()) return bad("has no amdhsa.target");
+  co.target = std::string(str(*target));
+  if (!co.target.starts_with("amdgcn-amd-amdhsa--")) return bad("names the target '" + co.target + "', not amdgcn-amd-amdhsa--<gpu>");
+  auto* version = member(root, "amdhsa.version");
+  if (!version || version->getKind() != llvm::msgpack::Type::Array) return bad("has no amdhsa.version");
   auto* kernels = member(root, "amdhsa.kernels");
-  if (!kernels || kernels->getKind() != llvm::msgpack::Type::Array) return std::nullopt;
+  if (!kernels || kernels->getKind() != llvm::msgpack::Type::Array) return bad("has no amdhsa.kernels list");
+  std::vector<bool> described(co.kernels.size(), false);
   for (auto& node : kernels->getArray()) {
-    if (node.getKind() != llvm::msgpack::Type::Map) continue;
+    if (node.getKind() != llvm::msgpack::Type::Map) return bad("lists a kernel that is not a map");
     auto& k = node.getMap();
     auto* symbol = member(k, ".symbol");
-    if (!symbol) continue;
+    if (!symbol || str(*symbol).empty()) return bad("lists a kernel without .symbol");
     auto it = std::find_if(co.kernels.begin(), co.kernels.end(), [&](const Kernel& x) { return x.symbol == str(*symbol); });
-    if (it == co.kernels.end()) continue;
+    if (it == co.kernels.end()) return bad(fmt::format("describes {}, which the symbol table has no descriptor for", str(*symbol)));
+    described[static_cast<std::size_t>(it - co.kernels.begin())] = true;
     Kernel& kernel = *it;
+    for (std::string_view key : {".kernarg_segment_size", ".kernarg_segment_align", ".wavefront_size", ".sgpr_count", ".vgpr_count",
+                                 ".max_flat_workgroup_size", ".group_segment_fixed_size", ".private_segment_fixed_size"}) {
+      auto* v = member(k, key);
+      if (!v || (v->getKind() != llvm::msgpack::Type::UInt && v->getKind() != llvm::msgpack::Type::Int))
+        return bad(fmt::format("gives kernel {} no number for {}", kernel.name, key));
+    }
     auto field = [&](std::string_view key) { auto* v = member(k, key); return v ? num(*v) : 0u; };
     kernel.kernarg_segment_size = field(".kernarg_segment_size");
     kernel.kernarg_segment_align = field(".kernarg_segment_align");
@@ -158,10 +174,22 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
         if (auto* v = member(m, ".address_space")) arg.address_space = std::string(str(*v));
         if (auto* v = member(m, ".offset")) arg.offset = num(*v);
         if (auto* v = member(m, ".size")) arg.size = num(*v);
+        if (arg.value_kind.empty() || std::uint64_t(arg.offset) + arg.size > kernel.kernarg_segment_size)
+          return bad(fmt::format("gives kernel {} an argument {} outside its {}-byte kernarg segment", kernel.name,
+                                 arg.value_kind.empty() ? std::string("without .value_kind") : fmt::format("at {}+{}", arg.offset, arg.size),
+                                 kernel.kernarg_segment_size));
         kernel.arguments.push_back(std::move(arg));
       }
     }
+    if (kernel.wavefront_size != (kernel.descriptor.wave32 ? 32u : 64u))
+      return bad(fmt::format("gives kernel {} a wavefront size of {}, its descriptor says {}", kernel.name, kernel.wavefront_size,
+                             kernel.descriptor.wave32 ? 32 : 64));
+    if (kernel.max_flat_workgroup_size == 0 || kernel.max_flat_workgroup_size > 1024 || kernel.kernarg_segment_align == 0)
+      return bad(fmt::format("gives kernel {} a workgroup size limit of {} and a kernarg alignment of {}", kernel.name,
+                             kernel.max_flat_workgroup_size, kernel.kernarg_segment_align));
   }
+  for (std::size_t i = 0; i < described.size(); ++i)
+    if (!described[i]) return bad("does not describe kernel " + co.kernels[i].name);
   return std::nullopt;
 }
 
@@ -292,6 +320,16 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
                                static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), image.size()));
     std::memcpy(co.memory.data() + ph.p_vaddr, image.data() + ph.p_offset, ph.p_filesz);
   }
+  // Executable sections, by address: a kernel's code must lie in one.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> executable;
+  {
+    auto sections = file.sections();
+    if (!sections) return error(origin, "bad-code-object", llvm::toString(sections.takeError()));
+    for (const auto& sh : *sections)
+      if ((sh.sh_flags & llvm::ELF::SHF_EXECINSTR) && sh.sh_size > 0 && sh.sh_addr + sh.sh_size <= co.memory.size() &&
+          sh.sh_addr + sh.sh_size > sh.sh_addr)
+        executable.emplace_back(sh.sh_addr, sh.sh_addr + sh.sh_size);
+  }
   // Kernels: every <name>.kd object symbol is a descriptor; <name> is the code.
   struct Sym {
     std::string name;
@@ -326,13 +364,34 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     if (entry < 0 || static_cast<std::uint64_t>(entry) >= co.memory.size())
       return error(origin, "bad-code-object", fmt::format("kernel {}: code entry {} lies outside the loaded image", k.name, entry));
     k.code_address = static_cast<std::uint64_t>(entry);
+    // The code lies in an executable section; the function symbol, if any, says how much of it.
+    const auto section = std::find_if(executable.begin(), executable.end(), [&](const auto& r) {
+      return k.code_address >= r.first && k.code_address < r.second;
+    });
+    if (section == executable.end())
+      return error(origin, "bad-code-object", fmt::format("kernel {}: code entry {:#x} lies in no executable section", k.name, k.code_address));
+    // Unsized: up to the next kernel or function in the section.
+    k.code_size = section->second - k.code_address;
     for (const auto& f : symbols)
-      if (f.function && f.name == k.name) k.code_size = f.size;
-    if (k.code_size == 0 || k.code_address + k.code_size > co.memory.size())
-      k.code_size = co.memory.size() - k.code_address;
+      if (f.function && f.address > k.code_address && f.address < k.code_address + k.code_size) k.code_size = f.address - k.code_address;
+    for (const auto& f : symbols) {
+      if (!f.function || f.name != k.name || f.size == 0) continue;
+      if (f.address != k.code_address || f.size > section->second - k.code_address)
+        return error(origin, "bad-code-object",
+                     fmt::format("kernel {}: its symbol claims {} bytes at {:#x}, but its code starts at {:#x} and its section ends at {:#x}",
+                                 k.name, f.size, f.address, k.code_address, section->second));
+      k.code_size = f.size;
+    }
     co.kernels.push_back(std::move(k));
   }
   std::sort(co.kernels.begin(), co.kernels.end(), [](const Kernel& a, const Kernel& b) { return a.code_address < b.code_address; });
+  // No kernel's code runs into the next one's.
+  for (std::size_t i = 0; i + 1 < co.kernels.size(); ++i) {
+    const Kernel &a = co.kernels[i], &b = co.kernels[i + 1];
+    if (b.code_address < a.code_address + a.code_size)
+      return error(origin, "bad-code-object", fmt::format("kernel {}: its code ({} bytes at {:#x}) runs into kernel {} at {:#x}", a.name,
+                                                          a.code_size, a.code_address, b.name, b.code_address));
+  }
   for (const auto& f : symbols) {
     if (!f.function || f.size == 0 || f.address + f.size > co.memory.size()) continue;
     const bool kernel = std::any_of(co.kernels.begin(), co.kernels.end(), [&](const Kernel& k) { return k.code_address == f.address; });

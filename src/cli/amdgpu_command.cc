@@ -9,6 +9,7 @@
 #include "amdgpu/decode.h"
 #include "amdgpu/listing.h"
 #include "cli/commands.h"
+#include "common/json.h"
 #include "emu/coverage.h"
 
 namespace gpuport::cli {
@@ -65,7 +66,7 @@ int run_amdgpu(const AmdgpuArguments& a) {
     if (!code) return print_errors(code.diagnostics());
     decoded.push_back(std::move(*code));
   }
-  write_stdout(a.json ? amdgpu::listing_json(*co, decoded).dump(1) + "\n" : amdgpu::format_listing(*co, decoded));
+  write_stdout(a.json ? dump_json(amdgpu::listing_json(*co, decoded), 1) : amdgpu::format_listing(*co, decoded));
   return 0;
 }
 

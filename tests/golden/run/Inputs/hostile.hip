@@ -1,7 +1,7 @@
 // What a hostile but fair program asks of the runtime: launches beyond what HIP allows, a grid
 // of 2^31 - 1 short workgroups, copies and memsets to an address no allocation holds, an
-// allocation of SIZE_MAX bytes, and a kernel that never ends (for the signal tests). The mode is
-// the first argument.
+// allocation of SIZE_MAX bytes, a kernel that never ends (for the signal tests), and a code object
+// to load. The mode is the first argument.
 #include "hip_check.h"
 
 #include <cstdint>
@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
     std::printf("finished: %s\n", hipGetErrorName(hipDeviceSynchronize()));
     return 0;
   }
+  if (mode == "module" && argc > 2) {
+    // A code object a user hands over: loaded, or refused with HIP's error.
+    hipModule_t module = nullptr;
+    std::printf("hipModuleLoad(%s): %s\n", argv[2], hipGetErrorName(hipModuleLoad(&module, argv[2])));
+    return 0;
+  }
   if (mode == "once") {
     hipLaunchKernelGGL(touch, dim3(1), dim3(32), 0, nullptr, d);
     int value = 0;
@@ -89,6 +95,6 @@ int main(int argc, char** argv) {
     hipLaunchKernelGGL(spin, dim3(1), dim3(32), 0, nullptr, d);
     return hipDeviceSynchronize() == hipSuccess ? 3 : 4;
   }
-  std::fprintf(stderr, "usage: hostile limits|many-groups|huge-grid|once|spin\n");
+  std::fprintf(stderr, "usage: hostile limits|many-groups|huge-grid|once|spin|module PATH\n");
   return 2;
 }
