@@ -63,17 +63,14 @@ int run_asm(const AsmArguments& a) {
     std::fprintf(stderr, "gpuport asm: --target %s: expected gfx1100 or sm_XX (sm_70 to sm_90)\n", a.target.c_str());
     return 2;
   }
-  for (std::size_t start = 0; start < a.archs.size();) {
-    auto comma = a.archs.find(',', start);
-    const std::string one = a.archs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const int arch = sass::parse_arch(one);
-    if (arch == 0) {
-      std::fprintf(stderr, "gpuport asm: --arch %s: not an architecture (sm_80, sm_90, ...)\n", one.c_str());
+  if (!a.archs.empty()) {
+    std::string problem;
+    auto archs = sass::parse_arch_list(a.archs, problem);
+    if (!archs) {
+      std::fprintf(stderr, "gpuport asm: --arch %s: %s\n", a.archs.c_str(), problem.c_str());
       return 2;
     }
-    options.archs.push_back(arch);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+    options.archs = *archs;
   }
   if (!a.kernel.empty()) options.kernel = a.kernel;
   options.optimize = !a.no_optimize;
@@ -194,7 +191,7 @@ int run_asm(const AsmArguments& a) {
   }
   if (a.report == "json") {
     make_valid_utf8(report);
-    write_stdout(report.dump(2) + "\n");
+    write_stdout(dump_json(report, 2));
   }
   return status;
 }

@@ -177,6 +177,8 @@ AsmResult translate_machine_code(const std::filesystem::path& input, std::string
     auto parsed = sass::parse_sass(listing.text, po);
     for (const auto& d : parsed.diagnostics)
       if (d.severity == Severity::error) result.diagnostics.push_back(d);
+    // A listing the parser found damaged is not translated: all or nothing.
+    if (has_errors(parsed.diagnostics)) continue;
     std::optional<sass::Cubin> cubin;
     if (!listing.cubin.empty()) {
       auto read = sass::read_cubin(listing.cubin, listing.cubin_name.empty() ? listing.name : listing.cubin_name);

@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "sass/control.h"
 
 #if defined(__SSE2__)
@@ -630,6 +632,7 @@ struct LineParser {
   std::uint64_t bundle_address = 0;
   std::uint64_t bundle_word = 0;
   bool have_bundle = false;
+  bool dropped_instruction = false;  // the last instruction line was refused: its words are skipped
 
   void error(std::uint32_t column, std::string code, std::string message) {
     if (result.diagnostics.size() >= options.max_diagnostics) {
@@ -656,6 +659,7 @@ struct LineParser {
 
   void finish_function() {
     if (function == nullptr) return;
+    check_branch_addresses();
     std::uint64_t end = 0;
     if (!function->instructions.empty()) {
       const auto& last = function->instructions.back();
@@ -669,6 +673,30 @@ struct LineParser {
     pending_labels.clear();
     function = nullptr;
     have_bundle = false;
+  }
+
+  // A branch or reconvergence target printed as an address (cuobjdump's form) must be the
+  // address of an instruction of the function: text that says otherwise is damaged, and a
+  // translation of it would guess.
+  void check_branch_addresses() {
+    static constexpr std::string_view kLocalTargets[] = {"BRA", "SSY", "PBK", "PCNT", "BSSY"};
+    for (const SassInstruction& inst : function->instructions) {
+      if (std::find(std::begin(kLocalTargets), std::end(kLocalTargets), inst.opcode) == std::end(kLocalTargets)) continue;
+      for (const SassOperand& op : inst.operands) {
+        if (op.kind != OperandKind::label || !op.text.starts_with("0x")) continue;
+        std::uint64_t target = 0;
+        const char* first = op.text.data() + 2;
+        const char* last = op.text.data() + op.text.size();
+        auto [end, ec] = std::from_chars(first, last, target, 16);
+        if (ec == std::errc() && end == last && function->find_instruction(target) != SassFunction::npos) continue;
+        const std::uint32_t saved = line_number;
+        line_number = inst.line;
+        error(1, "bad-branch-target",
+              fmt::format("{} {}: {} is not the address of an instruction of {}", inst.opcode, std::string_view(op.text), std::string_view(op.text),
+                          function->name.empty() ? std::string("the function") : function->name));
+        line_number = saved;
+      }
+    }
   }
 
   void start_function(std::string name, std::string section) {
@@ -713,6 +741,7 @@ struct LineParser {
   }
 
   void on_word(std::uint64_t word, std::uint32_t column) {
+    if (dropped_instruction) return;  // the encoding of an instruction refused for its address
     if (function == nullptr) {
       error(column, "sass-stray-encoding", "encoding word outside a function");
       return;
@@ -762,6 +791,16 @@ struct LineParser {
       // nvdisasm -c without section lines, or a fragment: an anonymous function.
       start_function("", "");
     }
+    // Addresses only grow within a function: a listing whose addresses repeat or go back is
+    // damaged (lines lost, repeated or reordered), and its branches would land elsewhere.
+    if (!function->instructions.empty() && address <= function->instructions.back().address) {
+      error(column, "bad-instruction-address",
+            fmt::format("instruction address /*{:04x}*/ {} /*{:04x}*/ of the instruction before: the listing is out of order", address,
+                        address == function->instructions.back().address ? "repeats" : "goes back from", function->instructions.back().address));
+      dropped_instruction = true;
+      return;
+    }
+    dropped_instruction = false;
     // Built in place: a SassInstruction is large, and moving one per line shows in the profile.
     SassInstruction& inst = function->instructions.emplace_back();
     inst.address = address;
@@ -849,7 +888,7 @@ struct LineParser {
         set_arch(arch);
       }
     } else if (name == ".target") {
-      set_arch(parse_arch(args));  // CUDA 13 nvdisasm says ".target sm_100" instead of headerflags
+      set_arch(parse_arch_prefix(args));  // CUDA 13 nvdisasm says ".target sm_100" instead of headerflags
     } else if (name == ".sectioninfo") {
       std::size_t at = args.find("SHI_REGISTERS=");
       if (at != std::string_view::npos && function != nullptr) {
@@ -882,7 +921,7 @@ struct LineParser {
       result.programs.emplace_back();
       program = &result.programs.back();
       program->arch = 0;
-      set_arch(parse_arch(trim(s.substr(9))));
+      set_arch(parse_arch_prefix(trim(s.substr(9))));
       return true;
     }
     if (s.starts_with("Function : ")) {

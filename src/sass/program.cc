@@ -1,10 +1,13 @@
 #include "sass/program.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gpuport::sass {
 
-int parse_arch(std::string_view text) {
+int parse_arch_prefix(std::string_view text) {
   if (text.starts_with("sm_")) text.remove_prefix(3);
   else if (text.starts_with("SM")) text.remove_prefix(2);
   else return 0;
@@ -15,6 +18,37 @@ int parse_arch(std::string_view text) {
   if (digits == 0) return 0;
   // Suffixes such as sm_90a / sm_100f name the same encoding.
   return arch;
+}
+
+int parse_arch(std::string_view text) {
+  const std::size_t prefix = text.starts_with("sm_") ? 3 : text.starts_with("SM") ? 2 : 0;
+  if (prefix == 0) return 0;
+  std::string_view rest = text.substr(prefix);
+  std::size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  // Two or three digits, then at most one of the suffixes NVIDIA uses (sm_90a, sm_100f).
+  if (digits < 2 || digits > 3 || rest[0] == '0') return 0;
+  const std::string_view suffix = rest.substr(digits);
+  if (!suffix.empty() && suffix != "a" && suffix != "f") return 0;
+  return parse_arch_prefix(text);
+}
+
+std::optional<std::vector<int>> parse_arch_list(std::string_view text, std::string& problem) {
+  std::vector<int> archs;
+  while (true) {
+    const std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    const int arch = parse_arch(item);
+    if (arch == 0) {
+      problem = item.empty() ? "an empty item in the list" : "'" + std::string(item) + "' is not an architecture (sm_80, sm_90a, ...)";
+      return std::nullopt;
+    }
+    if (std::find(archs.begin(), archs.end(), arch) == archs.end()) archs.push_back(arch);
+    if (comma == std::string_view::npos) return archs;
+    text.remove_prefix(comma + 1);
+  }
 }
 
 EncodingFamily encoding_family(int arch) {

@@ -203,8 +203,14 @@ class ModifierList {
 // the control bits in the high word.
 enum class EncodingFamily : std::uint8_t { unknown, maxwell, volta };
 
-// "sm_61" -> 61; 0 when the text is not an arch name.
+// "sm_61" -> 61, "sm_90a" -> 90: the whole text names an architecture (sm_ and two or three
+// digits, optionally NVIDIA's a or f suffix); 0 otherwise ("sm_80;x", "sm_12x", "sm_8").
 int parse_arch(std::string_view text);
+// The architecture a listing's text starts with ("sm_90a, texmode_unified" -> 90); 0 if none.
+int parse_arch_prefix(std::string_view text);
+// A comma-separated list of architectures, each named whole, in order without repeats; nullopt
+// with `problem` saying which item is wrong.
+std::optional<std::vector<int>> parse_arch_list(std::string_view text, std::string& problem);
 EncodingFamily encoding_family(int arch);
 
 // Scheduling information the hardware reads next to each instruction.

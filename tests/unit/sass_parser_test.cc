@@ -71,6 +71,50 @@ TEST(SassListings, PrintReproducesEveryInstructionLine) {
   EXPECT_GT(checked, 1000u);
 }
 
+TEST(SassListingChecks, AddressesOnlyGrowAndBranchesLandOnInstructions) {
+  // cuobjdump -sass text as a hostile user might hand it over: the intact listing parses clean;
+  // an address that repeats or goes back, and a branch to an address no instruction has, are
+  // errors with the line (before, all three were accepted and translated).
+  const std::string intact =
+      "\tcode for sm_80\n\t\tFunction : k\n"
+      "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+      "        /*0010*/                   ISETP.GE.AND P0, PT, R1, 0x1, PT ;\n"
+      "        /*0020*/               @P0 BRA 0x40 ;\n"
+      "        /*0030*/                   NOP ;\n"
+      "        /*0040*/                   EXIT ;\n";
+  EXPECT_TRUE(parse_sass(intact).diagnostics.empty());
+  auto codes = [](const std::string& text) {
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    for (const auto& d : parse_sass(text).diagnostics) out.emplace_back(d.code, d.location.line);
+    return out;
+  };
+  std::string repeat = intact;
+  repeat.replace(repeat.find("/*0030*/"), 8, "/*0020*/");
+  EXPECT_EQ(codes(repeat), (std::vector<std::pair<std::string, std::uint32_t>>{{"bad-instruction-address", 6}}));
+  std::string back = intact;
+  back.replace(back.find("/*0010*/"), 8, "/*0000*/");
+  EXPECT_EQ(codes(back), (std::vector<std::pair<std::string, std::uint32_t>>{{"bad-instruction-address", 4}}));
+  std::string stray = intact;
+  stray.replace(stray.find("BRA 0x40"), 8, "BRA 0x48");
+  EXPECT_EQ(codes(stray), (std::vector<std::pair<std::string, std::uint32_t>>{{"bad-branch-target", 5}}));
+}
+
+TEST(SassArch, NamesAreReadWhole) {
+  EXPECT_EQ(parse_arch("sm_80"), 80);
+  EXPECT_EQ(parse_arch("sm_90a"), 90);
+  EXPECT_EQ(parse_arch("sm_100f"), 100);
+  EXPECT_EQ(parse_arch("SM75"), 75);
+  for (const char* bad : {"sm_80;x", "sm_12x", "sm_8", "sm_1000", "sm_080", "sm_90ab", "sm_", "80", "sm_80 ", ""})
+    EXPECT_EQ(parse_arch(bad), 0) << bad;
+  EXPECT_EQ(parse_arch_prefix("sm_90a, texmode_unified"), 90);
+  std::string problem;
+  EXPECT_EQ(parse_arch_list("sm_80, sm_90,sm_80", problem), (std::vector<int>{80, 90}));
+  EXPECT_FALSE(parse_arch_list("sm_80;x", problem));
+  EXPECT_EQ(problem, "'sm_80;x' is not an architecture (sm_80, sm_90a, ...)");
+  EXPECT_FALSE(parse_arch_list("sm_80,", problem));
+  EXPECT_EQ(problem, "an empty item in the list");
+}
+
 }  // namespace
 }  // namespace gpuport::sass
 
