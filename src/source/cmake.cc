@@ -52,30 +52,54 @@ std::size_t bracket_end(std::string_view t, std::size_t i, int level) {
   return at == std::string_view::npos ? t.size() : at + close.size();
 }
 
-// The commands of a CMake file; `problem` is set (with its offset) for an unterminated one.
-std::vector<Command> parse(std::string_view t, std::size_t& problem) {
+// The commands of a CMake file, read as CMake's grammar has them: between commands only spaces,
+// comments and line endings, and a line ending after each command. On text CMake would refuse,
+// `problem` is set to its offset and `why` says what is wrong, as CMake's parse error would.
+std::vector<Command> parse(std::string_view t, std::size_t& problem, std::string& why) {
   std::vector<Command> out;
   problem = std::string_view::npos;
   std::size_t i = 0;
+  bool line_ended = true;  // a new command may start: at the start, or after a line ending
+  auto word_at = [&](std::size_t at) {
+    std::size_t e = at;
+    while (e < t.size() && e - at < 20 && t[e] != ' ' && t[e] != '\t' && t[e] != '\n' && t[e] != '\r') ++e;
+    return std::string(t.substr(at, e - at));
+  };
   while (i < t.size()) {
     const char c = t[i];
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
+    }
+    if (c == '\n') {
+      line_ended = true;
+      ++i;
+      continue;
+    }
     if (c == '#') {
       const int level = bracket_open(t, i + 1);
       if (level >= 0) i = bracket_end(t, i + 1, level);
       else while (i < t.size() && t[i] != '\n') ++i;
       continue;
     }
-    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_') || (i > 0 && is_ident_char(t[i - 1]))) {
-      ++i;
-      continue;
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
+      problem = i;
+      why = "expected a command name, got '" + word_at(i) + "'; the file is left as it is";
+      return out;
+    }
+    if (!line_ended) {
+      problem = i;
+      why = "expected a line ending after the command before, got '" + word_at(i) + "'; the file is left as it is";
+      return out;
     }
     std::size_t k = i;
     while (k < t.size() && is_ident_char(t[k])) ++k;
     std::size_t open = k;
     while (open < t.size() && (t[open] == ' ' || t[open] == '\t')) ++open;
     if (open >= t.size() || t[open] != '(') {
-      i = k;
-      continue;
+      problem = i;
+      why = "the command name '" + std::string(t.substr(i, k - i)) + "' is not followed by '('; the file is left as it is";
+      return out;
     }
     Command cmd;
     cmd.begin = i;
@@ -126,11 +150,13 @@ std::vector<Command> parse(std::string_view t, std::size_t& problem) {
     }
     if (depth > 0) {
       problem = i;
+      why = "a command whose parenthesis is never closed; the file is left as it is";
       return out;
     }
     cmd.end = p;
     out.push_back(std::move(cmd));
     i = p;
+    line_ended = false;
   }
   return out;
 }
@@ -212,9 +238,10 @@ class CMakeTranslator {
 
   void run() {
     std::size_t problem = 0;
-    commands_ = parse(text_, problem);
+    std::string why;
+    commands_ = parse(text_, problem, why);
     if (problem != std::string_view::npos) {
-      report(problem, Severity::error, "cmake-syntax", "a command whose parenthesis is never closed; the file is left as it is");
+      report(problem, Severity::error, "cmake-syntax", why);
       r_.ok = false;
       return;
     }
