@@ -56,7 +56,7 @@ int report(const std::string& output_text, const std::string& file, const Latenc
 // The timed chains as the disassembly of the built executable shows them (kept in
 // DIR/latency_bench.sass). 0: every chain is what it claims; 1: one is not; 2: no check made.
 int check_chains(const fs::path& dir, const fs::path& executable, const tune::LatencyBenchOptions& options) {
-  const tune::BenchmarkDisassembly sass = tune::disassemble_latency_benchmark(executable, dir / "cubins");
+  const tune::BenchmarkDisassembly sass = tune::disassemble_latency_benchmark(executable);
   if (!sass.ok) {
     std::printf("chains not checked: %s\n", sass.message.c_str());
     return 2;

@@ -1,6 +1,7 @@
 #include "tune/latency_bench.h"
 
 #include <algorithm>
+#include <cstring>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "sass/defuse.h"
 #include "sass/parser.h"
 #include "tune/tables.h"
+#include "common/temporary.h"
 #include "common/text.h"
 
 namespace gpuport::tune {
@@ -499,7 +501,7 @@ sass::ToolRun build_latency_benchmark(const fs::path& source, const fs::path& ex
 // ---------------------------------------------------------------------------------------------
 // The disassembly check.
 
-BenchmarkDisassembly disassemble_latency_benchmark(const fs::path& executable, const fs::path& work_dir) {
+BenchmarkDisassembly disassemble_latency_benchmark(const fs::path& executable) {
   BenchmarkDisassembly out;
   const sass::Toolchain tc = sass::detect_toolchain(sass::ToolchainId::cuda11);
   for (sass::Tool tool : {sass::Tool::cuobjdump, sass::Tool::nvdisasm})
@@ -507,13 +509,15 @@ BenchmarkDisassembly disassemble_latency_benchmark(const fs::path& executable, c
       out.message = *why;
       return out;
     }
-  std::error_code ec;
-  fs::remove_all(work_dir, ec);
-  fs::create_directories(work_dir, ec);
-  if (ec) {
-    out.message = fmt::format("cannot create {}: {}", work_dir.string(), ec.message());
+  // The cubins are extracted into a private folder of gpuport's, removed afterwards (never into
+  // the user's --out folder, which may hold anything).
+  const TemporaryFolder temporary = TemporaryFolder::make("latency-bench");
+  if (temporary.empty()) {
+    out.message = fmt::format("cannot make a temporary folder: {}", std::strerror(errno));
     return out;
   }
+  const fs::path& work_dir = temporary.path();
+  std::error_code ec;
   if (const sass::ToolRun x = sass::extract_cubins(tc, fs::absolute(executable), work_dir); !x.ok) {
     out.message = x.message;
     return out;

@@ -61,7 +61,7 @@ std::string generate_latency_benchmark(const LatencyBenchOptions& options = {});
 sass::ToolRun build_latency_benchmark(const std::filesystem::path& source, const std::filesystem::path& executable,
                                       int arch, std::chrono::seconds timeout = std::chrono::seconds(600));
 
-// The built executable's SASS: its cubins extracted into `work_dir` (cuobjdump -xelf 11.8; its
+// The built executable's SASS: its cubins extracted into a private temporary folder (cuobjdump -xelf 11.8; its
 // -sass takes minutes on this much code) and the one that holds the benchmark's kernels
 // disassembled (nvdisasm 11.8) and parsed. ok false: `message` says which tool is missing or
 // failed, or that no cubin has the kernels.
@@ -71,8 +71,7 @@ struct BenchmarkDisassembly {
   std::string listing;  // nvdisasm -hex text
   sass::SassProgram program;
 };
-BenchmarkDisassembly disassemble_latency_benchmark(const std::filesystem::path& executable,
-                                                   const std::filesystem::path& work_dir);
+BenchmarkDisassembly disassemble_latency_benchmark(const std::filesystem::path& executable);
 
 // What the disassembly shows for one kernel: the opcodes between its first two clock reads (the
 // timed chain of the timed-repetition loop).

@@ -15,6 +15,7 @@
 
 #include "common/file_io.h"
 #include "common/temporary.h"
+#include "common/json.h"
 #include "common/process.h"
 #include "sass/cubin.h"
 #include "sass/indirect_branches.h"
@@ -498,7 +499,7 @@ PrepareResult prepare_staged(const TuneRequest& request, const fs::path& dir, st
   files.push_back("tune.json");
   manifest["made_by"] = kMadeBy;
   manifest["files"] = files;
-  if (auto err = write_file_atomic(dir / "tune.json", manifest.dump(1) + "\n", {.durable = false})) result.diagnostics.push_back(*err);
+  if (auto err = write_file_atomic(dir / "tune.json", dump_json(manifest, 1), {.durable = false})) result.diagnostics.push_back(*err);
   return result;
 }
 
@@ -515,9 +516,25 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   // Everything is made in a staging folder beside `dir` and moved into place only when the
   // preparation succeeded: a failure (or a signal) leaves `dir` as it was.
   const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  // Missing parent folders are made, and removed again (while empty) when the preparation fails.
+  std::vector<fs::path> made_parents;
+  for (fs::path p = parent; !p.empty() && !fs::exists(fs::symlink_status(p)); p = p.parent_path()) {
+    made_parents.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  struct RemoveMadeParents {
+    const std::vector<fs::path>& folders;
+    bool keep = false;
+    ~RemoveMadeParents() {
+      std::error_code ignored;
+      if (!keep)
+        for (const fs::path& p : folders) fs::remove(p, ignored);  // deepest first; only while empty
+    }
+  } cleanup{made_parents};
   std::error_code ec;
-  if (!fs::exists(parent, ec)) {
-    result.diagnostics.push_back(error(dir.string(), "io-error", "the folder " + parent.string() + " does not exist"));
+  fs::create_directories(parent, ec);
+  if (ec) {
+    result.diagnostics.push_back(error(dir.string(), "io-error", "cannot make the folder " + parent.string() + ": " + ec.message()));
     return result;
   }
   remove_stale_temporaries(parent);
@@ -536,6 +553,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
     result.diagnostics.push_back(*err);
     return result;
   }
+  cleanup.keep = true;
   if (earlier->exists && !earlier->empty) {
     Diagnostic note = error(dir.string(), "tune-folder-replaced",
                             "held an earlier preparation (kernel " + earlier->kernel + "): its files and measurements were replaced");

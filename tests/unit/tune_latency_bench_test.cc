@@ -350,7 +350,7 @@ const BuiltBenchmark& built_benchmark() {
     if (!built.ok) {
       r.failure = built.message;
     } else {
-      r.sass = disassemble_latency_benchmark(dir / "latency_bench", dir / "cubins");
+      r.sass = disassemble_latency_benchmark(dir / "latency_bench");
       if (!r.sass.ok) r.failure = r.sass.message;
     }
     std::error_code ec;

@@ -307,6 +307,11 @@ TEST(TunePipeline, PrepareOnATruncatedCubinNamesTheUsersFileAndLeavesNothing) {
   EXPECT_EQ(p.diagnostics.front().location.file, r.input.string()) << format_diagnostic(p.diagnostics.front());
   EXPECT_FALSE(fs::exists(d / "work"));
   EXPECT_FALSE(has_staging_leftovers(d));
+  // Parent folders it had to make go again with the failure.
+  r.work_dir = d / "new" / "deeper" / "work";
+  p = prepare_tuning(r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_FALSE(fs::exists(d / "new"));
 }
 
 TEST(TunePipeline, MeasureReadsOnlyCandidatesOfTheFolder) {
