@@ -282,29 +282,34 @@ std::optional<int> temporary_file_writer(std::string_view name) {
   return std::stoi(std::string(digits));
 }
 
-std::size_t remove_stale_temporaries(const fs::path& folder) {
+std::size_t remove_entries_of_ended_processes(const fs::path& folder, std::optional<int> (*owner)(std::string_view name),
+                                              bool files_too) {
   std::size_t removed = 0;
   DIR* d = ::opendir(folder.c_str());
   if (d == nullptr) return 0;
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
-    const auto writer = temporary_file_writer(name);
+    const auto writer = owner(name);
     if (!writer) continue;
     const pid_t pid = static_cast<pid_t>(*writer);
-    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // its writer still runs
-    const fs::path file = folder / std::string(name);
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // its process still runs
+    const fs::path entry = folder / std::string(name);
     struct stat st {};
-    if (::lstat(file.c_str(), &st) != 0) continue;
-    if (S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()) {  // a staging folder (TemporaryFolder::make_beside)
+    if (::lstat(entry.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()) {
       std::error_code ec;
-      fs::remove_all(file, ec);
+      fs::remove_all(entry, ec);
       removed += !ec;
-    } else if (S_ISREG(st.st_mode) && ::unlink(file.c_str()) == 0) {
+    } else if (files_too && S_ISREG(st.st_mode) && ::unlink(entry.c_str()) == 0) {
       ++removed;
     }
   }
   ::closedir(d);
   return removed;
+}
+
+std::size_t remove_stale_temporaries(const fs::path& folder) {
+  return remove_entries_of_ended_processes(folder, temporary_file_writer, true);
 }
 
 }  // namespace gpuport

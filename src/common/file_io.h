@@ -56,6 +56,11 @@ std::optional<Diagnostic> copy_file_atomic(const std::filesystem::path& from,
 // `folder` whose writing process no longer runs (left by an interrupted run) and returns how
 // many went.
 std::size_t remove_stale_temporaries(const std::filesystem::path& folder);
+// The entries of `folder` whose name `owner` maps to a process id that no longer runs are
+// removed: folders this user owns with everything in them, and with `files_too` regular files.
+// Returns how many went. (remove_stale_temporaries, and temporary.h's stale folders.)
+std::size_t remove_entries_of_ended_processes(const std::filesystem::path& folder,
+                                              std::optional<int> (*owner)(std::string_view name), bool files_too);
 // The process id in such a temporary file's name; std::nullopt for any other name.
 std::optional<int> temporary_file_writer(std::string_view file_name);
 

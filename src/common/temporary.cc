@@ -1,15 +1,12 @@
 #include "common/temporary.h"
 
-#include <cerrno>
-#include <csignal>
 #include <cstdlib>
-#include <dirent.h>
 #include <mutex>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
 #include "common/process.h"
 
 namespace gpuport {
@@ -38,23 +35,7 @@ std::optional<int> temporary_folder_owner(std::string_view name) {
 }
 
 std::size_t remove_stale_temporary_folders(const fs::path& base) {
-  std::size_t removed = 0;
-  DIR* d = ::opendir(base.c_str());
-  if (d == nullptr) return 0;
-  while (const dirent* e = ::readdir(d)) {
-    const std::string_view name = e->d_name;
-    const auto owner = temporary_folder_owner(name);
-    if (!owner) continue;
-    const pid_t pid = static_cast<pid_t>(*owner);
-    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // its process still runs
-    const fs::path folder = base / std::string(name);
-    struct stat st {};
-    if (::lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
-    std::error_code ec;
-    if (fs::remove_all(folder, ec) != static_cast<std::uintmax_t>(-1) && !ec) ++removed;
-  }
-  ::closedir(d);
-  return removed;
+  return remove_entries_of_ended_processes(base, temporary_folder_owner, false);
 }
 
 TemporaryFolder TemporaryFolder::make(std::string_view what) {

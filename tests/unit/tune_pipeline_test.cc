@@ -33,6 +33,17 @@ fs::path fresh_dir(const std::string& name) {
 
 std::string slurp(const fs::path& p) { return sass::testing::read_text(p); }
 
+// A quick preparation of reduce_shared (sm_90) into `work_dir`.
+TuneRequest small_request(const fs::path& work_dir) {
+  TuneRequest r;
+  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
+  r.kernel = "reduce_shared";
+  r.candidates = 2;
+  r.search_steps = 500;
+  r.work_dir = work_dir;
+  return r;
+}
+
 // A prepared folder for reduce_shared (sm_90), made once.
 const fs::path& prepared() {
   static const fs::path dir = [] {
@@ -169,12 +180,7 @@ TEST(TunePipeline, MeasuredLatenciesReplaceTheTablesBounds) {
     text += std::string(op) + "\t1\n";
   text += "NOTANOPCODE\t3\n";
   std::ofstream(d / "latencies.tsv") << text;
-  TuneRequest r;
-  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
-  r.kernel = "reduce_shared";
-  r.candidates = 2;
-  r.search_steps = 500;
-  r.work_dir = d / "work";
+  TuneRequest r = small_request(d / "work");
   r.latencies = d / "latencies.tsv";
   PrepareResult p = prepare_tuning(r);
   ASSERT_TRUE(p.ok()) << format_diagnostic(p.diagnostics.front());
@@ -225,12 +231,7 @@ TEST(TunePipeline, PrepareRefusesAFolderThatIsNotATuneFolder) {
   std::ofstream(d / "work" / "notes.txt") << "mine\n";
   std::ofstream(d / "work" / "candidates" / "c01.cubin") << "my own cubin\n";
   const auto before = snapshot(d / "work");
-  TuneRequest r;
-  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
-  r.kernel = "reduce_shared";
-  r.candidates = 2;
-  r.search_steps = 500;
-  r.work_dir = d / "work";
+  TuneRequest r = small_request(d / "work");
   PrepareResult p = prepare_tuning(r);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.diagnostics.front().code, "tune-folder-not-ours");
@@ -252,13 +253,9 @@ TEST(TunePipeline, PrepareAgainReplacesOnlyWhatTheEarlierPreparationMade) {
   std::ofstream(d / "candidates" / "keep.cubin") << "my own cubin\n";
   std::ofstream(d / "calibration.json") << "{\"kept\": true}\n";
   const std::string old_manifest = slurp(d / "tune.json");
-  TuneRequest r;
-  r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
-  r.kernel = "reduce_shared";
-  r.candidates = 2;
+  TuneRequest r = small_request(d);
   r.search_steps = 800;
   r.seed = 7;
-  r.work_dir = d;
   PrepareResult p = prepare_tuning(r);
   ASSERT_TRUE(p.ok()) << format_diagnostic(p.diagnostics.front());
   ASSERT_FALSE(p.diagnostics.empty());
