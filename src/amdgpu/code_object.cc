@@ -7,6 +7,7 @@
 
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/BinaryFormat/MsgPackDocument.h>
+#include <llvm/BinaryFormat/MsgPackReader.h>
 #include <llvm/Object/ELFObjectFile.h>
 #include <llvm/Support/AMDHSAKernelDescriptor.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -105,6 +106,59 @@ KernelDescriptor decode_descriptor(std::string_view d) {
   return out;
 }
 
+// Whether `blob` is one msgpack object, and nothing after it, whose map keys are all scalars:
+// LLVM's Document reader stops at llvm_unreachable (a crash in a release build) on a map key
+// that is a map or an array, and ignores whatever follows the first object.
+bool is_plain_msgpack(std::string_view blob, std::string& why) {
+  llvm::msgpack::Reader reader(llvm::StringRef(blob.data(), blob.size()));
+  // Per open map or array: objects still to read, and whether it is a map (keys at even counts).
+  struct Open {
+    std::uint64_t left;
+    bool map;
+  };
+  std::vector<Open> open;
+  std::size_t objects = 0;
+  for (;;) {
+    llvm::msgpack::Object object;
+    auto got = reader.read(object);
+    if (!got) {
+      why = llvm::toString(got.takeError());
+      return false;
+    }
+    if (!*got) break;
+    if (open.empty() && objects > 0) {
+      why = "bytes follow the metadata map";
+      return false;
+    }
+    ++objects;
+    const bool is_key = !open.empty() && open.back().map && open.back().left % 2 == 0;
+    if (!open.empty()) --open.back().left;
+    using llvm::msgpack::Type;
+    if (is_key && object.Kind != Type::String && object.Kind != Type::Int && object.Kind != Type::UInt) {
+      why = "a map key that is not a string or an integer";
+      return false;
+    }
+    if (object.Kind == Type::Map || object.Kind == Type::Array) {
+      if (open.size() >= 64) {
+        why = "maps and arrays nested deeper than 64";
+        return false;
+      }
+      const std::uint64_t items = object.Kind == Type::Map ? 2 * std::uint64_t(object.Length) : object.Length;
+      if (items > blob.size()) {
+        why = "a map or array longer than the note";
+        return false;
+      }
+      open.push_back({items, object.Kind == Type::Map});
+    }
+    while (!open.empty() && open.back().left == 0) open.pop_back();
+  }
+  if (!open.empty() || objects == 0) {
+    why = "the note ends inside a map or array";
+    return false;
+  }
+  return true;
+}
+
 // The metadata note (NT_AMDGPU_METADATA, owner "AMDGPU"): kernels' arguments and resource use.
 std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   const auto& file = elf.getELFFile();
@@ -122,6 +176,9 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
     if (err) return error(co.origin, "bad-code-object", llvm::toString(std::move(err)));
   }
   if (blob.empty()) return error(co.origin, "bad-code-object", "no AMDGPU metadata note (NT_AMDGPU_METADATA)");
+  std::string why;
+  if (!is_plain_msgpack(blob, why))
+    return error(co.origin, "bad-code-object", "the AMDGPU metadata note is not valid msgpack (" + why + ")");
   llvm::msgpack::Document doc;
   if (!doc.readFromBlob(blob, false)) return error(co.origin, "bad-code-object", "the AMDGPU metadata note is not valid msgpack");
   if (doc.getRoot().getKind() != llvm::msgpack::Type::Map) return error(co.origin, "bad-code-object", "the AMDGPU metadata is not a map");
@@ -308,7 +365,11 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
   std::uint64_t end = 0;
   for (const auto& ph : *headers)
     if (ph.p_type == llvm::ELF::PT_LOAD) end = std::max<std::uint64_t>(end, ph.p_vaddr + ph.p_memsz);
-  if (end == 0 || end > (1ull << 31)) return error(origin, "bad-code-object", "no loadable segment of a plausible size");
+  // A code object's segments are the size of its file, give or take a little zero-filled data: a
+  // header that asks for gigabytes would have every load allocate and clear them.
+  if (end == 0 || end > image.size() + (64ull << 20))
+    return error(origin, "bad-code-object",
+                 fmt::format("no loadable segment of a plausible size (they end at {:#x}, the file has {} bytes)", end, image.size()));
   // Whole pages, as a loader maps them: scalar loads read whole dwords (s_load_b128 of a table's
   // last element may reach past the segment's end), which the hardware's page mapping allows.
   co.memory.assign((end + 4095) / 4096 * 4096, 0);
@@ -337,6 +398,7 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     bool function;
   };
   std::vector<Sym> symbols;
+  std::size_t unreadable = 0;
   for (const auto& s : elf->symbols()) {
     auto name = s.getName();
     auto address = s.getAddress();
@@ -345,6 +407,9 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
       if (!name) llvm::consumeError(name.takeError());
       if (!address) llvm::consumeError(address.takeError());
       if (!type) llvm::consumeError(type.takeError());
+      // Each failure re-reads the table in LLVM's reader: a damaged one is refused early, not
+      // read symbol by symbol (a 4 KiB file took seconds).
+      if (++unreadable > 16) return error(origin, "bad-code-object", "the symbol table is damaged (symbols that cannot be read)");
       continue;
     }
     const std::uint64_t size = llvm::object::ELFSymbolRef(s).getSize();

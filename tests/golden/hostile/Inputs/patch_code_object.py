@@ -5,6 +5,9 @@
     metadata-empty-map  the metadata note's msgpack map becomes an empty map (the rest trails)
     metadata-bad-byte   the metadata note starts with 0xc1, a byte msgpack never uses
     metadata-no-wave    the key .wavefront_size is renamed, so the kernel has none
+    metadata-no-target  the key amdhsa.target is renamed, so the metadata names no target
+    metadata-map-key    the first key of the metadata map becomes an empty map (LLVM's reader
+                        stops at llvm_unreachable on such a key)
     huge-function       the kernel's function symbol claims 1 TiB
 """
 import struct
@@ -53,6 +56,14 @@ def main():
             blob = bytes(data[desc:desc + size])
             at = blob.index(b".wavefront_size")
             data[desc + at:desc + at + 15] = b".wavefront_sizX"
+        elif mode == "metadata-no-target":
+            blob = bytes(data[desc:desc + size])
+            at = blob.index(b"amdhsa.target")
+            data[desc + at:desc + at + 13] = b"amdhsa.targeX"
+        elif mode == "metadata-map-key":
+            if not 0x80 <= data[desc] <= 0x8F or not 0xA0 <= data[desc + 1] <= 0xBF:
+                raise SystemExit("the note does not start with a small map and a short string key")
+            data[desc + 1] = 0x80
     elif mode == "huge-function":
         symtab = sections(data)[".symtab"]
         done = False
