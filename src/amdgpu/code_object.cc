@@ -165,8 +165,15 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   auto headers = file.program_headers();
   if (!headers) return error(co.origin, "bad-code-object", llvm::toString(headers.takeError()));
   std::string blob;
+  const std::uint64_t file_size = file.getBufSize();
   for (const auto& ph : *headers) {
     if (ph.p_type != llvm::ELF::PT_NOTE) continue;
+    // LLVM's note iterator checks offset + size against the file, a sum that can wrap: checked
+    // here without the sum first.
+    if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset)
+      return error(co.origin, "bad-code-object",
+                   fmt::format("a note segment ({} bytes at file offset {:#x}) lies outside the file ({} bytes)",
+                               static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), file_size));
     llvm::Error err = llvm::Error::success();
     for (const auto& note : file.notes(ph, err))
       if (note.getName() == "AMDGPU" && note.getType() == llvm::ELF::NT_AMDGPU_METADATA) {
