@@ -36,6 +36,10 @@ T read_le(std::string_view bytes, std::size_t at) {
 
 constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 
+// Whether [at, at + bytes) lies inside [0, size), without a sum that could wrap: every address
+// and size read from a file goes through this before it is used.
+bool inside(std::uint64_t at, std::uint64_t bytes, std::uint64_t size) { return at <= size && bytes <= size - at; }
+
 using ELF64 = llvm::object::ELF64LEObjectFile;
 
 Result<std::unique_ptr<llvm::object::ObjectFile>> open_elf(std::string_view bytes, std::string_view origin) {
@@ -370,8 +374,16 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
   auto headers = file.program_headers();
   if (!headers) return error(origin, "bad-code-object", llvm::toString(headers.takeError()));
   std::uint64_t end = 0;
-  for (const auto& ph : *headers)
-    if (ph.p_type == llvm::ELF::PT_LOAD) end = std::max<std::uint64_t>(end, ph.p_vaddr + ph.p_memsz);
+  for (const auto& ph : *headers) {
+    if (ph.p_type != llvm::ELF::PT_LOAD) continue;
+    // The sum below must not wrap: a segment at 2^64 - 256 of 512 bytes would "end" at 256 and be
+    // copied far outside the image (found by code_object_fuzz).
+    if (ph.p_memsz > ~std::uint64_t{0} - ph.p_vaddr)
+      return error(origin, "bad-code-object",
+                   fmt::format("a loadable segment of {} bytes at address {:#x} runs past the end of the address space",
+                               static_cast<std::uint64_t>(ph.p_memsz), static_cast<std::uint64_t>(ph.p_vaddr)));
+    end = std::max<std::uint64_t>(end, ph.p_vaddr + ph.p_memsz);
+  }
   // A code object's segments are the size of its file, give or take a little zero-filled data: a
   // header that asks for gigabytes would have every load allocate and clear them.
   if (end == 0 || end > image.size() + (64ull << 20))
@@ -394,8 +406,7 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     auto sections = file.sections();
     if (!sections) return error(origin, "bad-code-object", llvm::toString(sections.takeError()));
     for (const auto& sh : *sections)
-      if ((sh.sh_flags & llvm::ELF::SHF_EXECINSTR) && sh.sh_size > 0 && sh.sh_addr + sh.sh_size <= co.memory.size() &&
-          sh.sh_addr + sh.sh_size > sh.sh_addr)
+      if ((sh.sh_flags & llvm::ELF::SHF_EXECINSTR) && sh.sh_size > 0 && inside(sh.sh_addr, sh.sh_size, co.memory.size()))
         executable.emplace_back(sh.sh_addr, sh.sh_addr + sh.sh_size);
   }
   // Kernels: every <name>.kd object symbol is a descriptor; <name> is the code.
@@ -421,19 +432,22 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
     }
     const std::uint64_t size = llvm::object::ELFSymbolRef(s).getSize();
     symbols.push_back({name->str(), *address, size, *type == llvm::object::SymbolRef::ST_Function});
-    if (*type == llvm::object::SymbolRef::ST_Data && !name->ends_with(".kd") && size > 0)
-      co.globals.push_back({name->str(), *address, size});
+    if (*type == llvm::object::SymbolRef::ST_Data && !name->ends_with(".kd") && size > 0) {
+      // The runtime hands out image + address for a global: one outside the image is not one.
+      if (inside(*address, size, co.memory.size())) co.globals.push_back({name->str(), *address, size});
+    }
   }
   for (const auto& s : symbols) {
     if (!s.name.ends_with(".kd")) continue;
-    if (s.address + 64 > co.memory.size())
+    if (!inside(s.address, 64, co.memory.size()))
       return error(origin, "bad-code-object", fmt::format("kernel descriptor {} lies outside the loaded image", s.name));
     Kernel k;
     k.symbol = s.name;
     k.name = s.name.substr(0, s.name.size() - 3);
     k.descriptor = decode_descriptor(std::string_view(reinterpret_cast<const char*>(co.memory.data() + s.address), 64));
-    const std::int64_t entry = static_cast<std::int64_t>(s.address) + k.descriptor.kernel_code_entry_byte_offset;
-    if (entry < 0 || static_cast<std::uint64_t>(entry) >= co.memory.size())
+    std::int64_t entry = 0;  // the address is below the image's size (2^31 at most): no wrap, and the sum is checked
+    if (__builtin_add_overflow(static_cast<std::int64_t>(s.address), k.descriptor.kernel_code_entry_byte_offset, &entry) || entry < 0 ||
+        static_cast<std::uint64_t>(entry) >= co.memory.size())
       return error(origin, "bad-code-object", fmt::format("kernel {}: code entry {} lies outside the loaded image", k.name, entry));
     k.code_address = static_cast<std::uint64_t>(entry);
     // The code lies in an executable section; the function symbol, if any, says how much of it.
@@ -465,7 +479,7 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
                                                           a.code_size, a.code_address, b.name, b.code_address));
   }
   for (const auto& f : symbols) {
-    if (!f.function || f.size == 0 || f.address + f.size > co.memory.size()) continue;
+    if (!f.function || f.size == 0 || !inside(f.address, f.size, co.memory.size())) continue;
     const bool kernel = std::any_of(co.kernels.begin(), co.kernels.end(), [&](const Kernel& k) { return k.code_address == f.address; });
     const bool seen = std::any_of(co.functions.begin(), co.functions.end(), [&](const CodeObject::Symbol& g) { return g.address == f.address; });
     if (!kernel && !seen) co.functions.push_back({f.name, f.address, f.size});
@@ -494,7 +508,7 @@ Result<CodeObject> read_code_object(std::string_view bytes, std::string_view ori
       }
       const std::uint64_t at = r.r_offset;
       const std::uint64_t addend = static_cast<std::uint64_t>(r.r_addend);
-      if (at + 8 > co.memory.size())
+      if (!inside(at, 8, co.memory.size()))
         return error(origin, "bad-code-object", fmt::format("relocation at {:#x} lies outside the loaded image", at));
       std::uint64_t result;
       switch (type) {
