@@ -33,8 +33,19 @@ struct TemporarySlot {
 };
 TemporarySlot g_temporaries[kMaxTemporaries];
 
+// A thread that makes a temporary or starts a child holds back the signals in itself, but the
+// handler may run in another thread meanwhile: `g_making` counts the threads between making
+// something and registering it, and `g_ending`, set by the handler, stops new ones. The handler
+// waits for the count to drop before it looks at the registries, so nothing made is missed.
+std::atomic<int> g_making{0};
+std::atomic<bool> g_ending{false};
+
+void sleep_ms(long ms);
+
 void on_ending_signal(int sig) {
   const int saved = errno;
+  g_ending.store(true);
+  for (int waited = 0; waited < 1000 && g_making.load() > 0; ++waited) sleep_ms(1);
   kill_running_children();
   remove_registered_temporaries();
   errno = saved;
@@ -103,9 +114,18 @@ EndingSignalsBlocked::EndingSignalsBlocked() {
   sigemptyset(&ending);
   for (int sig : kEndingSignals) sigaddset(&ending, sig);
   ::pthread_sigmask(SIG_BLOCK, &ending, &previous_);
+  g_making.fetch_add(1);
+  if (g_ending.load()) {
+    // gpuport is being ended by another thread's handler: make nothing more, wait for the end.
+    g_making.fetch_sub(1);
+    for (;;) ::pause();
+  }
 }
 
-EndingSignalsBlocked::~EndingSignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+EndingSignalsBlocked::~EndingSignalsBlocked() {
+  g_making.fetch_sub(1);
+  ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
 
 bool is_ending_signal_handler(int sig) {
   struct sigaction sa {};

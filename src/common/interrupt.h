@@ -27,7 +27,9 @@ std::size_t register_child_group(pid_t group);
 void unregister_child_group(std::size_t slot);
 
 // Holds the ending signals back in this thread while it lives (they are delivered when it
-// goes), so that a step such as "make a temporary, then register it" cannot be cut in two.
+// goes), and makes a handler running in another thread wait until it goes, so that a step such
+// as "make a temporary, then register it" or "fork a child, then register it" cannot be cut in
+// two. Made while gpuport is being ended, it waits for the end instead of returning.
 class EndingSignalsBlocked {
  public:
   EndingSignalsBlocked();

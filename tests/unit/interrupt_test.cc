@@ -85,6 +85,38 @@ TEST(Interrupt, TemporariesGoWhenGpuportIsEndedBySignal) {
   }
 }
 
+TEST(Interrupt, TheHandlerWaitsForATemporaryAnotherThreadIsMaking) {
+  // The signal comes while a worker thread has made a temporary but not yet registered it; the
+  // handler runs in another thread (the worker holds the signals back). Before, the handler
+  // removed what was registered and gpuport died, leaving the worker's file (two interrupted
+  // translate --in-place runs left three).
+  testing::TempDir dir;
+  const fs::path file = dir.path() / ".x.cu.gpuport-1-abcdef";
+  const pid_t gpuport = ::fork();
+  if (gpuport == 0) {
+    install_ending_signal_handlers();
+    std::thread worker([&] {
+      TemporaryRegistration registration;
+      {
+        EndingSignalsBlocked making;
+        std::ofstream(file) << "partial";
+        std::ofstream(dir.path() / "ready") << "x";
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        registration = TemporaryRegistration(file);
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(60));
+    });
+    worker.join();
+    ::_exit(0);
+  }
+  wait_for(dir.path() / "ready");
+  ::kill(gpuport, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(gpuport, &status, 0), gpuport);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  EXPECT_FALSE(fs::exists(file)) << "the worker's temporary was left";
+}
+
 TEST(Interrupt, StaleFoldersOfARunKilledOutrightGoWithTheNextRun) {
   testing::TempDir dir;
   const pid_t gpuport = start_stand_in(dir.path(), dir.path(), dir.path() / "ready");
