@@ -48,12 +48,9 @@ TuneRequest small_request(const fs::path& work_dir) {
 const fs::path& prepared() {
   static const fs::path dir = [] {
     fs::path d = fresh_dir("prepared");
-    TuneRequest r;
-    r.input = sass::testing::listings_root() / "sm_90" / "reduce_shared.cubin";
-    r.kernel = "reduce_shared";
+    TuneRequest r = small_request(d);
     r.candidates = 4;
     r.search_steps = 3000;
-    r.work_dir = d;
     PrepareResult p = prepare_tuning(r);
     EXPECT_TRUE(p.ok()) << (p.diagnostics.empty() ? "" : format_diagnostic(p.diagnostics.front()));
     return d;
