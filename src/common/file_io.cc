@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -93,6 +94,20 @@ std::string temporary_name(const std::string& name) {
 }
 
 }  // namespace
+
+mode_t current_umask() {
+  if (FILE* f = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    std::fclose(f);
+    if (found) return static_cast<mode_t>(mask);
+  }
+  const mode_t mask = ::umask(0);  // kernels before 4.7 do not show it
+  ::umask(mask);
+  return mask;
+}
 
 bool write_all(int fd, std::string_view content) {
   std::size_t done = 0;
@@ -231,9 +246,7 @@ std::optional<Diagnostic> write_file_atomic(const fs::path& requested, std::stri
       if (::fchown(fd.get(), model.st_uid, model.st_gid) != 0) (void)::fchown(fd.get(), static_cast<uid_t>(-1), model.st_gid);
     }
   } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
+    mode = 0666 & ~current_umask();
   }
   if (::fchmod(fd.get(), mode) != 0) return fail("cannot set file mode", errno);
 

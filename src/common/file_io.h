@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 
 #include "common/diagnostic.h"
 
@@ -63,6 +64,10 @@ std::size_t remove_entries_of_ended_processes(const std::filesystem::path& folde
                                               std::optional<int> (*owner)(std::string_view name), bool files_too);
 // The process id in such a temporary file's name; std::nullopt for any other name.
 std::optional<int> temporary_file_writer(std::string_view file_name);
+
+// The process's umask, read without changing it (/proc/self/status; umask(2) can only be read by
+// setting it, which would briefly give other threads' new files the wrong mode).
+mode_t current_umask();
 
 // Writes all of `content` to the file descriptor; false (errno set) on a short or failed write.
 bool write_all(int fd, std::string_view content);

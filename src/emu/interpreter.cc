@@ -313,6 +313,11 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   w.set_exec(exec);
 }
 
+// --timeout bounds the whole launch: waves check it every 65536 instructions, workgroups at
+// every barrier round, and the dispatch before each workgroup it starts, so that neither a long
+// wave, nor waves that meet at barriers often, nor a grid of many short workgroups outlives it.
+bool past_deadline(const Shared& sh) { return sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline; }
+
 // Runs one wave until it ends, reaches a barrier, or faults.
 // --trace: one line per instruction of wave 0 of workgroup 0, with lane K's results.
 void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uint32_t lane) {
@@ -359,7 +364,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
     if ((++count & 0xffff) != 0 && count < budget) continue;
     Fault f;
     if (count >= budget) f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
-    else if (sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline)
+    else if (past_deadline(sh))
       f.message = fmt::format("the kernel ran past the timeout of {} s", sh.launch->timeout_seconds);
     if (!f.message.empty()) {
       c.fault = f;
@@ -380,11 +385,6 @@ bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   if (c.memcheck) return run_wave_steps<false, true>(w, k, c, sh);
   return run_wave_steps<false, false>(w, k, c, sh);
 }
-
-// --timeout bounds the whole launch: waves check it every 65536 instructions, workgroups at
-// every barrier round, and the dispatch before each workgroup it starts, so that neither a long
-// wave, nor waves that meet at barriers often, nor a grid of many short workgroups outlives it.
-bool past_deadline(const Shared& sh) { return sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline; }
 
 void fail_by_timeout(Shared& sh, std::uint64_t started_groups) {
   const Launch& L = *sh.launch;

@@ -231,9 +231,7 @@ std::optional<Diagnostic> commit_preparation(const fs::path& stage, const fs::pa
   if (!earlier.exists || earlier.empty) {
     if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
     // The staging folder was made private (0700); the prepared folder gets the usual mode.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    fs::permissions(stage, static_cast<fs::perms>(0777 & ~mask), ec);
+    fs::permissions(stage, static_cast<fs::perms>(0777 & ~current_umask()), ec);
     if (::rename(stage.c_str(), dir.c_str()) != 0)
       return error(dir.string(), "io-error", std::string("cannot move the prepared folder into place: ") + std::strerror(errno));
     return std::nullopt;
@@ -253,17 +251,17 @@ std::optional<Diagnostic> commit_preparation(const fs::path& stage, const fs::pa
   return std::nullopt;
 }
 
-// Diagnostics about the staged files name the prepared folder and the user's input instead.
-void name_user_paths(std::vector<Diagnostic>& diagnostics, const fs::path& stage, const fs::path& dir,
-                     const fs::path& staged_original, const std::string& original_name) {
+// What is said about the staged files names the prepared folder and the user's input instead.
+void name_user_paths(PrepareResult& result, const fs::path& stage, const fs::path& dir, const std::string& original_name) {
   auto rename_in = [&](std::string& text) {
-    for (const auto& [from, to] : {std::pair{staged_original.string(), original_name}, {stage.string(), dir.string()}})
+    for (const auto& [from, to] : {std::pair{(stage / "original.cubin").string(), original_name}, {stage.string(), dir.string()}})
       for (std::size_t at; !from.empty() && (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
   };
-  for (Diagnostic& d : diagnostics) {
+  for (Diagnostic& d : result.diagnostics) {
     rename_in(d.location.file);
     rename_in(d.message);
   }
+  rename_in(result.program_note);
 }
 
 }  // namespace
@@ -545,9 +543,7 @@ PrepareResult prepare_tuning(const TuneRequest& request) {
   }
   std::string original_name;
   result = prepare_staged(request, stage.path(), original_name);
-  name_user_paths(result.diagnostics, stage.path(), dir, stage.path() / "original.cubin", original_name);
-  for (std::size_t at; (at = result.program_note.find(stage.path().string())) != std::string::npos;)
-    result.program_note.replace(at, stage.path().string().size(), dir.string());
+  name_user_paths(result, stage.path(), dir, original_name);
   if (!result.ok()) return result;
   if (auto err = commit_preparation(stage.path(), dir, *earlier, files_under(stage.path()), result.program_built)) {
     result.diagnostics.push_back(*err);
