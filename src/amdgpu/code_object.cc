@@ -332,6 +332,46 @@ Result<std::string> hip_fatbin_section(std::string_view bytes, std::string_view 
                "no .hip_fatbin section: not a HIP executable built by clang (-x hip --offload-arch=gfx1100)");
 }
 
+Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::string_view origin) {
+  using Out = Result<std::vector<std::string>>;
+  auto object = open_elf(bytes, origin);
+  if (!object) return Out::failure(object.diagnostics());
+  auto* elf = llvm::dyn_cast<ELF64>(object->get());
+  if (!elf) return error(origin, "not-a-hip-executable", "not a 64-bit little-endian ELF file");
+  const auto& file = elf->getELFFile();
+  auto entries = file.dynamicEntries();
+  if (!entries) {
+    llvm::consumeError(entries.takeError());
+    return error(origin, "bad-elf", "its dynamic section cannot be read");
+  }
+  std::uint64_t table = 0, table_size = 0;
+  std::vector<std::uint64_t> offsets;
+  for (const auto& d : *entries) {
+    if (d.d_tag == llvm::ELF::DT_STRTAB) table = d.getPtr();
+    else if (d.d_tag == llvm::ELF::DT_STRSZ) table_size = d.getVal();
+    else if (d.d_tag == llvm::ELF::DT_NEEDED) offsets.push_back(d.getVal());
+  }
+  std::vector<std::string> names;
+  if (offsets.empty()) return names;
+  // DT_STRTAB is an address: the file offset is where a PT_LOAD segment maps it.
+  auto mapped = file.toMappedAddr(table);
+  if (!mapped) {
+    llvm::consumeError(mapped.takeError());
+    return error(origin, "bad-elf", "its dynamic string table lies outside every loaded segment");
+  }
+  const std::uint64_t at = reinterpret_cast<const char*>(*mapped) - bytes.data();
+  if (!inside(at, table_size, bytes.size()))
+    return error(origin, "bad-elf", fmt::format("its dynamic string table ({} bytes at {}) runs past the file", table_size, at));
+  const std::string_view strings = bytes.substr(at, table_size);
+  for (std::uint64_t offset : offsets) {
+    const auto end = offset < strings.size() ? strings.find('\0', offset) : std::string_view::npos;
+    if (end == std::string_view::npos)
+      return error(origin, "bad-elf", fmt::format("a DT_NEEDED name at {} is not inside the dynamic string table", offset));
+    names.emplace_back(strings.substr(offset, end - offset));
+  }
+  return names;
+}
+
 Result<CodeObject> load_code_object_from_executable(std::string_view executable, std::string_view origin,
                                                     std::string_view gpu) {
   auto fatbin = hip_fatbin_section(executable, origin);

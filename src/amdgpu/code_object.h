@@ -100,6 +100,11 @@ Result<std::vector<BundleEntry>> read_offload_bundle(std::string_view bytes, std
 // The bytes of the `.hip_fatbin` section of a host executable or object (ELF).
 Result<std::string> hip_fatbin_section(std::string_view elf, std::string_view origin);
 
+// The shared libraries a host executable or library names in its dynamic section (DT_NEEDED), in
+// order: which libamdhip64 ABI (.so.5 or .so.6) a HIP program was linked against. Empty for a
+// static executable.
+Result<std::vector<std::string>> needed_libraries(std::string_view elf, std::string_view origin);
+
 // The AMDGPU code object for `gpu` (gfx1100) inside a HIP executable: its .hip_fatbin bundle's
 // entry whose triple ends in "--gfx1100" (feature suffixes such as :xnack- accepted).
 Result<CodeObject> load_code_object_from_executable(std::string_view executable, std::string_view origin,

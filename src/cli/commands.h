@@ -21,7 +21,7 @@ Action add_amdgpu_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_asm_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
-// Where `gpuport run`'s libamdhip64.so.5 is: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
+// Where `gpuport run`'s libamdhip64.so.5 and .so.6 are: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
 std::filesystem::path emulator_runtime_dir();
 
 // Writes to stdout, remembering why the first failed write failed (a full disk, a closed pipe).

@@ -1,5 +1,5 @@
 // gpuport run: runs a HIP executable built for gfx1100 on gpuport's emulator, through the
-// emulator's libamdhip64.so.5 (put first on the child's library path); the program's output and
+// emulator's libamdhip64.so.5 or .so.6 (put first on the child's library path); the program's output and
 // exit status pass through. --coverage says, without running, whether every instruction of the
 // program's kernels is implemented and which are only approximate. Argument handling only; the
 // work is in emu/.

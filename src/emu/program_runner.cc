@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "amdgpu/code_object.h"
 #include "common/file_io.h"
 #include "common/process.h"
 #include "common/temporary.h"
@@ -25,6 +26,17 @@ Diagnostic run_error(const std::string& file, std::string code, std::string mess
 
 }  // namespace
 
+Result<std::string> hip_runtime_needed(const std::string& program) {
+  auto bytes = read_file(program, 1ull << 31);
+  if (!bytes) return Result<std::string>::failure(bytes.diagnostics());
+  auto needed = amdgpu::needed_libraries(*bytes, program);
+  if (!needed) return Result<std::string>::failure(needed.diagnostics());
+  for (const auto& name : *needed)
+    if (name == "libamdhip64.so.5" || name == "libamdhip64.so.6") return name;
+  // Linked some other way (dlopen, a library that links HIP): HIP 5.2, Debian 12's own.
+  return std::string("libamdhip64.so.5");
+}
+
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   ProgramRunResult result;
   if (request.command.empty()) {
@@ -32,10 +44,18 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
     return result;
   }
   const std::string& program = request.command[0];
-  if (!fs::exists(request.runtime_dir / "libamdhip64.so.5")) {
-    result.diagnostics.push_back(run_error(program, "runtime-missing",
-                                           fmt::format("the emulator's HIP runtime is not built ({} missing)",
-                                                       (request.runtime_dir / "libamdhip64.so.5").string())));
+  auto runtime = hip_runtime_needed(program);
+  if (!runtime) {
+    result.diagnostics = runtime.diagnostics();
+    return result;
+  }
+  if (!fs::exists(request.runtime_dir / *runtime)) {
+    const bool hip6 = *runtime == "libamdhip64.so.6";
+    result.diagnostics.push_back(run_error(
+        program, "runtime-missing",
+        fmt::format("the program needs {} (HIP {}), which the emulator's runtime folder {} lacks{}", *runtime, hip6 ? "6" : "5",
+                    request.runtime_dir.string(),
+                    hip6 ? ": unpack HIP 6.4 (scripts/fetch-rocm-6.4) and build again" : ": build gpuport with Debian's libamdhip64-dev")));
     return result;
   }
   if (request.trace_lane > kMaxTraceLane) {

@@ -1,8 +1,9 @@
 // `gpuport run` as a library call: starts a HIP program built for gfx1100 with the emulator's HIP
-// runtime first on its library path, through the project's process runner (a process group of
-// its own, the terminal handed to it, killed with gpuport by any signal), its output passing
-// straight through, and collects what the runtime reports (per-kernel statistics, memcheck and
-// initcheck findings) from files in a private temporary folder, removed afterwards.
+// runtime (for the ABI it was linked against: HIP 5 or HIP 6) first on its library path, through
+// the project's process runner (a process group of its own, the terminal handed to it, killed
+// with gpuport by any signal), its output passing straight through, and collects what the
+// runtime reports (per-kernel statistics, memcheck and initcheck findings) from files in a
+// private temporary folder, removed afterwards.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +17,7 @@ namespace gpuport::emu {
 
 struct ProgramRunRequest {
   std::vector<std::string> command;     // the program and its arguments
-  std::filesystem::path runtime_dir;    // holds the emulator's libamdhip64.so.5
+  std::filesystem::path runtime_dir;    // holds the emulator's libamdhip64.so.5 and .so.6
   std::filesystem::path device_lib_dir; // gfx1100 device libraries, for the runtime's hipRTC
   unsigned jobs = 0;                    // host threads for workgroups; 0: the runtime's default
   double timeout_seconds = 0;           // per kernel launch; 0: none
@@ -37,5 +38,9 @@ struct ProgramRunResult {
 inline constexpr int kMaxTraceLane = 63;
 
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request);
+
+// The emulator runtime a program loads: the libamdhip64 it names in DT_NEEDED (.so.5 for HIP 5,
+// .so.6 for HIP 6), or .so.5 when it names none.
+Result<std::string> hip_runtime_needed(const std::string& program);
 
 }  // namespace gpuport::emu

@@ -13,7 +13,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.gpuport_bin), "tests", "golden-out")
 
 config.substitutions.append(("%gpuport", os.path.join(config.gpuport_bin, "gpuport")))
-# The emulator's HIP runtime library (libamdhip64.so.5 of `gpuport run`).
+# The emulator's HIP runtime library for HIP 5.2 (libamdhip64.so.5 of `gpuport run`).
 config.substitutions.append(("%hipruntime", os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.5")))
 config.substitutions.append(("%devicelibs", config.device_lib_dir))
 config.substitutions.append(("%srcroot", config.source_root))
@@ -45,6 +45,23 @@ if shutil.which("clang-19") and shutil.which("clang-offload-bundler-19") and \
     config.substitutions.append(("%hipcc", "clang-19 -x hip --offload-arch=gfx1100 --rocm-path=/usr "
                                  "--rocm-device-lib-path=" + config.device_lib_dir))
     config.substitutions.append(("%hiplink", "-lamdhip64 -lstdc++ -lm"))
+
+# HIP 6.4 from Debian sid (scripts/fetch-rocm-6.4, run by scripts/bootstrap, into build/rocm-6.4):
+# programs compiled against its headers alone (ahead of Debian 12's HIP 5.2 in /usr/include) and
+# linked against its real libamdhip64.so.6, whose own dependencies need a newer glibc and are
+# left unresolved; they run on the emulator's libamdhip64.so.6.
+_rocm64 = os.path.join(config.hip64_root, "usr")
+if "hip-gfx1100" in config.available_features and \
+        os.path.exists(os.path.join(_rocm64, "include", "hip", "hip_bf16.h")) and \
+        os.path.exists(os.path.join(_rocm64, "lib", "x86_64-linux-gnu", "libamdhip64.so.6")) and \
+        os.path.exists(os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.6")):
+    config.available_features.add("hip64")
+    config.substitutions.append(("%hip64cc", "clang-19 -x hip --offload-arch=gfx1100 --rocm-path=" + _rocm64 +
+                                 " -isystem " + os.path.join(_rocm64, "include") +
+                                 " --rocm-device-lib-path=" + config.device_lib_dir))
+    config.substitutions.append(("%hip64link", "-L" + os.path.join(_rocm64, "lib", "x86_64-linux-gnu") +
+                                 " -Wl,--unresolved-symbols=ignore-in-shared-libs -lamdhip64 -lstdc++ -lm"))
+config.substitutions.append(("%hip64runtime", os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.6")))
 
 # hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT ... from Debian 13 (scripts/fetch-rocm-headers, run by
 # scripts/bootstrap), which translate --check compiles library translations against.

@@ -1,6 +1,7 @@
 // The gfx1100 model's readers on inputs made here: offload bundles built byte by byte (valid,
 // truncated, entries outside the bundle), and the decoder on hand-written words whose meaning
 // the RDNA3 ISA fixes (s_endpgm, v_add_f32_e32, an undecodable word).
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -8,6 +9,7 @@
 
 #include "amdgpu/code_object.h"
 #include "amdgpu/decode.h"
+#include "common/file_io.h"
 
 namespace gpuport::amdgpu {
 namespace {
@@ -63,6 +65,23 @@ TEST(CodeObject, NotElfIsAnError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.diagnostics()[0].code, "bad-code-object");
   EXPECT_EQ(r.diagnostics()[0].location.file, "t.co");
+}
+
+// DT_NEEDED decides which emulator runtime (libamdhip64.so.5 or .so.6) `gpuport run` loads.
+TEST(HostBinary, NeededLibrariesOfThisTestProgram) {
+  auto bytes = read_file("/proc/self/exe", 1ull << 31);
+  ASSERT_TRUE(bytes.ok());
+  auto needed = needed_libraries(*bytes, "self");
+  ASSERT_TRUE(needed.ok());
+  EXPECT_NE(std::find(needed->begin(), needed->end(), "libc.so.6"), needed->end());
+  // Cut short anywhere, the file is an error or a shorter answer, never a read past its end.
+  for (std::size_t cut : {std::size_t{64}, bytes->size() / 3, bytes->size() / 2, bytes->size() - 1}) {
+    auto partial = needed_libraries(std::string_view(*bytes).substr(0, cut), "cut");
+    if (partial.ok()) {
+      EXPECT_LE(partial->size(), needed->size());
+    }
+  }
+  EXPECT_FALSE(needed_libraries("not an elf file", "t").ok());
 }
 
 // A code object's image is all the decoder needs: hand-written words at a kernel's address.

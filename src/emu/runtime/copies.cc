@@ -262,3 +262,25 @@ hipError_t hipMemset2D_spt(void* dst, size_t pitch, int value, size_t width, siz
 hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
   return memset_2d(__func__, stream, dst, pitch, value, width, height, false);
 }
+
+#if HIP_VERSION_MAJOR >= 6
+// ---- per-thread variants HIP 6 adds ---------------------------------------------------------
+hipError_t hipMemcpy2DAsync_spt(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
+                                hipStream_t stream) {
+  return hipMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, per_thread(stream));
+}
+hipError_t hipMemcpyToSymbolAsync_spt(const void* symbol, const void* src, size_t bytes, size_t offset, hipMemcpyKind kind,
+                                      hipStream_t stream) {
+  return hipMemcpyToSymbolAsync(symbol, src, bytes, offset, kind, per_thread(stream));
+}
+hipError_t hipMemcpyFromSymbolAsync_spt(void* dst, const void* symbol, size_t bytes, size_t offset, hipMemcpyKind kind,
+                                        hipStream_t stream) {
+  return hipMemcpyFromSymbolAsync(dst, symbol, bytes, offset, kind, per_thread(stream));
+}
+hipError_t hipMemsetAsync_spt(void* dst, int value, size_t bytes, hipStream_t stream) {
+  return hipMemsetAsync(dst, value, bytes, per_thread(stream));
+}
+hipError_t hipMemset2DAsync_spt(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
+  return hipMemset2DAsync(dst, pitch, value, width, height, per_thread(stream));
+}
+#endif

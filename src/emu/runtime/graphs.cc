@@ -17,6 +17,36 @@ std::uint64_t next_node_id = 1;
 
 std::unique_ptr<ihipGraph> clone_graph(const ihipGraph& graph, std::unordered_map<const hipGraphNode*, hipGraphNode*>* map);
 
+}  // namespace
+}  // namespace gpuport::emu::hip
+
+// A user object: its destructor runs when the last reference goes (HIP 6's hipUserObjectCreate).
+struct hipUserObject {
+  void* ptr = nullptr;
+  void (*destroy)(void*) = nullptr;
+  unsigned references = 0;
+};
+
+namespace gpuport::emu::hip {
+namespace {
+
+std::set<hipUserObject*> live_user_objects;
+
+// Lock held. Runs the destructor when the last reference goes.
+void release_user_object(hipUserObject* object, unsigned count) {
+  object->references -= count;
+  if (object->references != 0) return;
+  live_user_objects.erase(object);
+  object->destroy(object->ptr);
+  delete object;
+}
+void retain_user_objects(ihipGraph& graph, const std::map<hipUserObject*, unsigned>& objects) {
+  for (const auto& [object, count] : objects) {
+    object->references += count;
+    graph.user_objects[object] += count;
+  }
+}
+
 // A deep copy of an operation: a child graph is cloned, not shared.
 Operation copy_operation(const Operation& op) {
   if (const auto* child = std::get_if<ChildGraph>(&op)) return ChildGraph{std::shared_ptr<ihipGraph>(clone_graph(*child->graph, nullptr))};
@@ -25,6 +55,7 @@ Operation copy_operation(const Operation& op) {
 
 std::unique_ptr<ihipGraph> clone_graph(const ihipGraph& graph, std::unordered_map<const hipGraphNode*, hipGraphNode*>* map) {
   auto clone = std::make_unique<ihipGraph>();
+  retain_user_objects(*clone, graph.user_objects);
   std::unordered_map<const hipGraphNode*, hipGraphNode*> local;
   auto& to = map ? *map : local;
   for (const auto& n : graph.nodes) {
@@ -212,7 +243,8 @@ hipError_t run_graph(const ihipGraph& graph) {
     order = launch_order(graph);
   }
   for (const hipGraphNode* n : order)
-    if (hipError_t e = run_operation(n->operation)) return e;
+    if (n->enabled)
+      if (hipError_t e = run_operation(n->operation)) return e;
   return hipSuccess;
 }
 
@@ -226,6 +258,7 @@ ihipGraph::ihipGraph() {
 }
 ihipGraph::~ihipGraph() {
   std::lock_guard lock(runtime().mutex);
+  for (const auto& [object, count] : user_objects) release_user_object(object, count);
   nodes.clear();
   live_graphs.erase(this);
 }
@@ -693,7 +726,10 @@ hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t graph, hipGraphN
 }
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t graph, unsigned long long flags) {
   if (flags != 0 && flags != hipGraphInstantiateFlagAutoFreeOnLaunch) return ret(hipErrorInvalidValue);
-  return hipGraphInstantiate(exec, graph, nullptr, nullptr, 0);
+  GRAPH_LOCK;
+  if (hipError_t e = hipGraphInstantiate(exec, graph, nullptr, nullptr, 0)) return e;
+  (*exec)->flags = flags;
+  return hipSuccess;
 }
 hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
   GRAPH_LOCK;
@@ -724,3 +760,129 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t exec, hipGraph_t graph, hipGraphNod
   for (std::size_t i = 0; i < graph->nodes.size(); ++i) exec->node_of[graph->nodes[i].get()] = exec->graph->nodes[i].get();
   return hipSuccess;
 }
+
+#if HIP_VERSION_MAJOR >= 6
+// ---- what HIP 6 adds: instantiation parameters, uploads, per-node enabling, user objects -------
+hipError_t hipGraphInstantiateWithParams(hipGraphExec_t* exec, hipGraph_t graph, hipGraphInstantiateParams* params) {
+  if (!params) return ret(hipErrorInvalidValue);
+  // A graph the device launches itself needs device-side launches, which gfx1100 code does not make.
+  const unsigned long long known = hipGraphInstantiateFlagAutoFreeOnLaunch | hipGraphInstantiateFlagUpload |
+                                   hipGraphInstantiateFlagUseNodePriority;
+  params->errNode_out = nullptr;
+  params->result_out = hipGraphInstantiateError;
+  if (params->flags & ~known) return ret(hipErrorInvalidValue);
+  GRAPH_LOCK;
+  if ((params->flags & hipGraphInstantiateFlagUpload) && !find_stream(params->uploadStream)) return ret(hipErrorInvalidValue);
+  hipGraphNode_t error_node = nullptr;
+  if (hipError_t e = hipGraphInstantiate(exec, graph, &error_node, nullptr, 0)) {
+    params->errNode_out = error_node;
+    if (error_node) params->result_out = hipGraphInstantiateInvalidStructure;
+    return e;
+  }
+  (*exec)->flags = params->flags;
+  params->result_out = hipGraphInstantiateSuccess;
+  return hipSuccess;
+}
+hipError_t hipGraphExecGetFlags(hipGraphExec_t exec, unsigned long long* flags) {
+  GRAPH_LOCK;
+  if (!live_execs.count(exec) || !flags) return ret(hipErrorInvalidValue);
+  *flags = exec->flags;
+  return hipSuccess;
+}
+// The emulated device reads the graph from host memory: there is nothing to upload.
+hipError_t hipGraphUpload(hipGraphExec_t exec, hipStream_t stream) {
+  GRAPH_LOCK;
+  if (!live_execs.count(exec) || !find_stream(stream)) return ret(hipErrorInvalidValue);
+  return hipSuccess;
+}
+hipError_t hipGraphLaunch_spt(hipGraphExec_t exec, hipStream_t stream) { return hipGraphLaunch(exec, per_thread(stream)); }
+
+namespace {
+// The instantiated copy of `node` in `exec`, when the node may be switched off: kernels, copies
+// and memsets.
+hipGraphNode* switchable_node(hipGraphExec_t exec, hipGraphNode_t node) {
+  if (!live_execs.count(exec) || !is_live_node(node)) return nullptr;
+  const auto it = exec->node_of.find(node);
+  if (it == exec->node_of.end()) return nullptr;
+  const hipGraphNodeType type = node_type(it->second->operation);
+  const bool switchable = type == hipGraphNodeTypeKernel || type == hipGraphNodeTypeMemcpy || type == hipGraphNodeTypeMemset ||
+                          type == hipGraphNodeTypeMemcpyFromSymbol || type == hipGraphNodeTypeMemcpyToSymbol;
+  return switchable ? it->second : nullptr;
+}
+}  // namespace
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t exec, hipGraphNode_t node, unsigned int enabled) {
+  GRAPH_LOCK;
+  hipGraphNode* n = switchable_node(exec, node);
+  if (!n) return ret(hipErrorInvalidValue);
+  n->enabled = enabled != 0;
+  return hipSuccess;
+}
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t exec, hipGraphNode_t node, unsigned int* enabled) {
+  GRAPH_LOCK;
+  const hipGraphNode* n = switchable_node(exec, node);
+  if (!n || !enabled) return ret(hipErrorInvalidValue);
+  *enabled = n->enabled;
+  return hipSuccess;
+}
+
+// Graph memory (hipGraphAddMemAllocNode) is not implemented: none is ever in use, and the
+// attributes say so.
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attribute, void* value) {
+  if (device != 0) return ret(hipErrorInvalidDevice);
+  if (!value || attribute < hipGraphMemAttrUsedMemCurrent || attribute > hipGraphMemAttrReservedMemHigh) return ret(hipErrorInvalidValue);
+  *static_cast<std::uint64_t*>(value) = 0;
+  return hipSuccess;
+}
+// Only the high watermarks may be set, and only to 0 (a reset).
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attribute, void* value) {
+  if (device != 0) return ret(hipErrorInvalidDevice);
+  if (!value || (attribute != hipGraphMemAttrUsedMemHigh && attribute != hipGraphMemAttrReservedMemHigh) ||
+      *static_cast<const std::uint64_t*>(value) != 0)
+    return ret(hipErrorInvalidValue);
+  return hipSuccess;
+}
+hipError_t hipDeviceGraphMemTrim(int device) { return device == 0 ? hipSuccess : ret(hipErrorInvalidDevice); }
+
+hipError_t hipUserObjectCreate(hipUserObject_t* out, void* ptr, hipHostFn_t destroy, unsigned int references, unsigned int flags) {
+  if (!out || !destroy || references == 0 || flags != hipUserObjectNoDestructorSync) return ret(hipErrorInvalidValue);
+  GRAPH_LOCK;
+  auto* object = new hipUserObject{ptr, destroy, references};
+  live_user_objects.insert(object);
+  *out = object;
+  return hipSuccess;
+}
+hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count) {
+  GRAPH_LOCK;
+  if (!live_user_objects.count(object) || count == 0) return ret(hipErrorInvalidValue);
+  object->references += count;
+  return hipSuccess;
+}
+hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count) {
+  GRAPH_LOCK;
+  if (!live_user_objects.count(object) || count == 0 || count > object->references) return ret(hipErrorInvalidValue);
+  release_user_object(object, count);
+  return hipSuccess;
+}
+hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count, unsigned int flags) {
+  GRAPH_LOCK;
+  if (!is_live_graph(graph) || !live_user_objects.count(object) || count == 0 || (flags != 0 && flags != hipGraphUserObjectMove))
+    return ret(hipErrorInvalidValue);
+  // hipGraphUserObjectMove hands the caller's references to the graph instead of adding new ones.
+  if (!(flags & hipGraphUserObjectMove)) {
+    object->references += count;
+  } else if (count > object->references) {
+    return ret(hipErrorInvalidValue);
+  }
+  graph->user_objects[object] += count;
+  return hipSuccess;
+}
+hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count) {
+  GRAPH_LOCK;
+  if (!is_live_graph(graph) || !live_user_objects.count(object) || count == 0) return ret(hipErrorInvalidValue);
+  auto it = graph->user_objects.find(object);
+  if (it == graph->user_objects.end() || it->second < count) return ret(hipErrorInvalidValue);
+  if ((it->second -= count) == 0) graph->user_objects.erase(it);
+  release_user_object(object, count);
+  return hipSuccess;
+}
+#endif

@@ -4,9 +4,12 @@
 // node. Stream capture builds graphs through add_node.
 #pragma once
 
+#include <map>
 #include <unordered_map>
 
 #include "emu/runtime/streams.h"
+
+struct hipUserObject;  // HIP 6's user objects (graphs.cc)
 
 struct ihipGraph {
   ihipGraph();   // registers the graph as a live handle
@@ -15,6 +18,10 @@ struct ihipGraph {
   bool cloned = false;                               // made by hipGraphClone (hipGraphNodeFindInClone)
   hipGraphNode* owner = nullptr;                     // the child-graph node that embeds it, if any
   bool capturing = false;                            // a stream capture is building it
+  // User objects the graph holds references to (HIP 6's hipGraphRetainUserObject), with their
+  // counts; a clone (and so an instantiation) takes references of its own, and a graph gives
+  // back its references when it is destroyed.
+  std::map<hipUserObject*, unsigned> user_objects;
 };
 
 struct hipGraphNode {
@@ -25,6 +32,7 @@ struct hipGraphNode {
   std::vector<hipGraphNode*> dependencies, dependents;  // in the order the edges were added
   std::uint64_t id = 0;                                 // unique; a clone's node keeps its original's
   std::vector<void*> kernel_param_pointers;             // what hipGraphKernelNodeGetParams hands out
+  bool enabled = true;                                  // an instantiated node, off (hipGraphNodeSetEnabled)
 };
 
 struct hipGraphExec {
@@ -33,6 +41,7 @@ struct hipGraphExec {
   std::unique_ptr<ihipGraph> graph;
   std::unordered_map<const hipGraphNode*, hipGraphNode*> node_of;  // the program's nodes -> ours
   std::vector<hipGraphNode*> order;                                 // launch order
+  unsigned long long flags = 0;                                     // hipGraphInstantiateFlags it was made with
 };
 
 namespace gpuport::emu::hip {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <dlfcn.h>
 
 namespace gpuport::emu::hip {
 
@@ -600,10 +601,10 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void
   std::lock_guard lock(rt.mutex);
   const auto* r = rt.memory.find(reinterpret_cast<std::uint64_t>(ptr), 1);
   if (!r) {
-    attributes->memoryType = hipMemoryTypeHost;
+    pointer_memory_type(*attributes) = hipMemoryTypeHost;
     return ret(hipErrorInvalidValue);
   }
-  attributes->memoryType = r->kind == AddressSpace::Kind::host ? hipMemoryTypeHost : hipMemoryTypeDevice;
+  pointer_memory_type(*attributes) = r->kind == AddressSpace::Kind::host ? hipMemoryTypeHost : hipMemoryTypeDevice;
   attributes->devicePointer = const_cast<void*>(ptr);
   attributes->isManaged = r->name == kManagedAllocation;
   attributes->hostPointer = r->kind == AddressSpace::Kind::host || attributes->isManaged ? const_cast<void*>(ptr) : nullptr;
@@ -612,8 +613,12 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void
 }
 
 // ---- device ---------------------------------------------------------------------------------
-static hipDeviceProp_t device_properties() {
-  hipDeviceProp_t p;
+// One description of the emulated device, for each layout of hipDeviceProp_t this build's HIP
+// declares (HIP 6: hipDeviceProp_tR0600, and the 5.x layout as hipDeviceProp_tR0000); members
+// only one layout has are filled where it has them.
+template <class Properties>
+static Properties device_properties_as() {
+  Properties p;
   std::memset(&p, 0, sizeof(p));
   std::snprintf(p.name, sizeof(p.name), "AMD Radeon RX 7900 XTX (gfx1100, emulated by gpuport)");
   std::snprintf(p.gcnArchName, sizeof(p.gcnArchName), "gfx1100");
@@ -640,7 +645,20 @@ static hipDeviceProp_t device_properties() {
   p.pciBusID = 3;
   p.maxSharedMemoryPerMultiProcessor = 65536;
   p.canMapHostMemory = 1;
-  p.gcnArch = 1100;
+  if constexpr (requires { p.gcnArch; }) p.gcnArch = 1100;
+  if constexpr (requires { p.unifiedAddressing; }) {
+    p.unifiedAddressing = 1;
+    p.asyncEngineCount = 1;
+    p.sharedMemPerMultiprocessor = 65536;
+    p.regsPerMultiprocessor = 65536;
+    p.maxBlocksPerMultiProcessor = 32;
+    p.sharedMemPerBlockOptin = 65536;
+    p.hostNativeAtomicSupported = 1;
+    p.memoryPoolsSupported = 1;
+    p.canUseHostPointerForRegisteredMem = 1;
+    p.hostRegisterSupported = 1;
+    std::snprintf(p.uuid.bytes, sizeof(p.uuid.bytes), "gpuport-gfx1100");
+  }
   p.cooperativeLaunch = 1;
   p.cooperativeMultiDeviceLaunch = 0;
   p.maxTexture1DLinear = 1 << 27;
@@ -662,6 +680,7 @@ static hipDeviceProp_t device_properties() {
   p.arch.has3dGrid = 1;
   return p;
 }
+static hipDeviceProp_t device_properties() { return device_properties_as<hipDeviceProp_t>(); }
 
 hipError_t hipGetDeviceCount(int* count) {
   *count = 1;
@@ -689,6 +708,18 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
   *prop = device_properties();
   return hipSuccess;
 }
+#if HIP_VERSION_MAJOR >= 6
+// HIP 6 keeps the 5.x layout under these names (hip/hip_deprecated.h).
+hipError_t hipGetDevicePropertiesR0000(hipDeviceProp_tR0000* prop, int device) {
+  if (device != 0) return ret(hipErrorInvalidDevice);
+  *prop = device_properties_as<hipDeviceProp_tR0000>();
+  return hipSuccess;
+}
+hipError_t hipChooseDeviceR0000(int* device, const hipDeviceProp_tR0000*) {
+  *device = 0;
+  return hipSuccess;
+}
+#endif
 hipError_t hipDeviceGetName(char* name, int len, int device) {
   if (device != 0) return ret(hipErrorInvalidDevice);
   std::snprintf(name, static_cast<size_t>(len), "%s", device_properties().name);
@@ -857,6 +888,9 @@ const char* hipGetErrorName(hipError_t e) {
     NAME(hipErrorInvalidGraphicsContext) NAME(hipErrorInvalidSource) NAME(hipErrorSharedObjectSymbolNotFound)
     NAME(hipErrorSharedObjectInitFailed) NAME(hipErrorOperatingSystem) NAME(hipErrorSetOnActiveProcess)
     NAME(hipErrorContextIsDestroyed) NAME(hipErrorAssert) NAME(hipErrorRuntimeMemory) NAME(hipErrorRuntimeOther)
+#if HIP_VERSION_MAJOR >= 6
+    NAME(hipErrorInvalidChannelDescriptor) NAME(hipErrorInvalidTexture)
+#endif
 #undef NAME
     default: return "hipErrorUnknown";
   }
@@ -876,6 +910,55 @@ const char* hipGetErrorString(hipError_t e) {
     default: return hipGetErrorName(e);
   }
 }
+
+#if HIP_VERSION_MAJOR >= 6
+// ---- errors and devices: what HIP 6 adds ------------------------------------------------------
+hipError_t hipDrvGetErrorName(hipError_t e, const char** name) {
+  if (!name) return ret(hipErrorInvalidValue);
+  *name = hipGetErrorName(e);
+  return hipSuccess;
+}
+hipError_t hipDrvGetErrorString(hipError_t e, const char** text) {
+  if (!text) return ret(hipErrorInvalidValue);
+  *text = hipGetErrorString(e);
+  return hipSuccess;
+}
+// HIP 6 documents it as hipGetLastError: the thread's last error, which it resets.
+hipError_t hipExtGetLastError() { return hipGetLastError(); }
+// The one emulated device is the only valid list.
+hipError_t hipSetValidDevices(int* devices, int count) {
+  if (count < 0 || (count > 0 && !devices)) return ret(hipErrorInvalidValue);
+  for (int i = 0; i < count; ++i)
+    if (devices[i] != 0) return ret(hipErrorInvalidDevice);
+  return hipSuccess;
+}
+// Synchronous memory operations are always synchronous here: HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS
+// holds for every allocation, and it is the only attribute a program may set.
+hipError_t hipPointerSetAttribute(const void* value, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
+  if (!value || attribute != HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS) return ret(hipErrorInvalidValue);
+  std::lock_guard lock(runtime().mutex);
+  if (!runtime().memory.find(reinterpret_cast<std::uint64_t>(ptr), 1)) return ret(hipErrorInvalidValue);
+  return hipSuccess;
+}
+// Any HIP function this library exports, by name (the default version of the symbol).
+hipError_t hipGetProcAddress(const char* symbol, void** pfn, int hip_version, uint64_t flags, hipDriverProcAddressQueryResult* status) {
+  if (!symbol || !pfn || hip_version <= 0) return ret(hipErrorInvalidValue);
+  static void* const self = [] {
+    Dl_info info{};
+    return dladdr(reinterpret_cast<void*>(&hipGetProcAddress), &info) && info.dli_fname ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
+                                                                                          : nullptr;
+  }();
+  (void)flags;  // per-thread default stream or not: the same entry points serve both
+  *pfn = self ? dlsym(self, symbol) : nullptr;
+  if (status) *status = *pfn ? HIP_GET_PROC_ADDRESS_SUCCESS : HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return *pfn ? hipSuccess : ret(hipErrorNotFound);
+}
+// The 5.x-layout entry points under their old names.
+hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000* prop, int device) __asm__("hipGetDeviceProperties");
+hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000* prop, int device) { return hipGetDevicePropertiesR0000(prop, device); }
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) __asm__("hipChooseDevice");
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) { return hipChooseDeviceR0000(device, prop); }
+#endif
 
 // ---- what the generated stubs call ------------------------------------------------------------
 extern "C" int gpuport_hip_not_implemented(const char* name) {

@@ -285,6 +285,8 @@ hiprtcResult compile(_hiprtcProgram& p, const std::vector<std::string>& options)
   std::vector<std::string> argv = {clang, "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "--offload-arch=" + settings.architecture,
                                    "--rocm-path=/usr", "--rocm-device-lib-path=" + libraries.string(), "-fno-color-diagnostics",
                                    settings.optimization, settings.standard, "-I.", "-include", "gpuport-hiprtc-prelude.h"};
+  // The HIP this runtime implements, ahead of the HIP 5.2 that /usr/include may hold.
+  if (std::string_view(GPUPORT_HIP_INCLUDE_DIR) != "/usr/include") argv.insert(argv.end(), {"-isystem", GPUPORT_HIP_INCLUDE_DIR});
   if (settings.wave64) argv.push_back("-mwavefrontsize64");
   argv.insert(argv.end(), settings.clang_options.begin(), settings.clang_options.end());
   argv.insert(argv.end(), {"-c", "program.hip", "-o", "program.hsaco"});
@@ -326,6 +328,9 @@ const char* hiprtcGetErrorString(hiprtcResult result) {
     NAME(HIPRTC_ERROR_COMPILATION) NAME(HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE)
     NAME(HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION) NAME(HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION)
     NAME(HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID) NAME(HIPRTC_ERROR_INTERNAL_ERROR)
+#if HIP_VERSION_MAJOR >= 6
+    NAME(HIPRTC_ERROR_LINKING)
+#endif
 #undef NAME
   }
   return "invalid hiprtcResult";

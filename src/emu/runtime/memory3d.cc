@@ -185,3 +185,10 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t* p, size_t* pitch, size_t width, size
   *p = allocate(bytes, AddressSpace::Kind::device, "hipMemAllocPitch");
   return *p ? hipSuccess : ret(hipErrorOutOfMemory);
 }
+
+#if HIP_VERSION_MAJOR >= 6
+hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms* p, hipStream_t stream) { return copy_3d(__func__, p, per_thread(stream), false); }
+hipError_t hipMemset3DAsync_spt(hipPitchedPtr p, int value, hipExtent e, hipStream_t stream) {
+  return memset_3d(__func__, p, value, e, per_thread(stream), false);
+}
+#endif

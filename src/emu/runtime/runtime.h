@@ -1,11 +1,10 @@
-// The parts of the emulator's HIP runtime (libamdhip64.so.5 of `gpuport run`) that its source
+// The parts of the emulator's HIP runtime (libamdhip64.so.5 and .so.6 of `gpuport run`) that its source
 // files share: the runtime's state (registered code objects, kernels, variables, allocations,
 // streams, events), allocation into the emulator's checked address space, and kernel launch.
 // Internal to the library: nothing here is exported (the version script keeps only HIP's ABI).
 #pragma once
 
-#define __HIP_PLATFORM_AMD__ 1
-#include <hip/hip_runtime_api.h>
+#include "emu/runtime/abi.h"  // first: HIP's headers, for the ABI this build implements
 
 #include <algorithm>
 #include <chrono>

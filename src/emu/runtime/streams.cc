@@ -72,8 +72,28 @@ ihipStream_t* find_stream(hipStream_t stream) {
 
 bool is_live_event(hipEvent_t event) { return event && runtime().events.count(event); }
 
+// By name: HIP 6 renumbered hipGraphNodeType (Kernel is 1 in HIP 5.2, 0 in 6.4) and has no
+// Memcpy1D (a 1-D copy is a Memcpy node there).
 hipGraphNodeType node_type(const Operation& op) {
-  return static_cast<hipGraphNodeType>(op.index() + 1);  // the variant follows hipGraphNodeType
+  struct Type {
+    hipGraphNodeType operator()(const KernelLaunch&) const { return hipGraphNodeTypeKernel; }
+    hipGraphNodeType operator()(const hipMemcpy3DParms&) const { return hipGraphNodeTypeMemcpy; }
+    hipGraphNodeType operator()(const hipMemsetParams&) const { return hipGraphNodeTypeMemset; }
+    hipGraphNodeType operator()(const HostCall&) const { return hipGraphNodeTypeHost; }
+    hipGraphNodeType operator()(const ChildGraph&) const { return hipGraphNodeTypeGraph; }
+    hipGraphNodeType operator()(const EmptyNode&) const { return hipGraphNodeTypeEmpty; }
+    hipGraphNodeType operator()(const EventWait&) const { return hipGraphNodeTypeWaitEvent; }
+    hipGraphNodeType operator()(const EventRecord&) const { return hipGraphNodeTypeEventRecord; }
+#if HIP_VERSION_MAJOR >= 6
+    hipGraphNodeType operator()(const Copy1D&) const { return hipGraphNodeTypeMemcpy; }
+#else
+    hipGraphNodeType operator()(const Copy1D&) const { return hipGraphNodeTypeMemcpy1D; }
+#endif
+    hipGraphNodeType operator()(const CopyFromSymbol&) const { return hipGraphNodeTypeMemcpyFromSymbol; }
+    hipGraphNodeType operator()(const CopyToSymbol&) const { return hipGraphNodeTypeMemcpyToSymbol; }
+    hipGraphNodeType operator()(const Uncapturable&) const { return hipGraphNodeTypeCount; }  // never a node
+  };
+  return std::visit(Type{}, op);
 }
 
 hipError_t submit(hipStream_t stream, Operation op) {
@@ -542,7 +562,6 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode) {
 }
 
 // ---- per-thread default stream variants (programs built with -fgpu-default-stream=per-thread) ----
-static hipStream_t per_thread(hipStream_t stream) { return stream ? stream : hipStreamPerThread; }
 hipError_t hipStreamSynchronize_spt(hipStream_t stream) { return hipStreamSynchronize(per_thread(stream)); }
 hipError_t hipStreamQuery_spt(hipStream_t stream) { return hipStreamQuery(per_thread(stream)); }
 hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int* flags) { return hipStreamGetFlags(per_thread(stream), flags); }
@@ -550,3 +569,41 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int* priority) { return 
 hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags) {
   return hipStreamWaitEvent(per_thread(stream), event, flags);
 }
+
+#if HIP_VERSION_MAJOR >= 6
+// ---- what HIP 6 adds: more per-thread variants, a stream's device, event record flags ----------
+hipError_t hipStreamAddCallback_spt(hipStream_t stream, hipStreamCallback_t callback, void* data, unsigned int flags) {
+  return hipStreamAddCallback(per_thread(stream), callback, data, flags);
+}
+hipError_t hipLaunchHostFunc_spt(hipStream_t stream, hipHostFn_t fn, void* data) { return hipLaunchHostFunc(per_thread(stream), fn, data); }
+hipError_t hipStreamBeginCapture_spt(hipStream_t stream, hipStreamCaptureMode mode) {
+  return hipStreamBeginCapture(per_thread(stream), mode);
+}
+hipError_t hipStreamEndCapture_spt(hipStream_t stream, hipGraph_t* graph) { return hipStreamEndCapture(per_thread(stream), graph); }
+hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long long* id) {
+  return hipStreamGetCaptureInfo(per_thread(stream), status, id);
+}
+hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long long* id, hipGraph_t* graph,
+                                          const hipGraphNode_t** dependencies, size_t* count) {
+  return hipStreamGetCaptureInfo_v2(per_thread(stream), status, id, graph, dependencies, count);
+}
+hipError_t hipStreamIsCapturing_spt(hipStream_t stream, hipStreamCaptureStatus* status) {
+  return hipStreamIsCapturing(per_thread(stream), status);
+}
+hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream) { return hipEventRecord(event, per_thread(stream)); }
+hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device) {
+  if (!device) return ret(hipErrorInvalidValue);
+  {
+    std::lock_guard lock(runtime().mutex);
+    if (!find_stream(stream)) return ret(hipErrorContextIsDestroyed);
+  }
+  *device = 0;  // the one emulated device
+  return hipSuccess;
+}
+// hipEventRecordDefault (0) and hipEventRecordExternal, which only matters inside a capture on
+// devices that order work across graphs; recorded the same way here.
+hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags) {
+  if (flags != hipEventRecordDefault && flags != hipEventRecordExternal) return ret(hipErrorInvalidValue);
+  return hipEventRecord(event, stream);
+}
+#endif

@@ -93,7 +93,7 @@ struct Uncapturable {
   std::function<hipError_t()> run;
 };
 
-// One stream-ordered operation. The alternatives in the order of hipGraphNodeType where one exists.
+// One stream-ordered operation; node_type() names the hipGraphNodeType of each alternative.
 using Operation = std::variant<KernelLaunch, hipMemcpy3DParms, hipMemsetParams, HostCall, ChildGraph, EmptyNode, EventWait,
                                EventRecord, Copy1D, CopyFromSymbol, CopyToSymbol, Uncapturable>;
 hipGraphNodeType node_type(const Operation& op);
@@ -102,6 +102,10 @@ hipGraphNodeType node_type(const Operation& op);
 // included). Refuses what a capture forbids: work on the legacy stream while a blocking stream
 // captures (hipErrorStreamCaptureImplicit), uncapturable work, waits that cross captures.
 hipError_t submit(hipStream_t stream, Operation op);
+
+// The stream a _spt entry point (programs built with -fgpu-default-stream=per-thread) means: the
+// calling thread's default stream for the null stream.
+inline hipStream_t per_thread(hipStream_t stream) { return stream ? stream : hipStreamPerThread; }
 // Runs an operation (submit's "now", and a graph launch's every node).
 hipError_t run_operation(const Operation& op);
 

@@ -503,7 +503,7 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference* ref, float min, float 
 }
 hipError_t hipTexRefSetBorderColor(textureReference* ref, float*) {
   if (!ref) return ret(hipErrorInvalidValue);
-  runtime().say_unsupported("hipTexRefSetBorderColor (HIP 5.2's textureReference has no border colour)");
+  runtime().say_unsupported("hipTexRefSetBorderColor (textureReference has no border colour)");
   return ret(hipErrorNotSupported);
 }
 hipError_t hipTexRefGetAddress(hipDeviceptr_t* out, const textureReference* ref) {
@@ -556,3 +556,26 @@ hipError_t hipTexRefGetMipmapLevelClamp(float* min, float* max, const textureRef
   *max = ref->maxMipmapLevelClamp;
   return hipSuccess;
 }
+
+#if HIP_VERSION_MAJOR >= 6
+// ---- texture reference queries HIP 6 adds -------------------------------------------------------
+hipError_t hipTexRefGetArray(hipArray_t* out, const textureReference* ref) {
+  if (!out || !ref) return ret(hipErrorInvalidValue);
+  const ObjectRecord* r = record_of(ref->textureObject);
+  if (!r || r->resource.resType != hipResourceTypeArray) return ret(hipErrorInvalidValue);
+  *out = r->resource.res.array.array;
+  return hipSuccess;
+}
+// textureReference has no border colour (hipTexRefSetBorderColor is refused): none to read.
+hipError_t hipTexRefGetBorderColor(float* out, const textureReference* ref) {
+  if (!out || !ref) return ret(hipErrorInvalidValue);
+  runtime().say_unsupported("hipTexRefGetBorderColor (textureReference has no border colour)");
+  return ret(hipErrorNotSupported);
+}
+// No texture is ever bound to a whole mipmapped array here (hipBindTextureToMipmappedArray is
+// refused, as HIP 5.2 refuses it).
+hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* out, const textureReference* ref) {
+  if (!out || !ref) return ret(hipErrorInvalidValue);
+  return ret(hipErrorInvalidValue);
+}
+#endif

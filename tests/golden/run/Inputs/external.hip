@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   EXPECT_OK(hipExternalMemoryGetMappedBuffer(reinterpret_cast<void**>(&in_place), memory, &buffer));
   hipPointerAttribute_t attributes;
   EXPECT_OK(hipPointerGetAttributes(&attributes, input));
-  EXPECT(attributes.memoryType == hipMemoryTypeDevice);
+  EXPECT(memory_type(attributes) == hipMemoryTypeDevice);
 
   if (use_after_destroy) {
     EXPECT_OK(hipDestroyExternalMemory(memory));

@@ -72,8 +72,8 @@ static void captured_sequence(hipStream_t s, int n) {
   std::vector<hipGraphNode_t> nodes(6);
   size_t six = 6;
   EXPECT_OK(hipGraphGetNodes(g, nodes.data(), &six));
-  const hipGraphNodeType want[6] = {hipGraphNodeTypeMemcpy1D, hipGraphNodeTypeKernel, hipGraphNodeTypeMemset,
-                                    hipGraphNodeTypeKernel, hipGraphNodeTypeHost, hipGraphNodeTypeMemcpy1D};
+  const hipGraphNodeType want[6] = {GRAPH_NODE_TYPE_COPY_1D, hipGraphNodeTypeKernel, hipGraphNodeTypeMemset,
+                                    hipGraphNodeTypeKernel, hipGraphNodeTypeHost, GRAPH_NODE_TYPE_COPY_1D};
   bool types = true;
   for (int i = 0; i < 6; ++i) {
     hipGraphNodeType t;

@@ -44,7 +44,7 @@ int main() {
   void* opened_inner = nullptr;
   EXPECT_OK(hipIpcOpenMemHandle(&opened_inner, inner, hipIpcMemLazyEnablePeerAccess));
   EXPECT(opened_inner == d + 16);
-  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, h, 1), hipErrorInvalidValue);
+  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, h, hipIpcMemLazyEnablePeerAccess ^ 2), hipErrorInvalidValue);
   EXPECT_OK(hipIpcCloseMemHandle(opened));
   EXPECT_OK(hipIpcCloseMemHandle(opened_inner));
   EXPECT_ERROR(hipIpcCloseMemHandle(opened), hipErrorInvalidHandle);
@@ -57,10 +57,10 @@ int main() {
   EXPECT_ERROR(hipIpcGetMemHandle(nullptr, d), hipErrorInvalidValue);
   hipIpcMemHandle_t garbage;
   std::memset(&garbage, 0x5a, sizeof garbage);
-  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, garbage, 0), hipErrorInvalidHandle);
-  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, from_other_process(h), 0), hipErrorMapFailed);
+  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, garbage, hipIpcMemLazyEnablePeerAccess), hipErrorInvalidHandle);
+  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, from_other_process(h), hipIpcMemLazyEnablePeerAccess), hipErrorMapFailed);
   EXPECT_OK(hipFree(d));
-  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, h, 0), hipErrorInvalidHandle);  // its memory is gone
+  EXPECT_ERROR(hipIpcOpenMemHandle(&opened, h, hipIpcMemLazyEnablePeerAccess), hipErrorInvalidHandle);  // its memory is gone
 
   // Events: only interprocess events without timing have handles.
   hipEvent_t timed, shared, opened_event;

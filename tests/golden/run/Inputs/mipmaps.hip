@@ -65,7 +65,7 @@ static void two_dimensional() {
     hipArray_t level = nullptr;
     EXPECT_OK(hipGetMipmappedArrayLevel(&level, mipmap, l));
     const size_t w = std::max<size_t>(1, width >> l), h = std::max<size_t>(1, height >> l);
-    size_wrong += level->width != w || level->height != h || level->depth != 0;
+    size_wrong += array_shape(level).width != w || array_shape(level).height != h || array_shape(level).depth != 0;
     std::vector<float> in(w * h), back(w * h, -1.0f), read(w * h, -1.0f);
     for (size_t i = 0; i < in.size(); ++i) in[i] = 1000.0f * l + 0.5f * i;
     EXPECT_OK(hipMemcpy2DToArray(level, 0, 0, in.data(), w * sizeof(float), w * sizeof(float), h, hipMemcpyHostToDevice));
@@ -131,7 +131,7 @@ static void other_shapes() {
   EXPECT_OK(hipMallocMipmappedArray(&line, &desc, make_hipExtent(16, 0, 0), 0));  // 0 levels: one
   hipArray_t a = nullptr;
   EXPECT_OK(hipGetMipmappedArrayLevel(&a, volume, 2));
-  EXPECT(a->width == 4 && a->height == 2 && a->depth == 1);
+  EXPECT(array_shape(a).width == 4 && array_shape(a).height == 2 && array_shape(a).depth == 1);
   std::vector<int> in(4 * 2 * 1), back(in.size(), -1);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * i) - 5;
   hipMemcpy3DParms p;
@@ -150,9 +150,9 @@ static void other_shapes() {
   EXPECT(back == in);
   EXPECT_ERROR(hipGetMipmappedArrayLevel(&a, volume, 3), hipErrorInvalidValue);
   EXPECT_OK(hipGetMipmappedArrayLevel(&a, layered, 3));
-  EXPECT(a->width == 1 && a->height == 1 && a->depth == 3);
+  EXPECT(array_shape(a).width == 1 && array_shape(a).height == 1 && array_shape(a).depth == 3);
   EXPECT_OK(hipGetMipmappedArrayLevel(&a, line, 0));
-  EXPECT(a->width == 16 && a->height == 0);
+  EXPECT(array_shape(a).width == 16 && array_shape(a).height == 0);
   EXPECT_ERROR(hipGetMipmappedArrayLevel(&a, line, 1), hipErrorInvalidValue);
   EXPECT_OK(hipFreeMipmappedArray(volume));
   EXPECT_OK(hipFreeMipmappedArray(layered));
@@ -168,7 +168,7 @@ static void other_shapes() {
   hipMipmappedArray_t driver = nullptr;
   EXPECT_OK(hipMipmappedArrayCreate(&driver, &d, 3));
   EXPECT_OK(hipMipmappedArrayGetLevel(&a, driver, 2));
-  EXPECT(a->width == 8 && a->height == 4 && a->NumChannels == 4 && a->Format == HIP_AD_FORMAT_FLOAT);
+  EXPECT(array_shape(a).width == 8 && array_shape(a).height == 4 && array_shape(a).channels == 4 && array_shape(a).format == HIP_AD_FORMAT_FLOAT);
   EXPECT_ERROR(hipMipmappedArrayGetLevel(&a, driver, 3), hipErrorInvalidValue);
   EXPECT_OK(hipMipmappedArrayDestroy(driver));
   EXPECT_ERROR(hipMipmappedArrayDestroy(driver), hipErrorInvalidValue);

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   EXPECT(ok);
   hipPointerAttribute_t where;
   EXPECT_OK(hipPointerGetAttributes(&where, b));
-  EXPECT(where.memoryType == hipMemoryTypeDevice);
+  EXPECT(memory_type(where) == hipMemoryTypeDevice);
 
   // Frees: the bytes leave "in use" and stay held by the pool until trimmed or released.
   EXPECT_OK(hipFreeAsync(a, s));

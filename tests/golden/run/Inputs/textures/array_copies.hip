@@ -24,7 +24,8 @@ int main() {
   hipChannelFormatDesc back{};
   HIP_OK(hipGetChannelDesc(&back, a));
   expect_int("channel desc", 0, back.x * 1000 + back.y * 10 + back.f, 16 * 1000 + 16 * 10 + hipChannelFormatKindUnsigned);
-  expect_int("array fields", 0, a->width * 100 + a->height * 10 + a->NumChannels, W * 100 + H * 10 + 2);
+  const HIP_ARRAY_DESCRIPTOR fields = descriptor_of(a);
+  expect_int("array fields", 0, static_cast<long long>(fields.Width * 100 + fields.Height * 10 + fields.NumChannels), W * 100 + H * 10 + 2);
   HIP_OK(hipMemcpyHtoA(a, 0, model.data(), model.size()));
 
   // A 5 x 3 texel block from a host buffer with a 40-byte pitch, into columns 2.. rows 3..
@@ -152,7 +153,7 @@ int main() {
   d2.NumChannels = 4;
   hipArray_t c;
   HIP_OK(hipArrayCreate(&c, &d2));
-  expect_int("driver array", 0, c->Format * 10 + c->NumChannels, HIP_AD_FORMAT_SIGNED_INT8 * 10 + 4);
+  expect_int("driver array", 0, descriptor_of(c).Format * 10 + descriptor_of(c).NumChannels, HIP_AD_FORMAT_SIGNED_INT8 * 10 + 4);
   HIP_OK(hipArrayDestroy(c));
   HIP_OK(hipArrayDestroy(v));
   HIP_OK(hipFreeArray(a));

@@ -38,6 +38,18 @@ inline void expect_near(const char* what, int index, float got, float want, int 
   }
 }
 
+// An array's shape and format: its members with HIP 5.2, hipArrayGetDescriptor with HIP 6 (whose
+// hipArray is opaque).
+inline HIP_ARRAY_DESCRIPTOR descriptor_of(hipArray_t a) {
+#if HIP_VERSION_MAJOR >= 6
+  HIP_ARRAY_DESCRIPTOR d{};
+  if (hipArrayGetDescriptor(&d, a) != hipSuccess) std::printf("FAIL hipArrayGetDescriptor\n");
+  return d;
+#else
+  return {a->width, a->height, a->Format, a->NumChannels};
+#endif
+}
+
 inline void expect_int(const char* what, int index, long long got, long long want) {
   if (got != want && g_mismatches++ < 10) std::printf("%s[%d]: got %lld, want %lld\n", what, index, got, want);
 }

@@ -3,7 +3,7 @@
 // max(v / 32767, -1), max(v / 127, -1)). The CPU reference converts the same stored values.
 // The channel kinds are spelled out: HIP 5.2's hipCreateChannelDesc<uchar1..4>() says signed and
 // hipCreateChannelDesc<signed char>() unsigned (amd_channel_descriptor.h), which the legacy
-// texture<uchar4> below inherits: it reads snorm, as on a GPU with HIP 5.2.
+// texture<uchar4> below inherits: it reads snorm, as on a GPU with HIP 5.2 (HIP 6.4 says unsigned).
 #include "check.h"
 
 texture<float, hipTextureType1D, hipReadModeElementType> ref_float;
@@ -121,9 +121,15 @@ int main() {
   HIP_OK(hipMemcpy(rc, oc, m * sizeof(float4), hipMemcpyDeviceToHost));
   for (int i = 0; i < m; ++i) {
     expect_bits("ref float", i, rf[i], f[i + 3]);
-    // texture<uchar4>'s channel description is signed (see above): snorm.
-    expect_bits("ref uchar4", i, rc[i].x, std::fmax(static_cast<signed char>(c[i].x) / 127.0f, -1.0f));
-    expect_bits("ref uchar4", i, rc[i].w, std::fmax(static_cast<signed char>(c[i].w) / 127.0f, -1.0f));
+    // texture<uchar4> reads as its channel description says: signed (snorm) with HIP 5.2's
+    // headers (see above), unsigned (unorm) with HIP 6.4's, which fixed it.
+    if (hipCreateChannelDesc<uchar4>().f == hipChannelFormatKindSigned) {
+      expect_bits("ref uchar4", i, rc[i].x, std::fmax(static_cast<signed char>(c[i].x) / 127.0f, -1.0f));
+      expect_bits("ref uchar4", i, rc[i].w, std::fmax(static_cast<signed char>(c[i].w) / 127.0f, -1.0f));
+    } else {
+      expect_bits("ref uchar4", i, rc[i].x, c[i].x / 255.0f);
+      expect_bits("ref uchar4", i, rc[i].w, c[i].w / 255.0f);
+    }
   }
   HIP_OK(hipUnbindTexture(ref_float));
   HIP_OK(hipUnbindTexture(ref_uchar4));
