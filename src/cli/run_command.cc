@@ -67,12 +67,6 @@ int run_coverage(const RunArguments& a) {
 }
 
 int run_program(const RunArguments& a) {
-  // Refuse what cannot run before starting it: no gfx1100 code object.
-  auto co = amdgpu::load_code_object(a.command[0]);
-  if (!co) {
-    for (const auto& d : co.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
-    return 2;
-  }
   emu::ProgramRunRequest request;
   request.command = a.command;
   request.runtime_dir = emulator_runtime_dir();

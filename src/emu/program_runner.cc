@@ -31,10 +31,24 @@ Result<std::string> hip_runtime_needed(const std::string& program) {
   if (!bytes) return Result<std::string>::failure(bytes.diagnostics());
   auto needed = amdgpu::needed_libraries(*bytes, program);
   if (!needed) return Result<std::string>::failure(needed.diagnostics());
+  std::string runtime;
   for (const auto& name : *needed)
-    if (name == "libamdhip64.so.5" || name == "libamdhip64.so.6") return name;
-  // Linked some other way (dlopen, a library that links HIP): HIP 5.2, Debian 12's own.
-  return std::string("libamdhip64.so.5");
+    if (name == "libamdhip64.so.5" || name == "libamdhip64.so.6") runtime = name;
+  // Its own kernels must include gfx1100 code; a program without any (all its GPU work in
+  // libraries or in code objects it loads) runs as long as it links HIP's runtime.
+  auto fatbin = amdgpu::hip_fatbin_section(*bytes, program);
+  if (fatbin) {
+    auto code_object = amdgpu::load_code_object_from_bytes(*bytes, program);
+    if (!code_object) return Result<std::string>::failure(code_object.diagnostics());
+  } else if (runtime.empty() || fatbin.diagnostics().front().code != "not-a-hip-executable") {
+    auto why = fatbin.diagnostics();
+    if (why.front().code == "not-a-hip-executable")
+      why.front().message = "not a HIP program: no device code of its own (.hip_fatbin section) and no libamdhip64 among the "
+                            "libraries it links";
+    return Result<std::string>::failure(std::move(why));
+  }
+  // No direct link (a library of the program links HIP): HIP 5.2, Debian 12's own.
+  return runtime.empty() ? std::string("libamdhip64.so.5") : runtime;
 }
 
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {

@@ -40,7 +40,9 @@ inline constexpr int kMaxTraceLane = 63;
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request);
 
 // The emulator runtime a program loads: the libamdhip64 it names in DT_NEEDED (.so.5 for HIP 5,
-// .so.6 for HIP 6), or .so.5 when it names none.
+// .so.6 for HIP 6), or .so.5 when it names none. An error when the program cannot run on the
+// emulator: not a readable ELF executable, device code without gfx1100, or neither device code
+// of its own nor a link to HIP's runtime.
 Result<std::string> hip_runtime_needed(const std::string& program);
 
 }  // namespace gpuport::emu

@@ -806,6 +806,31 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     case hipDeviceAttributeFineGrainSupport: *value = 1; break;
     case hipDeviceAttributeMemoryPoolsSupported: *value = 1; break;
     case hipDeviceAttributeCanUseStreamWaitValue: *value = 1; break;
+    case hipDeviceAttributeImageSupport: *value = 1; break;
+    case hipDeviceAttributeDeviceOverlap: *value = 1; break;
+    case hipDeviceAttributeCanUseHostPointerForRegisteredMem: *value = 1; break;
+    case hipDeviceAttributeComputePreemptionSupported: *value = 0; break;
+    // Cooperative launches over several devices are not made (one device).
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim:
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: *value = 0; break;
+    case hipDeviceAttributeMaxSurface1D: *value = p.maxTexture1D; break;
+    case hipDeviceAttributeMaxTexture1DMipmap: *value = p.maxTexture1D; break;
+    case hipDeviceAttributeSurfaceAlignment: *value = static_cast<int>(p.textureAlignment); break;
+    case hipDeviceAttributeSharedMemPerMultiprocessor: *value = static_cast<int>(p.maxSharedMemoryPerMultiProcessor); break;
+    case hipDeviceAttributeReservedSharedMemPerBlock: *value = 0; break;
+    case hipDeviceAttributePersistingL2CacheMaxSize: *value = 0; break;
+    case hipDeviceAttributeAccessPolicyMaxWindowSize: *value = 0; break;
+    case hipDeviceAttributeSingleToDoublePrecisionPerfRatio: *value = 32; break;  // RDNA3: FP64 at 1/32 of FP32
+    case hipDeviceAttributeTccDriver: *value = 0; break;
+    case hipDeviceAttributeMultiGpuBoardGroupID: *value = 0; break;
+#if HIP_VERSION_MAJOR >= 6
+    case hipDeviceAttributeHostRegisterSupported: *value = 1; break;
+    case hipDeviceAttributeVirtualMemoryManagementSupported: *value = 1; break;
+    case hipDeviceAttributeWallClockRate: *value = 100000; break;  // kHz: s_memrealtime's 100 MHz
+    case hipDeviceAttributeMemoryPoolSupportedHandleTypes: *value = 0; break;  // no export to other processes
+#endif
     default: return ret(hipErrorInvalidValue);
   }
   return hipSuccess;
