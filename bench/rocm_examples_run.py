@@ -24,6 +24,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
+LIBRARIES = ["hiprand", "rocrand", "hipblas", "rocblas", "hipsparse", "rocsparse", "hipfft", "rocfft", "hipsolver",
+             "rocsolver"]
 
 
 def compiler(hip):
@@ -75,6 +77,13 @@ def build(example, root, out, hip):
         sources = [hip]
     if not sources:
         return None, "no .hip or .cpp sources"
+    # The ROCm libraries the sources include, linked as their Makefiles link them; for HIP 6.4 from
+    # sid (scripts/fetch-rocm-6.4-libs), for HIP 5.2 from Debian 12 where it has them.
+    text = "".join(p.read_text(errors="replace") for p in sources)
+    libraries = [name for name in LIBRARIES if f"<{name}/" in text or f"<{name}.h" in text]
+    if libraries and hip == "6.4":
+        link = ["-L" + str(BUILD / "rocm-6.4-libs" / "usr" / "lib" / "x86_64-linux-gnu")] + link
+    link = ["-l" + name for name in libraries] + link
     steps.append(cc + includes + [str(s) for s in sources] + ["-o", str(exe)] + link)
     for cmd in steps:
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=out)

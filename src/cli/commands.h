@@ -23,6 +23,8 @@ Action add_asm_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
 // Where `gpuport run`'s libamdhip64.so.5 and .so.6 are: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
 std::filesystem::path emulator_runtime_dir();
+// Where sid's ROCm 6.4 libraries are unpacked: build/rocm-6.4-libs, or $GPUPORT_ROCM_LIBS.
+std::filesystem::path rocm_library_dir();
 
 // Writes to stdout, remembering why the first failed write failed (a full disk, a closed pipe).
 void write_stdout(std::string_view text);

@@ -47,6 +47,18 @@ fs::path emulator_runtime_dir() {
   return GPUPORT_RUNTIME_DIR;
 }
 
+// sid's ROCm libraries: build/rocm-6.4-libs beside build/bin, or $GPUPORT_ROCM_LIBS.
+fs::path rocm_library_dir() {
+  if (const char* d = std::getenv("GPUPORT_ROCM_LIBS")) return d;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path().parent_path() / "rocm-6.4-libs";
+    if (fs::is_directory(beside, ec)) return beside;
+  }
+  return GPUPORT_ROCM_LIBRARY_DIR;
+}
+
 namespace {
 
 int run_coverage(const RunArguments& a) {
@@ -70,6 +82,7 @@ int run_program(const RunArguments& a) {
   emu::ProgramRunRequest request;
   request.command = a.command;
   request.runtime_dir = emulator_runtime_dir();
+  request.library_dir = rocm_library_dir();
   request.device_lib_dir = verify::resolve_device_lib_dir({});
   request.jobs = a.jobs;
   request.timeout_seconds = a.timeout;

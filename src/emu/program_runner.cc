@@ -1,5 +1,6 @@
 #include "emu/program_runner.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -13,6 +14,8 @@ extern char** environ;
 
 namespace gpuport::emu {
 namespace fs = std::filesystem;
+
+extern const char* const kRocmLibrariesTable;  // data/emu/rocm-6.4-libraries.tsv, compiled in
 
 namespace {
 
@@ -51,6 +54,72 @@ Result<std::string> hip_runtime_needed(const std::string& program) {
   return runtime.empty() ? std::string("libamdhip64.so.5") : runtime;
 }
 
+namespace {
+
+// The rows of data/emu/rocm-6.4-libraries.tsv: name, soname.
+std::vector<std::pair<std::string, std::string>> rocm_libraries() {
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::string_view text = kRocmLibrariesTable;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
+    if (tab == std::string_view::npos || tab2 == std::string_view::npos) continue;
+    rows.emplace_back(line.substr(0, tab), line.substr(tab + 1, tab2 - tab - 1));
+  }
+  return rows;
+}
+
+// Whether the system's loader would find `soname` (LD_LIBRARY_PATH, then the usual folders).
+bool system_has(const std::string& soname) {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("LD_LIBRARY_PATH"))
+    for (std::string_view rest = path; !rest.empty();) {
+      const std::size_t colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+  for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"})
+    dirs.emplace_back(d);
+  std::error_code ec;
+  for (const auto& d : dirs)
+    if (fs::exists(fs::path(d) / soname, ec)) return true;
+  return false;
+}
+
+}  // namespace
+
+LibraryPlan plan_libraries(const std::string& program, const fs::path& library_dir) {
+  LibraryPlan plan;
+  auto bytes = read_file(program, 1ull << 31);
+  if (!bytes) return plan;
+  auto needed = amdgpu::needed_libraries(*bytes, program);
+  if (!needed) return plan;
+  const fs::path lib = library_dir / "usr" / "lib" / "x86_64-linux-gnu";
+  std::error_code ec;
+  // Debian 12's own ROCm libraries (rocRAND, hipRAND, ... 5.x) are HIP 5 builds: a HIP 6 program
+  // takes sid's; a HIP 5 one, the system's.
+  const bool hip6 = std::find(needed->begin(), needed->end(), "libamdhip64.so.6") != needed->end();
+  for (const auto& [name, soname] : rocm_libraries()) {
+    if (std::find(needed->begin(), needed->end(), soname) == needed->end() || (!hip6 && system_has(soname))) continue;
+    if (!library_dir.empty() && fs::exists(lib / soname, ec)) {
+      plan.loader = lib / "ld-linux-x86-64.so.2";
+    } else {
+      plan.problems.push_back(run_error(program, "library-missing",
+                                        fmt::format("the program links {} (ROCm 6.4's {}), which is not unpacked: "
+                                                    "scripts/fetch-rocm-6.4-libs {}",
+                                                    soname, name, name)));
+    }
+  }
+  if (!plan.loader.empty() && !fs::exists(plan.loader, ec))
+    plan.problems.push_back(run_error(program, "library-missing",
+                                      fmt::format("{} lacks sid's loader ({}): unpack it again with scripts/fetch-rocm-6.4-libs",
+                                                  library_dir.string(), plan.loader.string())));
+  return plan;
+}
+
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   ProgramRunResult result;
   if (request.command.empty()) {
@@ -70,6 +139,11 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
         fmt::format("the program needs {} (HIP {}), which the emulator's runtime folder {} lacks{}", *runtime, hip6 ? "6" : "5",
                     request.runtime_dir.string(),
                     hip6 ? ": unpack HIP 6.4 (scripts/fetch-rocm-6.4) and build again" : ": build gpuport with Debian's libamdhip64-dev")));
+    return result;
+  }
+  const LibraryPlan libraries = plan_libraries(program, request.library_dir);
+  if (!libraries.problems.empty()) {
+    result.diagnostics = libraries.problems;
     return result;
   }
   if (request.trace_lane > kMaxTraceLane) {
@@ -112,7 +186,16 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   if (request.memcheck) options.environment["GPUPORT_RUN_LEAKS"] = "1";
   if (request.initcheck) options.environment["GPUPORT_RUN_INITCHECK"] = "1";
 
-  const ProcessResult run = run_process(request.command, options);
+  // sid's libraries run on sid's glibc: its loader starts the program, with the emulator's
+  // runtime ahead of them. Only this process sees that library path (LD_LIBRARY_PATH would hand
+  // sid's libc to programs it starts, which the system's loader runs).
+  std::vector<std::string> command = request.command;
+  if (!libraries.loader.empty()) {
+    const std::string path = request.runtime_dir.string() + ":" + libraries.loader.parent_path().string() +
+                             (old_path && *old_path ? ":" + std::string(old_path) : "");
+    command.insert(command.begin(), {libraries.loader.string(), "--argv0", program, "--library-path", path});
+  }
+  const ProcessResult run = run_process(command, options);
   if (!run.started) {
     result.diagnostics.push_back(run_error(program, "cannot-start", run.err.empty() ? "cannot start the program" : run.err));
     return result;

@@ -18,6 +18,9 @@ namespace gpuport::emu {
 struct ProgramRunRequest {
   std::vector<std::string> command;     // the program and its arguments
   std::filesystem::path runtime_dir;    // holds the emulator's libamdhip64.so.5 and .so.6
+  // sid's ROCm 6.4 libraries and the glibc they need (scripts/fetch-rocm-6.4-libs); a program
+  // that links one of them starts with that glibc's loader.
+  std::filesystem::path library_dir;
   std::filesystem::path device_lib_dir; // gfx1100 device libraries, for the runtime's hipRTC
   unsigned jobs = 0;                    // host threads for workgroups; 0: the runtime's default
   double timeout_seconds = 0;           // per kernel launch; 0: none
@@ -44,5 +47,15 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request);
 // emulator: not a readable ELF executable, device code without gfx1100, or neither device code
 // of its own nor a link to HIP's runtime.
 Result<std::string> hip_runtime_needed(const std::string& program);
+
+// How a program's libraries are found: a HIP 6 program that links one of data/emu/rocm-6.4-
+// libraries.tsv's takes it from `library_dir` and starts with the loader there (sid's glibc);
+// a HIP 5 program takes Debian 12's where it is installed. A library no folder holds is named
+// with the command that fetches it.
+struct LibraryPlan {
+  std::filesystem::path loader;       // empty: the system's
+  std::vector<Diagnostic> problems;   // libraries to fetch first
+};
+LibraryPlan plan_libraries(const std::string& program, const std::filesystem::path& library_dir);
 
 }  // namespace gpuport::emu

@@ -61,6 +61,14 @@ if "hip-gfx1100" in config.available_features and \
                                  " --rocm-device-lib-path=" + config.device_lib_dir))
     config.substitutions.append(("%hip64link", "-L" + os.path.join(_rocm64, "lib", "x86_64-linux-gnu") +
                                  " -Wl,--unresolved-symbols=ignore-in-shared-libs -lamdhip64 -lstdc++ -lm"))
+# ROCm 6.4's libraries from sid (scripts/fetch-rocm-6.4-libs, which bootstrap runs for hipRAND):
+# programs link them from there, and gpuport run starts them with sid's loader.
+_rocm64_libs = os.path.join(config.source_root, "build", "rocm-6.4-libs", "usr", "lib", "x86_64-linux-gnu")
+if "hip64" in config.available_features and os.path.exists(os.path.join(_rocm64_libs, "ld-linux-x86-64.so.2")):
+    for _name, _soname in (("hiprand", "libhiprand.so.1"), ("rocblas", "librocblas.so.4"), ("hipblas", "libhipblas.so.2")):
+        if os.path.exists(os.path.join(_rocm64_libs, _soname)):
+            config.available_features.add("rocm64-" + _name)
+config.substitutions.append(("%hip64libs", "-L" + _rocm64_libs))
 config.substitutions.append(("%hip64runtime", os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.6")))
 
 # hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT ... from Debian 13 (scripts/fetch-rocm-headers, run by

@@ -148,7 +148,7 @@ Module* load_module(std::string_view image, const std::string& origin) {
   auto module = std::make_unique<Module>();
   auto co = gpuport::amdgpu::load_code_object_from_bytes(image, origin);
   if (!co) {
-    module->load_error = co.diagnostics()[0].message;
+    module->load_error = fmt::format("{}: {}", origin, co.diagnostics()[0].message);
     module->load_status = co.diagnostics()[0].code == "no-gfx1100-code-object" ? hipErrorNoBinaryForGpu : hipErrorInvalidImage;
   } else {
     module->code_object = std::make_unique<gpuport::amdgpu::CodeObject>(std::move(*co));
@@ -191,7 +191,11 @@ Module* load_module(const void* bundle) {
       end = std::max<std::uint64_t>({end, offset + size, at});
     }
   }
-  Module* m = load_module(std::string_view(b, end), "the program's offload bundle");
+  // Named by the file it lies in: the program's own, or a library's (rocRAND's, hipCUB users'...).
+  Dl_info where{};
+  const bool named = dladdr(b, &where) && where.dli_fname && *where.dli_fname;
+  Module* m = load_module(std::string_view(b, end), named ? fmt::format("the offload bundle of {}", where.dli_fname)
+                                                          : std::string("the program's offload bundle"));
   if (!m->code_object && std::memcmp(b, magic.data(), magic.size()) != 0)
     m->load_error = "the registered fat binary is not a clang offload bundle";
   return m;
