@@ -101,16 +101,29 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("/tmp/gpuport-rocm-examples"))
     a = ap.parse_args()
-    examples = [p for f in a.folders for p in sorted((a.root / f).iterdir()) if p.is_dir()]
+    # An example is a folder with a main.* (Libraries/rocBLAS/level_1/axpy); HIP-Basic's others
+    # (hipify: main.cu) count too.
+    def examples_under(folder):
+        found = []
+        for p in sorted(folder.iterdir()):
+            if not p.is_dir():
+                continue
+            if any(q.stem == "main" for q in p.iterdir()):
+                found.append(p)
+            else:
+                found += examples_under(p)
+        return found
+    examples = [p for f in a.folders for p in examples_under(a.root / f)]
     if a.only:
         examples = [p for p in examples if p.name in a.only]
     rows, passed, built = [], 0, 0
     for ex in examples:
-        out = a.out / a.hip / ex.parent.name / ex.name
+        label = str(ex.relative_to(a.root))
+        out = a.out / a.hip / label
         out.mkdir(parents=True, exist_ok=True)
         exe, why = build(ex, a.root, out, a.hip)
         if not exe:
-            rows.append((f"{ex.parent.name}/{ex.name}", "build failed", why, 0.0))
+            rows.append((label, "build failed", why, 0.0))
             continue
         built += 1
         start = time.time()
@@ -120,11 +133,11 @@ def main():
             seconds = time.time() - start
             if r.returncode == 0:
                 passed += 1
-                rows.append((f"{ex.parent.name}/{ex.name}", "pass", "", seconds))
+                rows.append((label, "pass", "", seconds))
             else:
-                rows.append((f"{ex.parent.name}/{ex.name}", f"exit {r.returncode}", first_error(r.stderr + r.stdout), seconds))
+                rows.append((label, f"exit {r.returncode}", first_error(r.stderr + r.stdout), seconds))
         except subprocess.TimeoutExpired:
-            rows.append((f"{ex.parent.name}/{ex.name}", "timeout", f"over {a.timeout:.0f} s", time.time() - start))
+            rows.append((label, "timeout", f"over {a.timeout:.0f} s", time.time() - start))
     print(f"# rocm-examples ({', '.join(a.folders)}) on gpuport run, built against HIP {a.hip} (gfx1100, emulated)")
     print("| example | result | seconds | first error |")
     print("|---|---|---|---|")

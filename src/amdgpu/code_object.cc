@@ -13,6 +13,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -163,12 +164,18 @@ bool is_plain_msgpack(std::string_view blob, std::string& why) {
   return true;
 }
 
-// The metadata note (NT_AMDGPU_METADATA, owner "AMDGPU"): kernels' arguments and resource use.
+std::optional<Diagnostic> read_metadata_note(const std::string& blob, CodeObject& co,
+                                             const std::unordered_map<std::string_view, std::size_t>& by_symbol,
+                                             std::vector<bool>& described);
+
+// The metadata notes (NT_AMDGPU_METADATA, owner "AMDGPU"): kernels' arguments and resource use.
+// clang writes one note for all kernels; a code object linked from many assembled objects
+// (rocBLAS's Tensile libraries: 555 kernels, 555 notes) has one per object, each listing its own.
 std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   const auto& file = elf.getELFFile();
   auto headers = file.program_headers();
   if (!headers) return error(co.origin, "bad-code-object", llvm::toString(headers.takeError()));
-  std::string blob;
+  std::vector<std::string> blobs;
   const std::uint64_t file_size = file.getBufSize();
   for (const auto& ph : *headers) {
     if (ph.p_type != llvm::ELF::PT_NOTE) continue;
@@ -182,11 +189,26 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
     for (const auto& note : file.notes(ph, err))
       if (note.getName() == "AMDGPU" && note.getType() == llvm::ELF::NT_AMDGPU_METADATA) {
         auto desc = note.getDesc(ph.p_align);
-        blob.assign(reinterpret_cast<const char*>(desc.data()), desc.size());
+        blobs.emplace_back(reinterpret_cast<const char*>(desc.data()), desc.size());
       }
     if (err) return error(co.origin, "bad-code-object", llvm::toString(std::move(err)));
   }
-  if (blob.empty()) return error(co.origin, "bad-code-object", "no AMDGPU metadata note (NT_AMDGPU_METADATA)");
+  if (blobs.empty() || blobs.front().empty())
+    return error(co.origin, "bad-code-object", "no AMDGPU metadata note (NT_AMDGPU_METADATA)");
+  std::unordered_map<std::string_view, std::size_t> by_symbol;
+  for (std::size_t i = 0; i < co.kernels.size(); ++i) by_symbol.emplace(co.kernels[i].symbol, i);
+  std::vector<bool> described(co.kernels.size(), false);
+  for (const std::string& blob : blobs)
+    if (auto problem = read_metadata_note(blob, co, by_symbol, described)) return problem;
+  for (std::size_t i = 0; i < described.size(); ++i)
+    if (!described[i]) return error(co.origin, "bad-code-object", "the AMDGPU metadata note does not describe kernel " + co.kernels[i].name);
+  return std::nullopt;
+}
+
+// One metadata note: its kernels described into `co` (by their .symbol), marked in `described`.
+std::optional<Diagnostic> read_metadata_note(const std::string& blob, CodeObject& co,
+                                             const std::unordered_map<std::string_view, std::size_t>& by_symbol,
+                                             std::vector<bool>& described) {
   std::string why;
   if (!is_plain_msgpack(blob, why))
     return error(co.origin, "bad-code-object", "the AMDGPU metadata note is not valid msgpack (" + why + ")");
@@ -199,22 +221,24 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   auto& root = doc.getRoot().getMap();
   auto* target = member(root, "amdhsa.target");
   if (!target || str(*target).empty()) return bad("has no amdhsa.target");
+  if (!co.target.empty() && co.target != str(*target))
+    return bad(fmt::format("names the target '{}' where another note names '{}'", str(*target), co.target));
   co.target = std::string(str(*target));
   if (!co.target.starts_with("amdgcn-amd-amdhsa--")) return bad("names the target '" + co.target + "', not amdgcn-amd-amdhsa--<gpu>");
   auto* version = member(root, "amdhsa.version");
   if (!version || version->getKind() != llvm::msgpack::Type::Array) return bad("has no amdhsa.version");
   auto* kernels = member(root, "amdhsa.kernels");
   if (!kernels || kernels->getKind() != llvm::msgpack::Type::Array) return bad("has no amdhsa.kernels list");
-  std::vector<bool> described(co.kernels.size(), false);
   for (auto& node : kernels->getArray()) {
     if (node.getKind() != llvm::msgpack::Type::Map) return bad("lists a kernel that is not a map");
     auto& k = node.getMap();
     auto* symbol = member(k, ".symbol");
     if (!symbol || str(*symbol).empty()) return bad("lists a kernel without .symbol");
-    auto it = std::find_if(co.kernels.begin(), co.kernels.end(), [&](const Kernel& x) { return x.symbol == str(*symbol); });
-    if (it == co.kernels.end()) return bad(fmt::format("describes {}, which the symbol table has no descriptor for", str(*symbol)));
-    described[static_cast<std::size_t>(it - co.kernels.begin())] = true;
-    Kernel& kernel = *it;
+    auto found = by_symbol.find(str(*symbol));
+    if (found == by_symbol.end()) return bad(fmt::format("describes {}, which the symbol table has no descriptor for", str(*symbol)));
+    if (described[found->second]) return bad(fmt::format("describes {} twice", str(*symbol)));
+    described[found->second] = true;
+    Kernel& kernel = co.kernels[found->second];
     for (std::string_view key : {".kernarg_segment_size", ".kernarg_segment_align", ".wavefront_size", ".sgpr_count", ".vgpr_count",
                                  ".max_flat_workgroup_size", ".group_segment_fixed_size", ".private_segment_fixed_size"}) {
       auto* v = member(k, key);
@@ -256,8 +280,6 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
       return bad(fmt::format("gives kernel {} a workgroup size limit of {} and a kernarg alignment of {}", kernel.name,
                              kernel.max_flat_workgroup_size, kernel.kernarg_segment_align));
   }
-  for (std::size_t i = 0; i < described.size(); ++i)
-    if (!described[i]) return bad("does not describe kernel " + co.kernels[i].name);
   return std::nullopt;
 }
 

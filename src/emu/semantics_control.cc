@@ -64,6 +64,12 @@ bool trap(Wave&, const Step& s, Context& c) {
                               op(s, 0).value));
 }
 
+// v_illegal raises the illegal-instruction exception; code objects pad the space after a
+// kernel's last instruction with it (rocBLAS's Tensile kernels do), which is never reached.
+bool illegal(Wave&, const Step&, Context& c) {
+  return fault(c, "the wave executed v_illegal (an illegal-instruction exception)");
+}
+
 bool halt(Wave&, const Step& s, Context& c) {
   return fault(c, fmt::format("the wave halted ({})", s.instruction->text));
 }
@@ -224,7 +230,7 @@ struct Entry {
 
 const Entry kControl[] = {
     {"s_getpc_b64", getpc}, {"s_setpc_b64", setpc}, {"s_swappc_b64", swappc}, {"s_call_b64", call},
-    {"s_trap", trap}, {"s_sethalt", halt}, {"s_sleep", sleep},
+    {"s_trap", trap}, {"s_sethalt", halt}, {"s_sleep", sleep}, {"v_illegal", illegal},
     {"s_denorm_mode", set_mode_nibble<mode::denorm32_shift>}, {"s_round_mode", set_mode_nibble<mode::round32_shift>},
     // Performance and debug hints: nothing to do in a functional model. s_cbranch_cdbg* branch
     // only when a debugger is attached, which never is.

@@ -265,8 +265,10 @@ hipError_t make_launch(KernelLaunch& launch, void** kernel_params, void** extra)
       else if (e[0] == HIP_LAUNCH_PARAM_BUFFER_SIZE) size = static_cast<const size_t*>(e[1]);
       else return ret(hipErrorInvalidValue);
     }
-    if (!buffer || !size || *size > launch.arguments.size()) return ret(hipErrorInvalidValue);
-    std::memcpy(launch.arguments.data(), buffer, *size);
+    if (!buffer || !size) return ret(hipErrorInvalidValue);
+    // A buffer may run past the kernel's kernarg segment (rocBLAS's Tensile launches pad theirs:
+    // 116 bytes for a 112-byte segment); the kernel reads only its segment.
+    std::memcpy(launch.arguments.data(), buffer, std::min(*size, launch.arguments.size()));
     return hipSuccess;
   }
   std::size_t index = 0;
