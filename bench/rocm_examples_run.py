@@ -34,7 +34,7 @@ def compiler(hip):
     if hip == "5.2":
         return base + ["--rocm-path=/usr"], ["-lamdhip64", "-lstdc++", "-lm"]
     r = BUILD / "rocm-6.4" / "usr"
-    return (base + ["--rocm-path=" + str(r), "-isystem", str(r / "include")],
+    return (base + ["@" + str(BUILD / "rocm-6.4" / "clang-hip.rsp")],
             ["-L" + str(r / "lib" / "x86_64-linux-gnu"), "-Wl,--unresolved-symbols=ignore-in-shared-libs",
              "-lamdhip64", "-lstdc++", "-lm"])
 

@@ -47,17 +47,18 @@ if shutil.which("clang-19") and shutil.which("clang-offload-bundler-19") and \
     config.substitutions.append(("%hiplink", "-lamdhip64 -lstdc++ -lm"))
 
 # HIP 6.4 from Debian sid (scripts/fetch-rocm-6.4, run by scripts/bootstrap, into build/rocm-6.4):
-# programs compiled against its headers alone (ahead of Debian 12's HIP 5.2 in /usr/include) and
-# linked against its real libamdhip64.so.6, whose own dependencies need a newer glibc and are
+# programs compiled against its headers alone (clang-hip.rsp: no Debian 12 HIP 5.2, no NVIDIA
+# libcu++ beside them) and linked against its real libamdhip64.so.6, whose own dependencies need a newer glibc and are
 # left unresolved; they run on the emulator's libamdhip64.so.6.
 _rocm64 = os.path.join(config.hip64_root, "usr")
 if "hip-gfx1100" in config.available_features and \
         os.path.exists(os.path.join(_rocm64, "include", "hip", "hip_bf16.h")) and \
         os.path.exists(os.path.join(_rocm64, "lib", "x86_64-linux-gnu", "libamdhip64.so.6")) and \
+        os.path.exists(os.path.join(config.hip64_root, "clang-hip.rsp")) and \
         os.path.exists(os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.6")):
     config.available_features.add("hip64")
-    config.substitutions.append(("%hip64cc", "clang-19 -x hip --offload-arch=gfx1100 --rocm-path=" + _rocm64 +
-                                 " -isystem " + os.path.join(_rocm64, "include") +
+    config.substitutions.append(("%hip64cc", "clang-19 -x hip --offload-arch=gfx1100 @" +
+                                 os.path.join(config.hip64_root, "clang-hip.rsp") +
                                  " --rocm-device-lib-path=" + config.device_lib_dir))
     config.substitutions.append(("%hip64link", "-L" + os.path.join(_rocm64, "lib", "x86_64-linux-gnu") +
                                  " -Wl,--unresolved-symbols=ignore-in-shared-libs -lamdhip64 -lstdc++ -lm"))
