@@ -27,6 +27,34 @@ extern "C" void LLVMInitializeAMDGPUDisassembler();
 
 namespace gpuport::amdgpu {
 
+namespace {
+
+// LLVM 19 prints a 16-bit VOP1/VOP2/VOPC operand whose VGPR field has bit 7 set as
+// "v135/*Invalid register, operand has 'VGPR_32_Lo128' register class*/" (src0's class is
+// VS_32_Lo128). gfx11 reads that bit as the high half of v0..v127 (RDNA3 ISA, true16 operands):
+// v135 is v7.h, written so here (rocPRIM's kernels in rocSPARSE 6.4 compare such halves).
+void name_high_halves(std::string& text) {
+  static constexpr std::string_view kOpen = "/*Invalid register, operand has '", kClose = "_Lo128' register class*/";
+  for (std::size_t at = text.find(kOpen); at != std::string::npos; at = text.find(kOpen, at)) {
+    const std::size_t close = text.find(kClose, at);
+    std::size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(text[digits - 1]))) --digits;
+    const bool vgpr = close != std::string::npos && digits > 0 && digits < at && at - digits <= 3 && text[digits - 1] == 'v' &&
+                      text.find('*', at + 2) == close + kClose.size() - 2;
+    const unsigned number = vgpr ? static_cast<unsigned>(std::stoul(text.substr(digits, at - digits))) : 0;
+    if (!vgpr || number < 128 || number > 255) {
+      at += kOpen.size();  // left as printed: the emulator refuses the operand
+      continue;
+    }
+    const std::string half = std::to_string(number - 128) + ".h";
+    text.replace(digits, close + kClose.size() - digits, half);
+    at = digits + half.size();
+  }
+}
+
+}  // namespace
+
+
 struct Disassembler::State {
   const llvm::Target* target = nullptr;
   llvm::Triple triple{"amdgcn-amd-amdhsa"};
@@ -191,6 +219,7 @@ Result<std::vector<Instruction>> Disassembler::decode_range(const CodeObject& co
     i.text.erase(0, first == std::string::npos ? i.text.size() : first);
     for (char& c : i.text)
       if (c == '\t') c = ' ';
+    name_high_halves(i.text);
     for (const auto& op : inst) {
       Operand o;
       if (op.isReg()) {

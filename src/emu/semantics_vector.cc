@@ -769,6 +769,12 @@ bool writelane(Wave& w, const Step& s, Context&) {
 }
 
 // ---- compares -----------------------------------------------------------------------------------
+// A 16-bit integer operand: the low half of its register, or the high half (v7.h).
+u16 read_half(const Wave& w, const Operand& op, u32 lane) {
+  const u32 v = read_lane(w, op, lane);
+  return static_cast<u16>(op.high16 ? v >> 16 : v);
+}
+
 enum class Ty : std::uint8_t { f16, f32, f64, i16, i32, i64, u16, u32, u64 };
 
 // Conditions as numbered in the ISA's opcode order: F LT EQ LE GT LG/NE GE O U NGE NLG NGT NLE NEQ NLT T.
@@ -873,8 +879,8 @@ bool vcmp(Wave& w, const Step& s, Context&) {
           r = compare_float(x, y, s.param);
           break;
         }
-        case Ty::i16: r = compare_int<std::int16_t>(std::int16_t(read_lane(w, a, lane)), std::int16_t(read_lane(w, b, lane)), s.param); break;
-        case Ty::u16: r = compare_int<u16>(u16(read_lane(w, a, lane)), u16(read_lane(w, b, lane)), s.param); break;
+        case Ty::i16: r = compare_int<std::int16_t>(std::int16_t(read_half(w, a, lane)), std::int16_t(read_half(w, b, lane)), s.param); break;
+        case Ty::u16: r = compare_int<u16>(read_half(w, a, lane), read_half(w, b, lane), s.param); break;
         case Ty::i32: r = compare_int<i32>(i32(read_lane(w, a, lane)), i32(read_lane(w, b, lane)), s.param); break;
         case Ty::u32: r = compare_int<u32>(read_lane(w, a, lane), read_lane(w, b, lane), s.param); break;
         case Ty::i64: r = compare_int<i64>(i64(read_lane64(w, a, lane)), i64(read_lane64(w, b, lane)), s.param); break;
@@ -992,6 +998,8 @@ Handler resolve_compare(std::string_view m, Step& step) {
     if (kTypes[i] == type) t = i;
   if (t < 0) return nullptr;
   step.param2 = static_cast<std::uint32_t>(t);
+  // 16-bit compares read either half of a register (read_f16_bits, read_half).
+  if (type.ends_with("16")) step.accepts |= Accepts::high16;
   if (cond == "class") {
     if (type != "f16" && type != "f32" && type != "f64") return nullptr;
     return exec ? vcmp<true, true> : vcmp<false, true>;

@@ -124,6 +124,17 @@ TEST(Decode, InstructionsWithOperandsAndImplicitRegisters) {
   EXPECT_EQ(code->instructions[2].form, "S_ENDPGM");
 }
 
+TEST(Decode, HighHalvesOfSixteenBitOperandsAreNamed) {
+  auto d = Disassembler::create();
+  ASSERT_TRUE(d.ok());
+  // v_cmp_eq_u16_e32 vcc_lo, 2, v7 with bit 7 of vsrc1 set (7c750e82): LLVM 19 prints
+  // "v135/*Invalid register, ...*/"; gfx11 reads v7's high half.
+  auto co = with_code({0x7c750e82, 0xbfb00000});
+  auto code = (*d)->decode(co, co.kernels[0]);
+  ASSERT_TRUE(code.ok());
+  EXPECT_EQ(code->instructions[0].text, "v_cmp_eq_u16_e32 vcc_lo, 2, v7.h");
+}
+
 TEST(Decode, RegisterTuplesHaveTheirWidth) {
   auto d = Disassembler::create();
   ASSERT_TRUE(d.ok());

@@ -968,5 +968,42 @@ TEST(EmuPackedAsm, MovB16WithRegisterHalves) {
   }
 }
 
+TEST(EmuPackedAsm, SixteenBitComparesOfRegisterHalves) {
+  // In a VOPC e32 16-bit compare, bit 7 of a VGPR field selects the register's high half (v2.h);
+  // LLVM 19 prints it as "v130/*Invalid register...*/" and gpuport's decoder names the half
+  // (rocPRIM's kernels in rocSPARSE 6.4 compare such halves). The encodings are written out:
+  // 0x7c000000 | op << 17 | vsrc1 << 9 | src0.
+  struct Compare {
+    u32 op;
+    const char* name;
+    bool (*holds)(u16, u16);
+  };
+  const Compare compares[] = {{0x3a, "v_cmp_eq_u16", [](u16 a, u16 b) { return a == b; }},
+                              {0x3c, "v_cmp_gt_u16", [](u16 a, u16 b) { return a > b; }},
+                              {0x31, "v_cmp_lt_i16", [](u16 a, u16 b) { return std::int16_t(a) < std::int16_t(b); }}};
+  const unsigned lanes = 32;
+  Slots s(lanes);
+  for (const auto& c : compares)
+    for (int halves = 0; halves < 4; ++halves) {
+      const u32 src0 = (256 + 3) | (halves & 1 ? 0x80 : 0), vsrc1 = 2 | (halves & 2 ? 0x80 : 0);
+      s.add(fmt::format("  .long {:#x}\n  v_cndmask_b32 v4, 0, 1, vcc_lo", 0x7c000000u | c.op << 17 | vsrc1 << 9 | src0)), s.store();
+    }
+  AsmKernel k;
+  k.body = s.body;
+  AsmLaunch l;
+  for (unsigned i = 0; i < 2 * lanes; ++i) l.in.push_back(pack(u16(i % 5), u16(0xfff0 + i % 7)));
+  for (unsigned i = 0; i < lanes; ++i) l.aux.push_back(pack(u16(i % 3), u16(0xfff0 + i % 4)));
+  l.out_words = s.count * lanes;
+  RUN_ASM(r, k, l);
+  unsigned slot = 0;
+  for (const auto& c : compares)
+    for (int halves = 0; halves < 4; ++halves, ++slot)
+      for (unsigned lane = 0; lane < lanes; ++lane) {
+        const u32 v3 = l.aux[lane], v2 = l.in[lane];
+        const u16 a = halves & 1 ? hi(v3) : lo(v3), b = halves & 2 ? hi(v2) : lo(v2);
+        ASSERT_EQ(r.out[slot * lanes + lane], c.holds(a, b) ? 1u : 0u) << fmt::format("{} halves {} lane {}", c.name, halves, lane);
+      }
+}
+
 }  // namespace
 }  // namespace gpuport::emu::testing
