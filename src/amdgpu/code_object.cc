@@ -13,6 +13,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <cstring>
 #include <fmt/format.h>
@@ -354,8 +355,8 @@ Result<std::string> hip_fatbin_section(std::string_view bytes, std::string_view 
                "no .hip_fatbin section: not a HIP executable built by clang (-x hip --offload-arch=gfx1100)");
 }
 
-Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::string_view origin) {
-  using Out = Result<std::vector<std::string>>;
+Result<DynamicSection> dynamic_section(std::string_view bytes, std::string_view origin) {
+  using Out = Result<DynamicSection>;
   auto object = open_elf(bytes, origin);
   if (!object) return Out::failure(object.diagnostics());
   auto* elf = llvm::dyn_cast<ELF64>(object->get());
@@ -367,14 +368,16 @@ Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::s
     return error(origin, "bad-elf", "its dynamic section cannot be read");
   }
   std::uint64_t table = 0, table_size = 0;
-  std::vector<std::uint64_t> offsets;
+  std::vector<std::uint64_t> needed, runpath, rpath;
   for (const auto& d : *entries) {
     if (d.d_tag == llvm::ELF::DT_STRTAB) table = d.getPtr();
     else if (d.d_tag == llvm::ELF::DT_STRSZ) table_size = d.getVal();
-    else if (d.d_tag == llvm::ELF::DT_NEEDED) offsets.push_back(d.getVal());
+    else if (d.d_tag == llvm::ELF::DT_NEEDED) needed.push_back(d.getVal());
+    else if (d.d_tag == llvm::ELF::DT_RUNPATH) runpath.push_back(d.getVal());
+    else if (d.d_tag == llvm::ELF::DT_RPATH) rpath.push_back(d.getVal());
   }
-  std::vector<std::string> names;
-  if (offsets.empty()) return names;
+  DynamicSection out;
+  if (needed.empty() && runpath.empty() && rpath.empty()) return out;
   // DT_STRTAB is an address: the file offset is where a PT_LOAD segment maps it.
   auto mapped = file.toMappedAddr(table);
   if (!mapped) {
@@ -385,13 +388,33 @@ Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::s
   if (!inside(at, table_size, bytes.size()))
     return error(origin, "bad-elf", fmt::format("its dynamic string table ({} bytes at {}) runs past the file", table_size, at));
   const std::string_view strings = bytes.substr(at, table_size);
-  for (std::uint64_t offset : offsets) {
+  std::optional<Diagnostic> problem;
+  auto string_at = [&](std::uint64_t offset) {
     const auto end = offset < strings.size() ? strings.find('\0', offset) : std::string_view::npos;
-    if (end == std::string_view::npos)
-      return error(origin, "bad-elf", fmt::format("a DT_NEEDED name at {} is not inside the dynamic string table", offset));
-    names.emplace_back(strings.substr(offset, end - offset));
+    if (end == std::string_view::npos) {
+      problem = error(origin, "bad-elf", fmt::format("a dynamic entry's name at {} is not inside the dynamic string table", offset));
+      return std::string();
+    }
+    return std::string(strings.substr(offset, end - offset));
+  };
+  for (std::uint64_t offset : needed) out.needed.push_back(string_at(offset));
+  // DT_RUNPATH wins over DT_RPATH where both are there, as for the loader.
+  for (std::uint64_t offset : runpath.empty() ? rpath : runpath) {
+    const std::string list = string_at(offset);
+    for (std::size_t begin = 0; begin <= list.size();) {
+      const std::size_t colon = std::min(list.find(':', begin), list.size());
+      if (colon > begin) out.search_path.push_back(list.substr(begin, colon - begin));
+      begin = colon + 1;
+    }
   }
-  return names;
+  if (problem) return Out::failure({*problem});
+  return out;
+}
+
+Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::string_view origin) {
+  auto dynamic = dynamic_section(bytes, origin);
+  if (!dynamic) return Result<std::vector<std::string>>::failure(dynamic.diagnostics());
+  return std::move(dynamic->needed);
 }
 
 Result<CodeObject> load_code_object_from_executable(std::string_view executable, std::string_view origin,

@@ -100,9 +100,15 @@ Result<std::vector<BundleEntry>> read_offload_bundle(std::string_view bytes, std
 // The bytes of the `.hip_fatbin` section of a host executable or object (ELF).
 Result<std::string> hip_fatbin_section(std::string_view elf, std::string_view origin);
 
-// The shared libraries a host executable or library names in its dynamic section (DT_NEEDED), in
-// order: which libamdhip64 ABI (.so.5 or .so.6) a HIP program was linked against. Empty for a
-// static executable.
+// What a host executable or library's dynamic section says about the libraries it loads: the
+// ones it names (DT_NEEDED, in order: which libamdhip64 ABI, .so.5 or .so.6, a HIP program was
+// linked against) and where it asks the loader to look (DT_RUNPATH, else DT_RPATH; $ORIGIN as
+// written). Empty for a static executable.
+struct DynamicSection {
+  std::vector<std::string> needed;
+  std::vector<std::string> search_path;
+};
+Result<DynamicSection> dynamic_section(std::string_view elf, std::string_view origin);
 Result<std::vector<std::string>> needed_libraries(std::string_view elf, std::string_view origin);
 
 // The AMDGPU code object for `gpu` (gfx1100) inside a HIP executable: its .hip_fatbin bundle's

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -29,16 +30,79 @@ Diagnostic run_error(const std::string& file, std::string code, std::string mess
 
 }  // namespace
 
+namespace {
+
+const char* const kSystemLibraryDirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+                                          "/usr/local/lib"};
+
+std::vector<std::string> ld_library_path() {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("LD_LIBRARY_PATH"))
+    for (std::string_view rest = path; !rest.empty();) {
+      const std::size_t colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+  return dirs;
+}
+
+bool is_hip_runtime(const std::string& name) { return name == "libamdhip64.so.5" || name == "libamdhip64.so.6"; }
+
+// The libamdhip64 that a program's own libraries link (a CMake project built with
+// BUILD_SHARED_LIBS keeps its kernels, and its link to HIP, in them): the libraries its
+// DT_RUNPATH/DT_RPATH and LD_LIBRARY_PATH lead to, and theirs, a few levels deep. The system's
+// libraries are not read (they are many and large); empty when none links HIP.
+std::string runtime_of_own_libraries(const std::string& program, const amdgpu::DynamicSection& top) {
+  struct Pending {
+    fs::path file;
+    amdgpu::DynamicSection dynamic;
+    int depth;
+  };
+  std::vector<Pending> queue{{fs::path(program), top, 0}};
+  std::set<std::string> seen;
+  const auto extra = ld_library_path();
+  std::error_code ec;
+  for (std::size_t next = 0; next < queue.size() && queue.size() < 64; ++next) {
+    const Pending current = queue[next];
+    if (current.depth >= 4) continue;
+    const std::string origin = fs::absolute(current.file, ec).parent_path().string();
+    std::vector<std::string> dirs;
+    for (std::string d : current.dynamic.search_path) {
+      for (const std::string_view token : {"$ORIGIN", "${ORIGIN}"})
+        for (std::size_t at = d.find(token); at != std::string::npos; at = d.find(token)) d.replace(at, token.size(), origin);
+      dirs.push_back(d);
+    }
+    dirs.insert(dirs.end(), extra.begin(), extra.end());
+    for (const auto& name : current.dynamic.needed) {
+      if (is_hip_runtime(name)) return name;
+      if (!seen.insert(name).second || name.find('/') != std::string::npos) continue;
+      for (const auto& d : dirs) {
+        const fs::path candidate = fs::path(d) / name;
+        if (!fs::is_regular_file(candidate, ec)) continue;
+        auto bytes = read_file(candidate, 1ull << 30);
+        if (!bytes) break;
+        if (auto dynamic = amdgpu::dynamic_section(*bytes, candidate.string())) queue.push_back({candidate, std::move(*dynamic), current.depth + 1});
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<std::string> hip_runtime_needed(const std::string& program) {
   auto bytes = read_file(program, 1ull << 31);
   if (!bytes) return Result<std::string>::failure(bytes.diagnostics());
-  auto needed = amdgpu::needed_libraries(*bytes, program);
-  if (!needed) return Result<std::string>::failure(needed.diagnostics());
+  auto dynamic = amdgpu::dynamic_section(*bytes, program);
+  if (!dynamic) return Result<std::string>::failure(dynamic.diagnostics());
   std::string runtime;
-  for (const auto& name : *needed)
-    if (name == "libamdhip64.so.5" || name == "libamdhip64.so.6") runtime = name;
+  for (const auto& name : dynamic->needed)
+    if (is_hip_runtime(name)) runtime = name;
+  if (runtime.empty()) runtime = runtime_of_own_libraries(program, *dynamic);
   // Its own kernels must include gfx1100 code; a program without any (all its GPU work in
-  // libraries or in code objects it loads) runs as long as it links HIP's runtime.
+  // libraries or in code objects it loads) runs as long as it, or a library of its own, links
+  // HIP's runtime.
   auto fatbin = amdgpu::hip_fatbin_section(*bytes, program);
   if (fatbin) {
     auto code_object = amdgpu::load_code_object_from_bytes(*bytes, program);
@@ -47,10 +111,10 @@ Result<std::string> hip_runtime_needed(const std::string& program) {
     auto why = fatbin.diagnostics();
     if (why.front().code == "not-a-hip-executable")
       why.front().message = "not a HIP program: no device code of its own (.hip_fatbin section) and no libamdhip64 among the "
-                            "libraries it links";
+                            "libraries it or its own libraries link";
     return Result<std::string>::failure(std::move(why));
   }
-  // No direct link (a library of the program links HIP): HIP 5.2, Debian 12's own.
+  // No link found (a system library that links HIP): HIP 5.2, Debian 12's own.
   return runtime.empty() ? std::string("libamdhip64.so.5") : runtime;
 }
 
@@ -74,15 +138,8 @@ std::vector<std::pair<std::string, std::string>> rocm_libraries() {
 
 // Whether the system's loader would find `soname` (LD_LIBRARY_PATH, then the usual folders).
 bool system_has(const std::string& soname) {
-  std::vector<std::string> dirs;
-  if (const char* path = std::getenv("LD_LIBRARY_PATH"))
-    for (std::string_view rest = path; !rest.empty();) {
-      const std::size_t colon = rest.find(':');
-      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-  for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"})
-    dirs.emplace_back(d);
+  std::vector<std::string> dirs = ld_library_path();
+  for (const char* d : kSystemLibraryDirs) dirs.emplace_back(d);
   std::error_code ec;
   for (const auto& d : dirs)
     if (fs::exists(fs::path(d) / soname, ec)) return true;
