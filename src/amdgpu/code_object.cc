@@ -362,6 +362,27 @@ Result<DynamicSection> dynamic_section(std::string_view bytes, std::string_view 
   auto* elf = llvm::dyn_cast<ELF64>(object->get());
   if (!elf) return error(origin, "not-a-hip-executable", "not a 64-bit little-endian ELF file");
   const auto& file = elf->getELFFile();
+  // LLVM reads the dynamic segment or section where its header says, checking the end with a sum
+  // that can wrap (found by code_object_fuzz): checked here first, without the sum.
+  const std::uint64_t file_size = file.getBufSize();
+  auto headers = file.program_headers();
+  if (!headers) {
+    llvm::consumeError(headers.takeError());
+    return error(origin, "bad-elf", "its program headers cannot be read");
+  }
+  for (const auto& ph : *headers)
+    if (ph.p_type == llvm::ELF::PT_DYNAMIC && !inside(ph.p_offset, ph.p_filesz, file_size))
+      return error(origin, "bad-elf", fmt::format("its dynamic segment ({} bytes at {:#x}) lies outside the file ({} bytes)",
+                                                  static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), file_size));
+  auto sections = file.sections();
+  if (!sections) {
+    llvm::consumeError(sections.takeError());
+    return error(origin, "bad-elf", "its section headers cannot be read");
+  }
+  for (const auto& sh : *sections)
+    if (sh.sh_type == llvm::ELF::SHT_DYNAMIC && !inside(sh.sh_offset, sh.sh_size, file_size))
+      return error(origin, "bad-elf", fmt::format("its dynamic section ({} bytes at {:#x}) lies outside the file ({} bytes)",
+                                                  static_cast<std::uint64_t>(sh.sh_size), static_cast<std::uint64_t>(sh.sh_offset), file_size));
   auto entries = file.dynamicEntries();
   if (!entries) {
     llvm::consumeError(entries.takeError());

@@ -5,6 +5,7 @@
 // keeps every promise the emulator relies on (each kernel's code inside the loaded image and an
 // executable section, kernels apart, arguments inside the kernarg segment, the metadata's wave
 // size the descriptor's), and its kernels decode and prepare for the interpreter without a crash.
+// The same bytes go through the host ELF's dynamic-section reader (DT_NEEDED, DT_RUNPATH).
 // Seeds: tests/fuzz/make_code_object_seeds.sh.
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (e.offset > size || e.size > size - e.offset) fail("bundle entry outside the bundle", e.triple);
   } else if (entries.diagnostics().empty()) {
     fail("refused without a reason", "read_offload_bundle");
+  }
+  // The dynamic section `gpuport run` reads to pick the runtime and follow a program's libraries.
+  if (auto dynamic = dynamic_section(bytes, "fuzz")) {
+    for (const auto& name : dynamic->needed)
+      if (name.size() > size) fail("a DT_NEEDED name longer than the file", name.substr(0, 64));
+  } else if (dynamic.diagnostics().empty()) {
+    fail("refused without a reason", "dynamic_section");
   }
   auto co = load_code_object_from_bytes(bytes, "fuzz");
   if (!co) {
