@@ -42,6 +42,14 @@ constexpr std::string_view kBundleMagic = "__CLANG_OFFLOAD_BUNDLE__";
 // and size read from a file goes through this before it is used.
 bool inside(std::uint64_t at, std::uint64_t bytes, std::uint64_t size) { return at <= size && bytes <= size - at; }
 
+// A segment or section that LLVM would read where its header says: LLVM checks the end with a
+// sum that can wrap (found by code_object_fuzz), so the range is checked here first.
+std::optional<Diagnostic> outside_file(std::string_view origin, std::string_view code, std::string_view what, std::uint64_t offset,
+                                       std::uint64_t bytes, std::uint64_t file_size) {
+  if (inside(offset, bytes, file_size)) return std::nullopt;
+  return error(origin, std::string(code), fmt::format("{} ({} bytes at file offset {:#x}) lies outside the file ({} bytes)", what, bytes, offset, file_size));
+}
+
 using ELF64 = llvm::object::ELF64LEObjectFile;
 
 Result<std::unique_ptr<llvm::object::ObjectFile>> open_elf(std::string_view bytes, std::string_view origin) {
@@ -180,12 +188,7 @@ std::optional<Diagnostic> read_metadata(const ELF64& elf, CodeObject& co) {
   const std::uint64_t file_size = file.getBufSize();
   for (const auto& ph : *headers) {
     if (ph.p_type != llvm::ELF::PT_NOTE) continue;
-    // LLVM's note iterator checks offset + size against the file, a sum that can wrap: checked
-    // here without the sum first.
-    if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset)
-      return error(co.origin, "bad-code-object",
-                   fmt::format("a note segment ({} bytes at file offset {:#x}) lies outside the file ({} bytes)",
-                               static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), file_size));
+    if (auto outside = outside_file(co.origin, "bad-code-object", "a note segment", ph.p_offset, ph.p_filesz, file_size)) return outside;
     llvm::Error err = llvm::Error::success();
     for (const auto& note : file.notes(ph, err))
       if (note.getName() == "AMDGPU" && note.getType() == llvm::ELF::NT_AMDGPU_METADATA) {
@@ -362,8 +365,6 @@ Result<DynamicSection> dynamic_section(std::string_view bytes, std::string_view 
   auto* elf = llvm::dyn_cast<ELF64>(object->get());
   if (!elf) return error(origin, "not-a-hip-executable", "not a 64-bit little-endian ELF file");
   const auto& file = elf->getELFFile();
-  // LLVM reads the dynamic segment or section where its header says, checking the end with a sum
-  // that can wrap (found by code_object_fuzz): checked here first, without the sum.
   const std::uint64_t file_size = file.getBufSize();
   auto headers = file.program_headers();
   if (!headers) {
@@ -371,18 +372,16 @@ Result<DynamicSection> dynamic_section(std::string_view bytes, std::string_view 
     return error(origin, "bad-elf", "its program headers cannot be read");
   }
   for (const auto& ph : *headers)
-    if (ph.p_type == llvm::ELF::PT_DYNAMIC && !inside(ph.p_offset, ph.p_filesz, file_size))
-      return error(origin, "bad-elf", fmt::format("its dynamic segment ({} bytes at {:#x}) lies outside the file ({} bytes)",
-                                                  static_cast<std::uint64_t>(ph.p_filesz), static_cast<std::uint64_t>(ph.p_offset), file_size));
+    if (ph.p_type == llvm::ELF::PT_DYNAMIC)
+      if (auto outside = outside_file(origin, "bad-elf", "its dynamic segment", ph.p_offset, ph.p_filesz, file_size)) return *outside;
   auto sections = file.sections();
   if (!sections) {
     llvm::consumeError(sections.takeError());
     return error(origin, "bad-elf", "its section headers cannot be read");
   }
   for (const auto& sh : *sections)
-    if (sh.sh_type == llvm::ELF::SHT_DYNAMIC && !inside(sh.sh_offset, sh.sh_size, file_size))
-      return error(origin, "bad-elf", fmt::format("its dynamic section ({} bytes at {:#x}) lies outside the file ({} bytes)",
-                                                  static_cast<std::uint64_t>(sh.sh_size), static_cast<std::uint64_t>(sh.sh_offset), file_size));
+    if (sh.sh_type == llvm::ELF::SHT_DYNAMIC)
+      if (auto outside = outside_file(origin, "bad-elf", "its dynamic section", sh.sh_offset, sh.sh_size, file_size)) return *outside;
   auto entries = file.dynamicEntries();
   if (!entries) {
     llvm::consumeError(entries.takeError());
@@ -430,12 +429,6 @@ Result<DynamicSection> dynamic_section(std::string_view bytes, std::string_view 
   }
   if (problem) return Out::failure({*problem});
   return out;
-}
-
-Result<std::vector<std::string>> needed_libraries(std::string_view bytes, std::string_view origin) {
-  auto dynamic = dynamic_section(bytes, origin);
-  if (!dynamic) return Result<std::vector<std::string>>::failure(dynamic.diagnostics());
-  return std::move(dynamic->needed);
 }
 
 Result<CodeObject> load_code_object_from_executable(std::string_view executable, std::string_view origin,

@@ -109,7 +109,6 @@ struct DynamicSection {
   std::vector<std::string> search_path;
 };
 Result<DynamicSection> dynamic_section(std::string_view elf, std::string_view origin);
-Result<std::vector<std::string>> needed_libraries(std::string_view elf, std::string_view origin);
 
 // The AMDGPU code object for `gpu` (gfx1100) inside a HIP executable: its .hip_fatbin bundle's
 // entry whose triple ends in "--gfx1100" (feature suffixes such as :xnack- accepted).

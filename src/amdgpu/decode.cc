@@ -54,7 +54,6 @@ void name_high_halves(std::string& text) {
 
 }  // namespace
 
-
 struct Disassembler::State {
   const llvm::Target* target = nullptr;
   llvm::Triple triple{"amdgcn-amd-amdhsa"};

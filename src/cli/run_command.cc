@@ -33,31 +33,23 @@ struct RunArguments {
   int trace_lane = -1;
 };
 
-}  // namespace
-
-// build/emu-runtime beside build/bin, or $GPUPORT_RUNTIME_DIR.
-fs::path emulator_runtime_dir() {
-  if (const char* d = std::getenv("GPUPORT_RUNTIME_DIR")) return d;
+// A folder of the build: $variable when set, else `name` beside this gpuport's bin/ folder (the
+// build it belongs to), else the path the build was configured with.
+fs::path build_folder(const char* variable, const char* name, const char* configured) {
+  if (const char* d = std::getenv(variable)) return d;
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path beside = self.parent_path().parent_path() / "emu-runtime";
-    if (fs::exists(beside / "libamdhip64.so.5")) return beside;
-  }
-  return GPUPORT_RUNTIME_DIR;
-}
-
-// sid's ROCm libraries: build/rocm-6.4-libs beside build/bin, or $GPUPORT_ROCM_LIBS.
-fs::path rocm_library_dir() {
-  if (const char* d = std::getenv("GPUPORT_ROCM_LIBS")) return d;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = self.parent_path().parent_path() / "rocm-6.4-libs";
+    const fs::path beside = self.parent_path().parent_path() / name;
     if (fs::is_directory(beside, ec)) return beside;
   }
-  return GPUPORT_ROCM_LIBRARY_DIR;
+  return configured;
 }
+
+}  // namespace
+
+fs::path emulator_runtime_dir() { return build_folder("GPUPORT_RUNTIME_DIR", "emu-runtime", GPUPORT_RUNTIME_DIR); }
+fs::path rocm_library_dir() { return build_folder("GPUPORT_ROCM_LIBS", "rocm-6.4-libs", GPUPORT_ROCM_LIBRARY_DIR); }
 
 namespace {
 

@@ -28,10 +28,6 @@ Diagnostic run_error(const std::string& file, std::string code, std::string mess
   return d;
 }
 
-}  // namespace
-
-namespace {
-
 const char* const kSystemLibraryDirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
                                           "/usr/local/lib"};
 
@@ -89,23 +85,18 @@ std::string runtime_of_own_libraries(const std::string& program, const amdgpu::D
   return {};
 }
 
-}  // namespace
-
-Result<std::string> hip_runtime_needed(const std::string& program) {
-  auto bytes = read_file(program, 1ull << 31);
-  if (!bytes) return Result<std::string>::failure(bytes.diagnostics());
-  auto dynamic = amdgpu::dynamic_section(*bytes, program);
-  if (!dynamic) return Result<std::string>::failure(dynamic.diagnostics());
+// The libamdhip64 the program loads, or why it cannot run on the emulator.
+Result<std::string> runtime_of(const std::string& program, std::string_view bytes, const amdgpu::DynamicSection& dynamic) {
   std::string runtime;
-  for (const auto& name : dynamic->needed)
+  for (const auto& name : dynamic.needed)
     if (is_hip_runtime(name)) runtime = name;
-  if (runtime.empty()) runtime = runtime_of_own_libraries(program, *dynamic);
+  if (runtime.empty()) runtime = runtime_of_own_libraries(program, dynamic);
   // Its own kernels must include gfx1100 code; a program without any (all its GPU work in
   // libraries or in code objects it loads) runs as long as it, or a library of its own, links
   // HIP's runtime.
-  auto fatbin = amdgpu::hip_fatbin_section(*bytes, program);
+  auto fatbin = amdgpu::hip_fatbin_section(bytes, program);
   if (fatbin) {
-    auto code_object = amdgpu::load_code_object_from_bytes(*bytes, program);
+    auto code_object = amdgpu::load_code_object_from_bytes(bytes, program);
     if (!code_object) return Result<std::string>::failure(code_object.diagnostics());
   } else if (runtime.empty() || fatbin.diagnostics().front().code != "not-a-hip-executable") {
     auto why = fatbin.diagnostics();
@@ -117,8 +108,6 @@ Result<std::string> hip_runtime_needed(const std::string& program) {
   // No link found (a system library that links HIP): HIP 5.2, Debian 12's own.
   return runtime.empty() ? std::string("libamdhip64.so.5") : runtime;
 }
-
-namespace {
 
 // The rows of data/emu/rocm-6.4-libraries.tsv: name, soname.
 std::vector<std::pair<std::string, std::string>> rocm_libraries() {
@@ -146,35 +135,45 @@ bool system_has(const std::string& soname) {
   return false;
 }
 
-}  // namespace
-
-LibraryPlan plan_libraries(const std::string& program, const fs::path& library_dir) {
-  LibraryPlan plan;
-  auto bytes = read_file(program, 1ull << 31);
-  if (!bytes) return plan;
-  auto needed = amdgpu::needed_libraries(*bytes, program);
-  if (!needed) return plan;
+// The loader for a program that links sid's ROCm libraries (empty: the system's), or the
+// libraries to fetch first. Debian 12's own ROCm libraries (rocRAND, hipRAND, ... 5.x) are HIP 5
+// builds: a HIP 6 program takes sid's; a HIP 5 one, the system's.
+Result<fs::path> loader_for(const std::string& program, const std::vector<std::string>& needed, bool hip6, const fs::path& library_dir) {
   const fs::path lib = library_dir / "usr" / "lib" / "x86_64-linux-gnu";
+  fs::path loader;
+  std::vector<Diagnostic> problems;
   std::error_code ec;
-  // Debian 12's own ROCm libraries (rocRAND, hipRAND, ... 5.x) are HIP 5 builds: a HIP 6 program
-  // takes sid's; a HIP 5 one, the system's.
-  const bool hip6 = std::find(needed->begin(), needed->end(), "libamdhip64.so.6") != needed->end();
   for (const auto& [name, soname] : rocm_libraries()) {
-    if (std::find(needed->begin(), needed->end(), soname) == needed->end() || (!hip6 && system_has(soname))) continue;
+    if (std::find(needed.begin(), needed.end(), soname) == needed.end() || (!hip6 && system_has(soname))) continue;
     if (!library_dir.empty() && fs::exists(lib / soname, ec)) {
-      plan.loader = lib / "ld-linux-x86-64.so.2";
+      loader = lib / "ld-linux-x86-64.so.2";
     } else {
-      plan.problems.push_back(run_error(program, "library-missing",
-                                        fmt::format("the program links {} (ROCm 6.4's {}), which is not unpacked: "
-                                                    "scripts/fetch-rocm-6.4-libs {}",
-                                                    soname, name, name)));
+      problems.push_back(run_error(program, "library-missing",
+                                   fmt::format("the program links {} (ROCm 6.4's {}), which is not unpacked: "
+                                               "scripts/fetch-rocm-6.4-libs {}",
+                                               soname, name, name)));
     }
   }
-  if (!plan.loader.empty() && !fs::exists(plan.loader, ec))
-    plan.problems.push_back(run_error(program, "library-missing",
-                                      fmt::format("{} lacks sid's loader ({}): unpack it again with scripts/fetch-rocm-6.4-libs",
-                                                  library_dir.string(), plan.loader.string())));
-  return plan;
+  if (!loader.empty() && !fs::exists(loader, ec))
+    problems.push_back(run_error(program, "library-missing",
+                                 fmt::format("{} lacks sid's loader ({}): unpack it again with scripts/fetch-rocm-6.4-libs",
+                                             library_dir.string(), loader.string())));
+  if (!problems.empty()) return Result<fs::path>::failure(std::move(problems));
+  return loader;
+}
+
+}  // namespace
+
+Result<ProgramLinks> examine_program(const std::string& program, const fs::path& library_dir) {
+  auto bytes = read_file(program, 1ull << 31);
+  if (!bytes) return Result<ProgramLinks>::failure(bytes.diagnostics());
+  auto dynamic = amdgpu::dynamic_section(*bytes, program);
+  if (!dynamic) return Result<ProgramLinks>::failure(dynamic.diagnostics());
+  auto runtime = runtime_of(program, *bytes, *dynamic);
+  if (!runtime) return Result<ProgramLinks>::failure(runtime.diagnostics());
+  auto loader = loader_for(program, dynamic->needed, *runtime == "libamdhip64.so.6", library_dir);
+  if (!loader) return Result<ProgramLinks>::failure(loader.diagnostics());
+  return ProgramLinks{*runtime, *loader};
 }
 
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
@@ -184,23 +183,18 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
     return result;
   }
   const std::string& program = request.command[0];
-  auto runtime = hip_runtime_needed(program);
-  if (!runtime) {
-    result.diagnostics = runtime.diagnostics();
+  auto links = examine_program(program, request.library_dir);
+  if (!links) {
+    result.diagnostics = links.diagnostics();
     return result;
   }
-  if (!fs::exists(request.runtime_dir / *runtime)) {
-    const bool hip6 = *runtime == "libamdhip64.so.6";
+  if (!fs::exists(request.runtime_dir / links->runtime)) {
+    const bool hip6 = links->runtime == "libamdhip64.so.6";
     result.diagnostics.push_back(run_error(
         program, "runtime-missing",
-        fmt::format("the program needs {} (HIP {}), which the emulator's runtime folder {} lacks{}", *runtime, hip6 ? "6" : "5",
+        fmt::format("the program needs {} (HIP {}), which the emulator's runtime folder {} lacks{}", links->runtime, hip6 ? "6" : "5",
                     request.runtime_dir.string(),
                     hip6 ? ": unpack HIP 6.4 (scripts/fetch-rocm-6.4) and build again" : ": build gpuport with Debian's libamdhip64-dev")));
-    return result;
-  }
-  const LibraryPlan libraries = plan_libraries(program, request.library_dir);
-  if (!libraries.problems.empty()) {
-    result.diagnostics = libraries.problems;
     return result;
   }
   if (request.trace_lane > kMaxTraceLane) {
@@ -247,10 +241,10 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   // runtime ahead of them. Only this process sees that library path (LD_LIBRARY_PATH would hand
   // sid's libc to programs it starts, which the system's loader runs).
   std::vector<std::string> command = request.command;
-  if (!libraries.loader.empty()) {
-    const std::string path = request.runtime_dir.string() + ":" + libraries.loader.parent_path().string() +
+  if (!links->loader.empty()) {
+    const std::string path = request.runtime_dir.string() + ":" + links->loader.parent_path().string() +
                              (old_path && *old_path ? ":" + std::string(old_path) : "");
-    command.insert(command.begin(), {libraries.loader.string(), "--argv0", program, "--library-path", path});
+    command.insert(command.begin(), {links->loader.string(), "--argv0", program, "--library-path", path});
   }
   const ProcessResult run = run_process(command, options);
   if (!run.started) {

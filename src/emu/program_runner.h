@@ -42,20 +42,17 @@ inline constexpr int kMaxTraceLane = 63;
 
 ProgramRunResult run_emulated_program(const ProgramRunRequest& request);
 
-// The emulator runtime a program loads: the libamdhip64 it names in DT_NEEDED (.so.5 for HIP 5,
-// .so.6 for HIP 6), or .so.5 when it names none. An error when the program cannot run on the
-// emulator: not a readable ELF executable, device code without gfx1100, or neither device code
-// of its own nor a link to HIP's runtime.
-Result<std::string> hip_runtime_needed(const std::string& program);
-
-// How a program's libraries are found: a HIP 6 program that links one of data/emu/rocm-6.4-
-// libraries.tsv's takes it from `library_dir` and starts with the loader there (sid's glibc);
-// a HIP 5 program takes Debian 12's where it is installed. A library no folder holds is named
-// with the command that fetches it.
-struct LibraryPlan {
-  std::filesystem::path loader;       // empty: the system's
-  std::vector<Diagnostic> problems;   // libraries to fetch first
+// What a program loads, read once from its file before it starts: the emulator runtime for the
+// libamdhip64 it, or a library of its own, names in DT_NEEDED (.so.5 for HIP 5, .so.6 for HIP 6;
+// .so.5 when none does), and, for a HIP 6 program that links one of data/emu/rocm-6.4-
+// libraries.tsv's libraries, sid's loader in `library_dir` (those need sid's glibc). An error
+// when the program cannot run on the emulator: not a readable ELF executable, device code
+// without gfx1100, neither device code of its own nor a link to HIP's runtime, or a ROCm library
+// that is not unpacked (named with the command that fetches it).
+struct ProgramLinks {
+  std::string runtime;
+  std::filesystem::path loader;  // empty: the system's
 };
-LibraryPlan plan_libraries(const std::string& program, const std::filesystem::path& library_dir);
+Result<ProgramLinks> examine_program(const std::string& program, const std::filesystem::path& library_dir);
 
 }  // namespace gpuport::emu

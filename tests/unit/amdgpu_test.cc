@@ -71,17 +71,18 @@ TEST(CodeObject, NotElfIsAnError) {
 TEST(HostBinary, NeededLibrariesOfThisTestProgram) {
   auto bytes = read_file("/proc/self/exe", 1ull << 31);
   ASSERT_TRUE(bytes.ok());
-  auto needed = needed_libraries(*bytes, "self");
-  ASSERT_TRUE(needed.ok());
+  auto dynamic = dynamic_section(*bytes, "self");
+  ASSERT_TRUE(dynamic.ok());
+  const auto* needed = &dynamic->needed;
   EXPECT_NE(std::find(needed->begin(), needed->end(), "libc.so.6"), needed->end());
   // Cut short anywhere, the file is an error or a shorter answer, never a read past its end.
   for (std::size_t cut : {std::size_t{64}, bytes->size() / 3, bytes->size() / 2, bytes->size() - 1}) {
-    auto partial = needed_libraries(std::string_view(*bytes).substr(0, cut), "cut");
+    auto partial = dynamic_section(std::string_view(*bytes).substr(0, cut), "cut");
     if (partial.ok()) {
-      EXPECT_LE(partial->size(), needed->size());
+      EXPECT_LE(partial->needed.size(), needed->size());
     }
   }
-  EXPECT_FALSE(needed_libraries("not an elf file", "t").ok());
+  EXPECT_FALSE(dynamic_section("not an elf file", "t").ok());
 }
 
 // A code object's image is all the decoder needs: hand-written words at a kernel's address.

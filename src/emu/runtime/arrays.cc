@@ -270,15 +270,19 @@ hipError_t hipMemcpy2DFromArray_spt(void* dst, size_t dpitch, hipArray_const_t s
                                     size_t height, hipMemcpyKind kind) {
   return hipMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
-hipError_t hipMemcpyToArray(hipArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t count, hipMemcpyKind) {
-  const ArrayLayout* l = array_layout(dst);
+namespace {
+// hipMemcpyToArray/FromArray: from byte column x of row y on, the array's rows laid end to end.
+hipError_t copy_linear_at(hipArray_const_t array, size_t x, size_t y, void* host, size_t count, bool to_array) {
+  const ArrayLayout* l = array_layout(array);
   if (!l) return ret(hipErrorInvalidValue);
-  return copy_linear(dst, hOffset * l->row_bytes() + wOffset, const_cast<void*>(src), count, true);
+  return copy_linear(array, y * l->row_bytes() + x, host, count, to_array);
+}
+}  // namespace
+hipError_t hipMemcpyToArray(hipArray* dst, size_t wOffset, size_t hOffset, const void* src, size_t count, hipMemcpyKind) {
+  return copy_linear_at(dst, wOffset, hOffset, const_cast<void*>(src), count, true);
 }
 hipError_t hipMemcpyFromArray(void* dst, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t count, hipMemcpyKind) {
-  const ArrayLayout* l = array_layout(src);
-  if (!l) return ret(hipErrorInvalidValue);
-  return copy_linear(src, hOffset * l->row_bytes() + wOffset, dst, count, false);
+  return copy_linear_at(src, wOffset, hOffset, dst, count, false);
 }
 hipError_t hipMemcpyAtoH(void* dst, hipArray* src, size_t offset, size_t count) { return copy_linear(src, offset, dst, count, false); }
 hipError_t hipMemcpyHtoA(hipArray* dst, size_t offset, const void* src, size_t count) {
@@ -347,9 +351,7 @@ hipError_t hipMemcpy2DFromArrayAsync_spt(void* dst, size_t dpitch, hipArray_cons
   return hipMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 hipError_t hipMemcpyFromArray_spt(void* dst, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t count, hipMemcpyKind) {
-  const ArrayLayout* l = array_layout(src);
-  if (!l) return ret(hipErrorInvalidValue);
-  return copy_linear(src, hOffset * l->row_bytes() + wOffset, dst, count, false);
+  return copy_linear_at(src, wOffset, hOffset, dst, count, false);
 }
 
 // HIP 6's queries of an array, whose members its headers no longer show.

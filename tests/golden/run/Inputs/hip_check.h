@@ -38,14 +38,14 @@ static inline bool check_error(hipError_t got, hipError_t want, const char* call
 
 // The same programs are built against HIP 5.2 and HIP 6.4 (run/hip64-abi.test): where the two
 // HIPs' declarations differ, the checks go through these.
-#if HIP_VERSION_MAJOR >= 6
-static inline hipMemoryType memory_type(const hipPointerAttribute_t& a) { return a.type; }
-#define GRAPH_NODE_TYPE_COPY_1D hipGraphNodeTypeMemcpy  // HIP 6 has no Memcpy1D node type
 struct ArrayShape {
   size_t width, height, depth;
   unsigned channels;
   hipArray_Format format;
 };
+#if HIP_VERSION_MAJOR >= 6
+static inline hipMemoryType memory_type(const hipPointerAttribute_t& a) { return a.type; }
+#define GRAPH_NODE_TYPE_COPY_1D hipGraphNodeTypeMemcpy  // HIP 6 has no Memcpy1D node type
 static inline ArrayShape array_shape(hipArray_t a) {  // HIP 6's hipArray is opaque
   HIP_ARRAY3D_DESCRIPTOR d{};
   if (hipArray3DGetDescriptor(&d, a) != hipSuccess) return {};
@@ -54,11 +54,6 @@ static inline ArrayShape array_shape(hipArray_t a) {  // HIP 6's hipArray is opa
 #else
 static inline hipMemoryType memory_type(const hipPointerAttribute_t& a) { return a.memoryType; }
 #define GRAPH_NODE_TYPE_COPY_1D hipGraphNodeTypeMemcpy1D
-struct ArrayShape {
-  size_t width, height, depth;
-  unsigned channels;
-  hipArray_Format format;
-};
 static inline ArrayShape array_shape(hipArray_t a) { return {a->width, a->height, a->depth, a->NumChannels, a->Format}; }
 #endif
 
