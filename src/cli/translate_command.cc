@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "common/file_io.h"
@@ -45,7 +46,7 @@ struct TranslateArguments {
   bool experimental = false;
   bool use_hip_data_types = false;
   bool roc = false;
-  std::string hip_version = "5.2";
+  std::string hip_version = std::string(verify::kDefaultHipVersion);
   std::string to = "hip";
   bool keep_platform_macros = false;
   std::string project;
@@ -90,11 +91,11 @@ int run_translate(const TranslateArguments& a) {
   if (a.cuda_kernel_execution_syntax) launch = "keep";
   if (a.hip_kernel_execution_syntax) launch = "ggl";
 
-  // The default tables are HIP 5.2's (Debian 12, what --check compiles against); newer HIPs add
-  // the names of their layer (data/maps/hip-6.2).
-  if (a.hip_version != "5.2" && a.hip_version != "6.2")
-    return usage("--hip-version must be 5.2 (the default tables) or 6.2 (adds the names HIP 6.2 has)");
-  const maps::LoadOptions load{.roc = a.roc, .hip_version = a.hip_version == "5.2" ? "" : a.hip_version};
+  // The HIP to translate for: its names (the default tables are HIP 5.2's, newer HIPs add their
+  // layers, data/maps/hip-<version>/) and the compilers --check uses.
+  const auto hip = verify::hip_target(a.hip_version);
+  if (!hip) return usage(fmt::format("--hip-version must be one of {}", fmt::join(verify::hip_versions(), ", ")));
+  const maps::LoadOptions load{.roc = a.roc, .hip_version = hip->map_layer()};
   auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded(load) : maps::ApiMap::load_directory(a.maps_dir, load);
   if (!map) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
@@ -226,6 +227,7 @@ int run_translate(const TranslateArguments& a) {
 
   if (a.check) {
     verify::CompileCheckOptions copts;
+    copts.hip = *hip;
     copts.clang = a.clang;
     copts.nvcc = a.nvcc;
     copts.nvidia_arch = a.nvidia_arch;
@@ -351,8 +353,11 @@ Action add_translate_command(CLI::App& app) {
   cmd->add_flag("--keep-platform-macros", args->keep_platform_macros,
                 "With --to cuda: keep __HIP_PLATFORM_NVIDIA__/__HIP_PLATFORM_NVCC__ tests as written (default: read as __CUDACC__)");
   cmd->add_option("--hip-version", args->hip_version,
-                  "HIP to translate for: 5.2 (Debian 12; --check compiles against it) or 6.2 (also the API names "
-                  "HIP 6.2 added: hipHostAlloc's kin, hipRAND orderings, ...)")
+                  "HIP to translate for: 6.4 (Debian sid's, unpacked by scripts/fetch-rocm-6.4), 5.7 (Debian 13's, "
+                  "scripts/fetch-rocm-headers) or 5.2 (Debian 12's, installed). It chooses the API names (HIP 6's bf16 "
+                  "intrinsics, hipRAND orderings, hipDeviceProp_t members...) and what --check compiles against; the "
+                  "NVIDIA check always uses HIP 5.2's NVIDIA platform, the only one packaged. 6.2: HIP 6.2's names, "
+                  "checked against 6.4")
       ->capture_default_str();
   cmd->add_flag("--roc", args->roc,
                 "Translate cuBLAS, cuSPARSE, cuRAND and cuSOLVER to rocBLAS, rocSPARSE, rocRAND and rocSOLVER "

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "common/file_io.h"
@@ -34,16 +35,24 @@ struct VerifyArguments {
   std::string nvcc = "/usr/bin/nvcc";
   std::string clang = "clang++-19";
   std::string maps_dir;
+  std::string hip_version = std::string(verify::kDefaultHipVersion);
   bool quiet = false;
 };
 
 int run_verify(const VerifyArguments& a) {
-  auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded() : maps::ApiMap::load_directory(a.maps_dir);
+  const auto hip = verify::hip_target(a.hip_version);
+  if (!hip) {
+    std::fprintf(stderr, "gpuport verify: --hip-version must be one of %s\n", fmt::format("{}", fmt::join(verify::hip_versions(), ", ")).c_str());
+    return 2;
+  }
+  const maps::LoadOptions load{.hip_version = hip->map_layer()};
+  auto map = a.maps_dir.empty() ? maps::ApiMap::load_embedded(load) : maps::ApiMap::load_directory(a.maps_dir, load);
   if (!map) {
     for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
     return 2;
   }
   verify::VerifyOptions o;
+  o.compilers.hip = *hip;
   o.compilers.nvidia_arch = a.arch;
   o.compilers.nvcc = a.nvcc;
   o.compilers.clang = a.clang;
@@ -105,6 +114,9 @@ Action add_verify_command(CLI::App& app) {
       "\"not run: no GPU\". Exit status: 0 all steps that ran succeeded, 1 a failure, 2 usage or I/O error.");
   cmd->add_option("inputs", args->inputs, "Program files (.cu) or folders of them")->required();
   cmd->add_option("--arch", args->arch, "NVIDIA architecture for nvcc")->capture_default_str();
+  cmd->add_option("--hip-version", args->hip_version,
+                  "HIP the translations target and the gfx1100 builds use (6.4, 5.7, 5.2; as for translate)")
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs, "Programs built in parallel (runs are one at a time)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));

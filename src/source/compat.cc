@@ -17,11 +17,13 @@ constexpr std::string_view kVotes =
     "#endif\n";
 constexpr std::array<std::string_view, 3> kVoteTriggers = {"__ballot", "__any", "__all"};
 
-// __activemask arrived on AMD with ROCm 6.2 (hipamd amd_warp_functions.h); before it, the
-// active lanes are the ones that vote: __ballot(1), a 64-bit mask on wave64 as HIP 6.2's is.
+// __activemask arrived on AMD with ROCm 6.2 (hipamd amd_warp_functions.h), declared only where
+// HIP_ENABLE_WARP_SYNC_BUILTINS is defined (so through 6.4); otherwise the active lanes are the
+// ones that vote: __ballot(1), a 64-bit mask on wave64 as HIP 6.2's is.
 constexpr std::string_view kActiveMask =
-    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)\n"
-    "#define GPUPORT_AMD_ACTIVEMASK /* added by gpuport: HIP before 6.2 lacks __activemask on AMD */\n"
+    "#if defined(__HIP_PLATFORM_AMD__) && (HIP_VERSION < 60200000 || !defined(HIP_ENABLE_WARP_SYNC_BUILTINS)) && \\\n"
+    "    !defined(GPUPORT_AMD_ACTIVEMASK)\n"
+    "#define GPUPORT_AMD_ACTIVEMASK /* added by gpuport: HIP before 6.2 lacks __activemask on AMD; 6.2 to 6.4 only with HIP_ENABLE_WARP_SYNC_BUILTINS */\n"
     "__device__ static inline unsigned long long gpuport_activemask() { return __ballot(1); }\n"
     "#define __activemask gpuport_activemask\n"
     "#endif\n";
@@ -291,6 +293,11 @@ constexpr std::string_view kSurfRead =
     "#if !defined(GPUPORT_SURF_READ)\n"
     "#define GPUPORT_SURF_READ /* added by gpuport: HIP's surface reads store through a pointer */\n"
     "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "#if HIP_VERSION >= 50700000 /* from HIP 5.7 only surf1Dread takes a boundary mode (5.2: every read) */\n"
+    "#define GPUPORT_SURF_MODE(mode)\n"
+    "#else\n"
+    "#define GPUPORT_SURF_MODE(mode) , mode...\n"
+    "#endif\n"
     "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1Dread(hipSurfaceObject_t s, int x, Mode... mode) {\n"
     "  T v;\n"
     "  surf1Dread(&v, s, x, mode...);\n"
@@ -298,22 +305,22 @@ constexpr std::string_view kSurfRead =
     "}\n"
     "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2Dread(hipSurfaceObject_t s, int x, int y, Mode... mode) {\n"
     "  T v;\n"
-    "  surf2Dread(&v, s, x, y, mode...);\n"
+    "  surf2Dread(&v, s, x, y GPUPORT_SURF_MODE(mode));\n"
     "  return v;\n"
     "}\n"
     "template <typename T, typename... Mode> __device__ static inline T gpuport_surf3Dread(hipSurfaceObject_t s, int x, int y, int z, Mode... mode) {\n"
     "  T v;\n"
-    "  surf3Dread(&v, s, x, y, z, mode...);\n"
+    "  surf3Dread(&v, s, x, y, z GPUPORT_SURF_MODE(mode));\n"
     "  return v;\n"
     "}\n"
     "template <typename T, typename... Mode> __device__ static inline T gpuport_surf1DLayeredread(hipSurfaceObject_t s, int x, int layer, Mode... mode) {\n"
     "  T v;\n"
-    "  surf1DLayeredread(&v, s, x, layer, mode...);\n"
+    "  surf1DLayeredread(&v, s, x, layer GPUPORT_SURF_MODE(mode));\n"
     "  return v;\n"
     "}\n"
     "template <typename T, typename... Mode> __device__ static inline T gpuport_surf2DLayeredread(hipSurfaceObject_t s, int x, int y, int layer, Mode... mode) {\n"
     "  T v;\n"
-    "  surf2DLayeredread(&v, s, x, y, layer, mode...);\n"
+    "  surf2DLayeredread(&v, s, x, y, layer GPUPORT_SURF_MODE(mode));\n"
     "  return v;\n"
     "}\n"
     "#else\n"

@@ -37,7 +37,7 @@ fs::path library_include_dir(const CompileCheckOptions& options, std::string_vie
 
 std::optional<std::string> amd_unavailable(const CompileCheckOptions& options) {
   if (find_program(options.clang).empty()) return fmt::format("{} not found (install clang-19)", options.clang);
-  if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
+  if (auto why = options.hip.unavailable()) return why;
   const fs::path dl = resolve_device_lib_dir(options);
   if (!fs::exists(dl / fmt::format("oclc_isa_version_{}.bc", options.amd_arch.substr(3))))
     return fmt::format("device libraries for {} not found in {} (make them with scripts/make-rocm-device-libs DIR "
@@ -46,11 +46,23 @@ std::optional<std::string> amd_unavailable(const CompileCheckOptions& options) {
   return std::nullopt;
 }
 
-std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options) {
+std::optional<std::string> nvcc_unavailable(const CompileCheckOptions& options) {
   if (find_program(options.nvcc).empty())
     return fmt::format("{} not found (install nvidia-cuda-toolkit from Debian non-free)", options.nvcc);
   if (find_program(options.nvcc_host_compiler).empty())
     return fmt::format("{} not found (nvcc 11.8 needs it as host compiler; install clang-14)", options.nvcc_host_compiler);
+  return std::nullopt;
+}
+
+std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options) {
+  if (auto why = nvcc_unavailable(options)) return why;
+  // HIP code for NVIDIA builds on HIP's NVIDIA platform headers of the same version (hipother);
+  // Debian packages them only with HIP 5.2. A HIP 6 port checked on 5.2's would fail on every
+  // name HIP 6 added, which says nothing about the port. (A HIP -> CUDA translation is CUDA.)
+  if (!options.cuda_source && options.hip.version != "5.2")
+    return fmt::format("HIP {}'s NVIDIA platform headers are not packaged here (Debian has HIP 5.2's only): "
+                       "check with --hip-version 5.2 for an NVIDIA build",
+                       options.hip.version);
   if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
   return std::nullopt;
 }
@@ -95,14 +107,17 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       c.message = *why;
     } else {
       // clang runs its steps itself, without a shell: the user's paths go as they are.
-      std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch,
-                                      "--rocm-path=/usr",
-                                      "--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(),
-                                      "-fsyntax-only", "-Wno-unused-result"};
+      std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch};
+      const auto hip_flags = options.hip.clang_flags();
+      cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
+      cmd.insert(cmd.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(), "-fsyntax-only",
+                             "-Wno-unused-result"});
       for (const auto& d : include_dirs) cmd.push_back("-I" + d.string());
-      // As system headers (clang 19 rejects some of rocPRIM 5.7 otherwise), searched before
-      // /usr/local/include and /usr/include: rocThrust over CUDA's Thrust.
-      if (auto libs = library_include_dir(options, "amd"); !libs.empty()) cmd.insert(cmd.end(), {"-isystem", libs.string()});
+      // HIP 5.2 has no hipBLAS, hipCUB, rocThrust...: Debian 13's, as system headers (clang 19
+      // rejects some of rocPRIM 5.7 otherwise), searched before /usr/local/include and
+      // /usr/include (rocThrust over CUDA's Thrust). An unpacked HIP brings its own.
+      if (auto libs = library_include_dir(options, "amd"); !libs.empty() && options.hip.uses_library_headers())
+        cmd.insert(cmd.end(), {"-isystem", libs.string()});
       cmd.insert(cmd.end(), options.extra_flags.begin(), options.extra_flags.end());
       cmd.push_back(unit.string());
       auto r = run_process(cmd, popts);

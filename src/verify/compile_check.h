@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "source/report.h"
+#include "verify/hip_target.h"
 
 namespace gpuport::verify {
 
@@ -20,6 +21,9 @@ struct CompileCheckOptions {
   std::string nvcc_host_compiler = "clang-14";
   std::filesystem::path device_lib_dir;  // empty: GPUPORT_ROCM_DEVICE_LIB_PATH, then the build's folder
   std::string amd_arch = "gfx1100";
+  // The HIP that gfx1100 builds compile and link against (--hip-version). The NVIDIA target is
+  // always built on HIP 5.2's NVIDIA platform headers (Debian 12's): no Debian ships a newer one.
+  HipTarget hip = *hip_target(kDefaultHipVersion);
   std::string nvidia_arch = "sm_90";
   std::vector<std::filesystem::path> include_dirs;
   // Headers of the libraries Debian 12 lacks (hipBLAS, hipCUB/rocPRIM, rocThrust, hipFFT,
@@ -39,7 +43,10 @@ struct CompileCheckOptions {
 
 // Why a target cannot be checked on this machine; std::nullopt when it can.
 std::optional<std::string> amd_unavailable(const CompileCheckOptions& options);
+// The NVIDIA check of HIP code also needs HIP's NVIDIA platform of the target version.
 std::optional<std::string> nvidia_unavailable(const CompileCheckOptions& options);
+// nvcc 11.8 and its host compiler alone (what building the CUDA original needs).
+std::optional<std::string> nvcc_unavailable(const CompileCheckOptions& options);
 
 // The device-library folder that will be used for gfx1100.
 std::filesystem::path resolve_device_lib_dir(const CompileCheckOptions& options);

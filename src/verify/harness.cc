@@ -323,7 +323,7 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
   const std::map<std::string, std::optional<std::string>> no_env;
 
   // (1) the original, with nvcc 11.8.
-  if (auto why = nvidia_unavailable(cc)) {
+  if (auto why = nvcc_unavailable(cc)) {
     p.build_original.status = StepStatus::skipped;
     p.build_original.message = *why;
   } else {
@@ -365,11 +365,18 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
       p.compile_amd.status = StepStatus::skipped;
       p.compile_amd.message = *why;
     } else {
-      std::vector<std::string> argv = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--rocm-path=/usr",
-                                       "--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2",
-                                       "-Wno-unused-result", hip_unit.string(), "-o", "{out}", "-lamdhip64"};
+      std::vector<std::string> argv = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch};
+      const auto hip_flags = cc.hip.clang_flags(), link = cc.hip.link_flags();
+      argv.insert(argv.end(), hip_flags.begin(), hip_flags.end());
+      argv.insert(argv.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2",
+                               "-Wno-unused-result", hip_unit.string(), "-o", "{out}"});
+      argv.insert(argv.end(), link.begin(), link.end());
       p.compile_amd = cached_build(argv, dir / ("translated-" + cc.amd_arch), hip_files, no_env, options, false);
-      if (options.emulate) {  // wave64 too: 32-lane assumptions show there
+      if (options.emulate && !cc.hip.wave64_on_gfx11()) {
+        p.compile_amd_wave64.status = StepStatus::skipped;
+        p.compile_amd_wave64.message = fmt::format("HIP {} refuses wave64 on gfx11 (hip_runtime.h); --hip-version 5.2 builds it",
+                                                   cc.hip.version);
+      } else if (options.emulate) {  // wave64 too: 32-lane assumptions show there
         argv.insert(argv.begin() + 4, "-mwavefrontsize64");
         p.compile_amd_wave64 = cached_build(argv, dir / ("translated-" + cc.amd_arch + "-wave64"), hip_files, no_env, options, false);
       }
@@ -407,7 +414,7 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
       p.verdict = fmt::format("failed: gfx1100 (emulated) {}", run_outcome_name(p.run_emulated.outcome));
       return p;
     }
-    if (p.run_emulated_wave64.outcome != RunOutcome::passed) {
+    if (p.run_emulated_wave64.outcome != RunOutcome::passed && p.compile_amd_wave64.status != StepStatus::skipped) {
       p.verdict = fmt::format("failed: gfx1100 wave64 (emulated) {}", p.compile_amd_wave64.status == StepStatus::ok
                                                                            ? std::string(run_outcome_name(p.run_emulated_wave64.outcome))
                                                                            : std::string("build failed"));
@@ -448,7 +455,7 @@ AsmPath verify_asm(const ProgramReport& p, const fs::path& source, int arch, con
   a.arch = arch;
   const auto& cc = options.compilers;
   const fs::path dir = options.work_dir / p.domain / p.name / fmt::format("asm-sm_{}", arch);
-  if (auto why = nvidia_unavailable(cc)) {
+  if (auto why = nvcc_unavailable(cc)) {
     a.cubin.status = StepStatus::skipped;
     a.cubin.message = *why;
     return a;
@@ -495,10 +502,12 @@ AsmPath verify_asm(const ProgramReport& p, const fs::path& source, int arch, con
     a.link.message = *why;
     return a;
   }
-  std::vector<std::string> link = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--offload-host-only", "--rocm-path=/usr",
-                                   "--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result",
-                                   "-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}",
-                                   "-lamdhip64"};
+  std::vector<std::string> link = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--offload-host-only"};
+  const auto hip_flags = cc.hip.clang_flags(), hip_link = cc.hip.link_flags();
+  link.insert(link.end(), hip_flags.begin(), hip_flags.end());
+  link.insert(link.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result",
+                           "-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}"});
+  link.insert(link.end(), hip_link.begin(), hip_link.end());
   std::vector<fs::path> inputs(p.hip_files.begin(), p.hip_files.end());
   inputs.push_back(bundle);
   a.link = cached_build(link, dir / p.name, inputs, {}, options, false);

@@ -60,6 +60,7 @@ TEST(VerifyRun, ClassifiesHowAProgramEnds) {
 class VerifyHarness : public ::testing::Test {
  protected:
   void SetUp() override {
+    options_.compilers.hip = *hip_target("5.2");  // both vendors: HIP 5.2 has NVIDIA platform headers here
     if (auto why = amd_unavailable(options_.compilers)) GTEST_SKIP() << *why;
     if (auto why = nvidia_unavailable(options_.compilers)) GTEST_SKIP() << *why;
     options_.compilers.device_lib_dir = fs::path(GPUPORT_BINARY_DIR) / "rocm-device-libs";

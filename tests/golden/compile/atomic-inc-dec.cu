@@ -3,7 +3,10 @@
 // not link for gfx1100. gpuport adds a shim over clang's builtins (as HIP 5.7 does), for HIP
 // before 5.7 only; the translation links for gfx1100 and compiles for NVIDIA.
 // REQUIRES: hip-compilers
-// RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
+// RUN: rm -rf %t && %gpuport translate --hip-version 5.2 --check -o %t %s > %t.log 2>&1
+// The default target, HIP 6.4, for gfx1100 (HIP 6.4 has no NVIDIA platform headers here):
+// RUN: rm -rf %t.64 && %gpuport translate --check --check-targets amd -o %t.64 %s 2>&1 | FileCheck --check-prefix=HIP64 %s
+// HIP64: check gfx1100: compiles
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/atomic-inc-dec.cu | FileCheck %s
 // RUN: clang++-19 -x hip --offload-arch=gfx1100 --rocm-path=/usr --rocm-device-lib-path=%devicelibs %t/atomic-inc-dec.cu -o %t/a.out -lamdhip64

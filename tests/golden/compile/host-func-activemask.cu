@@ -5,13 +5,17 @@
 // HIP_VERSION, and drops CUDART_CB (HIP's callback types take no
 // calling convention): the translation compiles for gfx1100 and for sm_90.
 // REQUIRES: hip-compilers
-// RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
+// RUN: rm -rf %t && %gpuport translate --hip-version 5.2 --check -o %t %s > %t.log 2>&1
+// The default target, HIP 6.4, for gfx1100 (HIP 6.4 has no NVIDIA platform headers here):
+// RUN: rm -rf %t.64 && %gpuport translate --check --check-targets amd -o %t.64 %s 2>&1 | FileCheck --check-prefix=HIP64 %s
+// HIP64: check gfx1100: compiles
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/host-func-activemask.cu | FileCheck %s
 #include <cstdio>
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
-// CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)
+// CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && (HIP_VERSION < 60200000 || !defined(HIP_ENABLE_WARP_SYNC_BUILTINS)) && \
+// CHECK-NEXT: !defined(GPUPORT_AMD_ACTIVEMASK)
 // CHECK: #define __activemask gpuport_activemask
 // CHECK: #if defined(__HIP_PLATFORM_NVIDIA__) && HIP_VERSION < 50400000 && !defined(GPUPORT_NVIDIA_HOST_FUNC)
 // CHECK: #define hipLaunchHostFunc gpuport_hipLaunchHostFunc

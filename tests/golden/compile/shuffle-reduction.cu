@@ -2,7 +2,10 @@
 // the mask-less __shfl_down, warpSize-based lane/warp indices and loop start compile for both
 // targets. The 32-slot shared array is still reported (no automatic fix) but compiles.
 // REQUIRES: hip-compilers
-// RUN: rm -rf %t && %gpuport translate --fix-warp-size --check -o %t %s > %t.log 2>&1
+// RUN: rm -rf %t && %gpuport translate --fix-warp-size --hip-version 5.2 --check -o %t %s > %t.log 2>&1
+// The default target, HIP 6.4, for gfx1100 (HIP 6.4 has no NVIDIA platform headers here):
+// RUN: rm -rf %t.64 && %gpuport translate --fix-warp-size --check --check-targets amd -o %t.64 %s 2>&1 | FileCheck --check-prefix=HIP64 %s
+// HIP64: check gfx1100: compiles
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/shuffle-reduction.cu | FileCheck %s
 

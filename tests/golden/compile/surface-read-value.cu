@@ -4,13 +4,18 @@
 // form on AMD and CUDA's own on NVIDIA; the pointer form is left as it is. Compiles for gfx1100
 // and for sm_90.
 // REQUIRES: hip-compilers
-// RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
+// RUN: rm -rf %t && %gpuport translate --hip-version 5.2 --check -o %t %s > %t.log 2>&1
+// The default target, HIP 6.4, for gfx1100 (HIP 6.4 has no NVIDIA platform headers here):
+// RUN: rm -rf %t.64 && %gpuport translate --check --check-targets amd -o %t.64 %s 2>&1 | FileCheck --check-prefix=HIP64 %s
+// HIP64: check gfx1100: compiles
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/surface-read-value.cu | FileCheck %s
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
 // CHECK-NEXT: #if !defined(GPUPORT_SURF_READ)
-// CHECK: surf2DLayeredread(&v, s, x, y, layer, mode...);
+// CHECK: #define GPUPORT_SURF_MODE(mode) , mode...
+// CHECK: surf1Dread(&v, s, x, mode...);
+// CHECK: surf2DLayeredread(&v, s, x, y, layer GPUPORT_SURF_MODE(mode));
 // CHECK: #else
 // CHECK: return surf3Dread<T>(s, x, y, z, mode...);
 

@@ -4,7 +4,10 @@
 // translation compiles for gfx1100 and for sm_90, signed and unsigned overloads alike. Its
 // __shfl calls come after the GPUPORT_WAVE64_SHFL shim, which makes them reach the whole wave64.
 // REQUIRES: hip-compilers
-// RUN: rm -rf %t && %gpuport translate --check -o %t %s > %t.log 2>&1
+// RUN: rm -rf %t && %gpuport translate --hip-version 5.2 --check -o %t %s > %t.log 2>&1
+// The default target, HIP 6.4, for gfx1100 (HIP 6.4 has no NVIDIA platform headers here):
+// RUN: rm -rf %t.64 && %gpuport translate --check --check-targets amd -o %t.64 %s 2>&1 | FileCheck --check-prefix=HIP64 %s
+// HIP64: check gfx1100: compiles
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
 // RUN: grep -v -e CHECK -e RUN -e REPORT %t/warp-reduce.cu | FileCheck %s
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
 // cuSPARSE functions without a hipSPARSE twin in ROCm 5.2 are unsupported-api errors, left
 // in place (cusparseGetErrorString here).
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cstdio>
 #include <cusparse.h>

@@ -2,7 +2,7 @@
 // groups lack them (the translation would not compile for AMD), so each use on an object
 // declared with those types is an unsupported-member error; with --hip-version 6.2 they are
 // kept, HIP 6.2 has them. A member of the same name on the user's own struct is left alone.
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 // RUN: %gpuport translate --hip-version 6.2 %s 2>%t62.err > /dev/null
 // RUN: FileCheck --check-prefix=V62 %s < %t62.err

@@ -6,7 +6,8 @@
 // RUN: grep -c '^#define GPUPORT_AMD_ACTIVEMASK' %t.hip | FileCheck --check-prefix=ONCE %s
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_runtime.h>
-// CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60200000 && !defined(GPUPORT_AMD_ACTIVEMASK)
+// CHECK-NEXT: #if defined(__HIP_PLATFORM_AMD__) && (HIP_VERSION < 60200000 || !defined(HIP_ENABLE_WARP_SYNC_BUILTINS)) && \
+// CHECK-NEXT: !defined(GPUPORT_AMD_ACTIVEMASK)
 // CHECK-NOT: GPUPORT_NVIDIA_HOST_FUNC
 // CHECK-NOT: GPUPORT_NVIDIA_WARP_VOTES
 // CHECK-NOT: GPUPORT_WAVE64_SHFL

@@ -3,9 +3,9 @@
 // On objects declared as __half2 or half2, h.x and h.y are read as half (as hipify-clang writes
 // them); accesses already wrapped, and x/y of other objects, are left alone. Translating the
 // output again changes nothing.
-// RUN: %gpuport translate %s 2>/dev/null > %t.hip
+// RUN: %gpuport translate --hip-version 5.2 %s 2>/dev/null > %t.hip
 // RUN: grep -v -e CHECK -e RUN %t.hip | FileCheck %s
-// RUN: %gpuport translate %t.hip 2>/dev/null | diff %t.hip -
+// RUN: %gpuport translate --hip-version 5.2 %t.hip 2>/dev/null | diff %t.hip -
 #include <cuda_fp16.h>
 struct point { float x, y; };
 __global__ void k(__half2* in, float* out, point p) {

@@ -1,5 +1,5 @@
 // The bfloat16 header becomes hip/hip_bfloat16.h.
-// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cstdio>
 #include <cuda_bf16.h>

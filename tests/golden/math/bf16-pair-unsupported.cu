@@ -1,6 +1,6 @@
 // HIP 5.2 has no bf16 pair type and no bf16 intrinsics: __nv_bfloat162 and
 // __bfloat1622float2 are unsupported-api errors.
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cuda_bf16.h>
 

@@ -1,7 +1,7 @@
 // cuda_bf16.h becomes hip/hip_bfloat16.h and __nv_bfloat16 becomes the struct hip_bfloat16.
 // The float conversions become functional casts: __float2bfloat16(x) -> hip_bfloat16(x) and
 // __bfloat162float(x) -> float(x).
-// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cuda_bf16.h>
 // CHECK: #include <hip/hip_bfloat16.h>

@@ -1,7 +1,7 @@
 // cudaDeviceProp members that HIP 5.2's hipDeviceProp_t lacks are errors with the device
 // attribute to query instead (a translation that kept them would not compile for gfx1100);
 // a member of the same name in a user's own struct is not the API.
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cuda_runtime.h>
 struct Mine { int uuid; int asyncEngineCount; };

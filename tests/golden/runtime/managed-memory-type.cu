@@ -3,7 +3,7 @@
 // cudaPointerAttributes' type with cudaMemoryTypeManaged becomes a test of isManaged, either
 // way round and negated; any other use stays an unsupported-api error. With --hip-version 6.2
 // the constant is HIP's own.
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 // RUN: %gpuport translate --hip-version 6.2 %s 2>/dev/null | grep -v -e CHECK -e RUN -e REPORT | FileCheck --check-prefix=V62 %s
 #include <cuda_runtime.h>

@@ -2,7 +2,7 @@
 // declared as cudaPointerAttributes only); cudaMemoryTypeManaged has no enumerator there:
 // managed memory shows as isManaged, which a comparison with it tests instead
 // (runtime/managed-memory-type.cu).
-// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cuda_runtime.h>
 struct mine { int type; };

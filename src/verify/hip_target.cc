@@ -1,0 +1,70 @@
+#include "verify/hip_target.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace gpuport::verify {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path unpacked_root(const char* variable, std::string_view folder) {
+  if (const char* env = std::getenv(variable); env && *env) return env;
+  return fs::path(GPUPORT_SOURCE_BUILD_DIR) / folder;
+}
+
+}  // namespace
+
+const std::vector<std::string>& hip_versions() {
+  static const std::vector<std::string> versions = {"6.4", "5.2", "5.7", "6.2"};
+  return versions;
+}
+
+std::optional<HipTarget> hip_target(std::string_view version) {
+  HipTarget t;
+  t.version = std::string(version);
+  if (version == "5.2") return t;
+  if (version == "5.7") {
+    // Debian 13's libamdhip64-dev 5.7 is among the packages scripts/fetch-rocm-headers unpacks.
+    t.root = unpacked_root("GPUPORT_HIP57_ROOT", "rocm-headers");
+    t.fetch_command = "scripts/fetch-rocm-headers";
+    return t;
+  }
+  if (version == "6.4" || version == "6.2") {
+    t.root = unpacked_root("GPUPORT_HIP64_ROOT", "rocm-6.4");
+    t.fetch_command = "scripts/fetch-rocm-6.4";
+    // No HIP 6.2 is packaged anywhere these machines reach: its names are a subset of 6.4's.
+    if (version == "6.2") t.note = "HIP 6.2's names, built against HIP 6.4 (no HIP 6.2 is packaged)";
+    return t;
+  }
+  return std::nullopt;
+}
+
+std::string HipTarget::map_layer() const { return version == "5.2" ? std::string() : version; }
+
+std::vector<std::string> HipTarget::clang_flags() const {
+  if (root.empty()) return {"--rocm-path=/usr"};
+  return {"@" + (root / "clang-hip.rsp").string()};
+}
+
+std::vector<std::string> HipTarget::link_flags() const {
+  if (root.empty()) return {"-lamdhip64"};
+  // sid's libraries need glibc 2.38: their own undefined symbols are left to run time, where
+  // gpuport run starts the program with sid's loader.
+  return {"-L" + (root / "usr/lib/x86_64-linux-gnu").string(), "-Wl,--unresolved-symbols=ignore-in-shared-libs",
+          "-lamdhip64"};
+}
+
+std::optional<std::string> HipTarget::unavailable() const {
+  if (root.empty()) {
+    if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
+    return std::nullopt;
+  }
+  std::error_code ec;
+  if (!fs::exists(root / "clang-hip.rsp", ec) || !fs::exists(root / "usr/include/hip/hip_runtime.h", ec))
+    return fmt::format("HIP {} not found in {} (run {})", version, root.string(), fetch_command);
+  return std::nullopt;
+}
+
+}  // namespace gpuport::verify

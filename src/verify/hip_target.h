@@ -1,0 +1,49 @@
+// The HIP a translation targets: which names it may use (the table layers up to its version,
+// data/maps/hip-<version>/) and the compiler set that builds and links it for gfx1100.
+//   5.2  Debian 12's HIP, installed in /usr (clang --rocm-path=/usr)
+//   5.7  Debian 13's HIP, unpacked by scripts/fetch-rocm-headers into build/rocm-headers
+//   6.4  Debian sid's HIP, unpacked by scripts/fetch-rocm-6.4 into build/rocm-6.4 (the default)
+// An unpacked HIP is compiled with its clang-hip.rsp (scripts/make-hip64-includes), an include
+// list that holds that HIP alone: /usr/include has Debian 12's HIP 5.2, which must not be found
+// beside it. Programs link against the unpacked libamdhip64 and its libraries' stubs; they run on
+// gpuport's emulator runtime for that ABI (libamdhip64.so.5 or .so.6).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuport::verify {
+
+struct HipTarget {
+  std::string version;          // "5.2", "5.7", "6.2", "6.4"
+  std::filesystem::path root;   // empty: the system's HIP (/usr); else an unpacked tree with clang-hip.rsp
+  std::string fetch_command;    // what unpacks `root` (empty for the system's HIP)
+  std::string note;             // how this version is built here, when it is not built as itself
+
+  // The table layer to load (maps::LoadOptions::hip_version): "" for 5.2, the default tables.
+  std::string map_layer() const;
+  // The clang flags (after `-x hip`) that select this HIP's headers and ROCm path.
+  std::vector<std::string> clang_flags() const;
+  // The flags that link a program against this HIP's libamdhip64 (and, for an unpacked HIP,
+  // its libraries in the same folder).
+  std::vector<std::string> link_flags() const;
+  // Folder holding library headers Debian 12 lacks, for the system's HIP only (build/rocm-headers).
+  bool uses_library_headers() const { return root.empty(); }
+  // HIP 6's hip_runtime.h stops a wave64 device compile for gfx10 and gfx11 (#error); 5.x's builds it.
+  bool wave64_on_gfx11() const { return version.starts_with("5."); }
+  // Why this HIP cannot be compiled against here; std::nullopt when it can.
+  std::optional<std::string> unavailable() const;
+};
+
+// The versions `--hip-version` accepts, the default first.
+const std::vector<std::string>& hip_versions();
+inline constexpr std::string_view kDefaultHipVersion = "6.4";
+
+// The target for `version`; std::nullopt for a version gpuport does not know. Unpacked roots are
+// found through $GPUPORT_HIP64_ROOT / $GPUPORT_HIP57_ROOT, else the source tree's build/ folder.
+std::optional<HipTarget> hip_target(std::string_view version);
+
+}  // namespace gpuport::verify
