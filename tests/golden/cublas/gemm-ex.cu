@@ -1,7 +1,7 @@
-// cublasGemmEx -> hipblasGemmEx; the data types CUDA_R_16F/CUDA_R_32F -> HIP_R_16F/HIP_R_32F,
+// HIP 5.2 (hipBLAS 5.x; for HIP 6.4 see hipblas64-v2.cu): cublasGemmEx -> hipblasGemmEx; the data types CUDA_R_16F/CUDA_R_32F -> HIP_R_16F/HIP_R_32F,
 // the compute type CUBLAS_COMPUTE_32F -> HIPBLAS_COMPUTE_32F and the algorithm
 // CUBLAS_GEMM_DEFAULT -> HIPBLAS_GEMM_DEFAULT.
-// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cublas_v2.h>
 

@@ -1,6 +1,6 @@
-// CUBLAS_GEMM_DEFAULT_TENSOR_OP is only an algorithm hint: it becomes HIPBLAS_GEMM_DEFAULT.
+// HIP 5.2 (hipBLAS 5.x; for HIP 6.4 see hipblas64-v2.cu): CUBLAS_GEMM_DEFAULT_TENSOR_OP is only an algorithm hint: it becomes HIPBLAS_GEMM_DEFAULT.
 // cublasComputeType_t becomes hipblasComputeType_t.
-// RUN: %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cublas_v2.h>
 

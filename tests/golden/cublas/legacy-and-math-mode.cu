@@ -1,7 +1,7 @@
-// The legacy cuBLAS API (cublasInit, cublasAlloc, cublasShutdown) and the math modes
+// HIP 5.2 (hipBLAS 5.x; for HIP 6.4 see hipblas64-v2.cu): The legacy cuBLAS API (cublasInit, cublasAlloc, cublasShutdown) and the math modes
 // (cublasSetMathMode, CUBLAS_TENSOR_OP_MATH) have no hipBLAS equivalent: unsupported-api
 // errors with a fix that says what to do instead.
-// RUN: not %gpuport translate %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
+// RUN: not %gpuport translate --hip-version 5.2 %s 2>%t.err | grep -v -e CHECK -e RUN -e REPORT | FileCheck %s
 // RUN: FileCheck --check-prefix=REPORT %s < %t.err
 #include <cublas_v2.h>
 
