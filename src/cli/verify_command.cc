@@ -64,6 +64,11 @@ int run_verify(const VerifyArguments& a) {
   o.run = !a.no_run;
   o.emulate = a.emulate;
   o.emulator_runtime = emulator_runtime_dir();
+  {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) o.emulator_launcher = {self.string(), "run"};
+  }
   for (const auto& one : a.asm_path ? a.asm_archs : std::vector<std::string>{}) {
     const int arch = sass::parse_arch(one);
     if (arch == 0) {

@@ -79,14 +79,17 @@ std::optional<ResultLine> parse_result_line(std::string_view output) {
 }
 
 RunResult run_program(const fs::path& binary, std::chrono::milliseconds timeout,
-                      const std::map<std::string, std::optional<std::string>>& environment) {
+                      const std::map<std::string, std::optional<std::string>>& environment,
+                      const std::vector<std::string>& launcher) {
   RunResult r;
   ProcessOptions o;
   o.timeout = timeout;
   o.environment = environment;
   o.working_directory = binary.parent_path();
   const auto start = Clock::now();
-  auto p = run_process({binary.string()}, o);
+  std::vector<std::string> command = launcher;
+  command.push_back(binary.string());
+  auto p = run_process(command, o);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   r.exit_code = p.exit_code;
   std::string all = p.out + p.err;
@@ -322,6 +325,14 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
   const auto nv_env = nvcc11_environment();
   const std::map<std::string, std::optional<std::string>> no_env;
 
+  // The CUDA libraries the program links (cuBLAS, cuFFT, ...), and their HIP counterparts.
+  std::string source_text;
+  for (const auto& f : program_inputs(source))
+    if (auto content = read_file(f, 64ull << 20)) source_text += *content + "\n";
+  const auto links = library_links(source_text);
+  std::string link_names;
+  for (const auto& l : links) link_names += (link_names.empty() ? "" : ", ") + l.label;
+
   // (1) the original, with nvcc 11.8.
   if (auto why = nvcc_unavailable(cc)) {
     p.build_original.status = StepStatus::skipped;
@@ -329,6 +340,7 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
   } else {
     auto argv = nvcc_command(cc);
     argv.insert(argv.end(), {"-O2", "-I" + source.parent_path().string(), source.string(), "-o", "{out}", "-lstdc++", "-lm"});
+    for (const auto& l : links) argv.push_back(l.cuda_lib);
     p.build_original = cached_build(argv, dir / "original", program_inputs(source), nv_env, options, true);
   }
 
@@ -364,13 +376,22 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
     if (auto why = amd_unavailable(cc)) {
       p.compile_amd.status = StepStatus::skipped;
       p.compile_amd.message = *why;
+    } else if (auto missing = std::find_if(links.begin(), links.end(), [&](const LibraryLink& l) { return !cc.hip.can_link(l.hip_lib); });
+               missing != links.end()) {
+      p.compile_amd.status = StepStatus::skipped;
+      p.compile_amd.message = fmt::format("HIP {} has no {} to link here (Debian packages none for it): --hip-version 6.4",
+                                          cc.hip.version, missing->label);
     } else {
       std::vector<std::string> argv = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch};
       const auto hip_flags = cc.hip.clang_flags(), link = cc.hip.link_flags();
       argv.insert(argv.end(), hip_flags.begin(), hip_flags.end());
-      argv.insert(argv.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2",
-                               "-Wno-unused-result", hip_unit.string(), "-o", "{out}"});
+      argv.insert(argv.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result"});
+      // HIP 5.2: hipCUB, rocThrust, hipBLAS... headers from Debian 13, as --check adds them.
+      if (auto libs = library_include_dir(cc, "amd"); !libs.empty() && cc.hip.uses_library_headers())
+        argv.insert(argv.end(), {"-isystem", libs.string()});
+      argv.insert(argv.end(), {hip_unit.string(), "-o", "{out}"});
       argv.insert(argv.end(), link.begin(), link.end());
+      for (const auto& l : links) argv.push_back(l.hip_lib);
       p.compile_amd = cached_build(argv, dir / ("translated-" + cc.amd_arch), hip_files, no_env, options, false);
       if (options.emulate && !cc.hip.wave64_on_gfx11()) {
         p.compile_amd_wave64.status = StepStatus::skipped;
@@ -385,10 +406,14 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
     if (auto why = nvidia_unavailable(cc)) {
       p.build_hip_nvidia.status = StepStatus::skipped;
       p.build_hip_nvidia.message = *why;
+    } else if (!links.empty()) {
+      p.build_hip_nvidia.status = StepStatus::skipped;
+      p.build_hip_nvidia.message = fmt::format("no {} built for HIP's NVIDIA platform here (Debian has the headers only)", link_names);
     } else {
       auto argv = nvcc_hip_command(cc);
-      argv.insert(argv.end(), {"-O2", "-I" + hip_unit.parent_path().string(), hip_unit.string(), "-o", "{out}",
-                               "-lstdc++", "-lm"});
+      argv.insert(argv.end(), {"-O2", "-I" + hip_unit.parent_path().string()});
+      if (auto libs = library_include_dir(cc, "nvidia"); !libs.empty()) argv.push_back("-I" + libs.string());
+      argv.insert(argv.end(), {hip_unit.string(), "-o", "{out}", "-lstdc++", "-lm"});
       p.build_hip_nvidia = cached_build(argv, dir / "translated-nvidia", hip_files, nv_env, options, true);
     }
   }
@@ -405,10 +430,12 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
   }
   if (options.emulate && p.compile_amd.status == StepStatus::ok) {
     auto env = emulator_environment(options);
-    p.run_emulated = run_program(dir / "translated-gfx1100", options.run_timeout, env);
+    // A program that links ROCm's libraries starts as `gpuport run` starts it (sid's loader).
+    const std::vector<std::string> launcher = links.empty() ? std::vector<std::string>() : options.emulator_launcher;
+    p.run_emulated = run_program(dir / "translated-gfx1100", options.run_timeout, env, launcher);
     if (p.compile_amd_wave64.status == StepStatus::ok) {
       env["GPUPORT_RUN_WAVE64"] = "1";
-      p.run_emulated_wave64 = run_program(dir / "translated-gfx1100-wave64", options.run_timeout, env);
+      p.run_emulated_wave64 = run_program(dir / "translated-gfx1100-wave64", options.run_timeout, env, launcher);
     }
     if (p.run_emulated.outcome != RunOutcome::passed) {
       p.verdict = fmt::format("failed: gfx1100 (emulated) {}", run_outcome_name(p.run_emulated.outcome));
@@ -508,11 +535,17 @@ AsmPath verify_asm(const ProgramReport& p, const fs::path& source, int arch, con
   link.insert(link.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result",
                            "-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}"});
   link.insert(link.end(), hip_link.begin(), hip_link.end());
+  std::string source_text;
+  for (const auto& f : program_inputs(source))
+    if (auto content = read_file(f, 64ull << 20)) source_text += *content + "\n";
+  const auto links = library_links(source_text);
+  for (const auto& l : links) link.push_back(l.hip_lib);
   std::vector<fs::path> inputs(p.hip_files.begin(), p.hip_files.end());
   inputs.push_back(bundle);
   a.link = cached_build(link, dir / p.name, inputs, {}, options, false);
   if (a.link.status != StepStatus::ok || options.emulator_runtime.empty()) return a;
-  a.run = run_program(dir / p.name, options.run_timeout, emulator_environment(options));
+  a.run = run_program(dir / p.name, options.run_timeout, emulator_environment(options),
+                      links.empty() ? std::vector<std::string>() : options.emulator_launcher);
   return a;
 }
 #endif

@@ -54,9 +54,11 @@ struct RunResult {
 };
 
 // Runs a program binary and classifies how it ended: PASS needs both the RESULT line and exit 0.
-// `environment` adds to (or, with nullopt, removes from) the inherited environment.
+// `environment` adds to (or, with nullopt, removes from) the inherited environment; `launcher`
+// is put before the binary (`gpuport run`).
 RunResult run_program(const std::filesystem::path& binary, std::chrono::milliseconds timeout,
-                      const std::map<std::string, std::optional<std::string>>& environment = {});
+                      const std::map<std::string, std::optional<std::string>>& environment = {},
+                      const std::vector<std::string>& launcher = {});
 
 // `verify --asm`: the program's NVIDIA machine code for one architecture translated by `gpuport
 // asm` to gfx1100, linked with the HIP host code of the source translation, and run on the emulator.
@@ -101,6 +103,9 @@ struct VerifyOptions {
   // CORPUS_EMULATED=1 so that corpus programs pick their emulation-sized workloads.
   bool emulate = false;
   std::filesystem::path emulator_runtime;
+  // How a program that links ROCm's libraries (hipBLAS, hipFFT, ...) is started on the emulator:
+  // `gpuport run`, which starts it with sid's loader beside those libraries. Empty: directly.
+  std::vector<std::string> emulator_launcher;
   // The machine-code path (`gpuport asm`) for these NVIDIA architectures (80, 90); empty: off.
   // Its runs need the emulator (they are reported as emulated, never as an AMD GPU).
   std::vector<int> asm_archs;

@@ -1,5 +1,6 @@
 #include "verify/hip_target.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -56,6 +57,12 @@ std::vector<std::string> HipTarget::link_flags() const {
           "-lamdhip64"};
 }
 
+bool HipTarget::can_link(std::string_view lib) const {
+  const fs::path dir = root.empty() ? fs::path("/usr/lib/x86_64-linux-gnu") : root / "usr/lib/x86_64-linux-gnu";
+  std::error_code ec;
+  return lib.starts_with("-l") && fs::exists(dir / fmt::format("lib{}.so", lib.substr(2)), ec);
+}
+
 std::optional<std::string> HipTarget::unavailable() const {
   if (root.empty()) {
     if (!fs::exists("/usr/include/hip/hip_runtime.h")) return "HIP headers not found (install libamdhip64-dev)";
@@ -65,6 +72,38 @@ std::optional<std::string> HipTarget::unavailable() const {
   if (!fs::exists(root / "clang-hip.rsp", ec) || !fs::exists(root / "usr/include/hip/hip_runtime.h", ec))
     return fmt::format("HIP {} not found in {} (run {})", version, root.string(), fetch_command);
   return std::nullopt;
+}
+
+std::vector<LibraryLink> library_links(std::string_view text) {
+  struct Row {
+    std::string_view header;
+    LibraryLink link;
+  };
+  static const Row kRows[] = {
+      {"cublas_v2.h", {"hipBLAS", "-lcublas", "-lhipblas"}},   {"cublas.h", {"hipBLAS", "-lcublas", "-lhipblas"}},
+      {"cusparse.h", {"hipSPARSE", "-lcusparse", "-lhipsparse"}}, {"cusparse_v2.h", {"hipSPARSE", "-lcusparse", "-lhipsparse"}},
+      {"curand.h", {"hipRAND", "-lcurand", "-lhiprand"}},       {"cufft.h", {"hipFFT", "-lcufft", "-lhipfft"}},
+      {"cufftXt.h", {"hipFFT", "-lcufft", "-lhipfft"}},        {"cusolverDn.h", {"hipSOLVER", "-lcusolver", "-lhipsolver"}},
+  };
+  std::vector<LibraryLink> out;
+  for (const auto& row : kRows) {
+    bool named = false;
+    for (const char open : {'<', '"'}) {
+      const std::string include = std::string(1, open) + std::string(row.header) + (open == '<' ? ">" : "\"");
+      for (std::size_t at = text.find(include); at != std::string_view::npos && !named; at = text.find(include, at + 1)) {
+        // `#include` and the name on one line, nothing but spaces between
+        std::size_t line = text.rfind('\n', at);
+        line = line == std::string_view::npos ? 0 : line + 1;
+        std::string_view head = text.substr(line, at - line);
+        while (!head.empty() && (head.back() == ' ' || head.back() == '\t')) head.remove_suffix(1);
+        while (!head.empty() && (head.front() == ' ' || head.front() == '\t')) head.remove_prefix(1);
+        if (head.starts_with("#") && head.ends_with("include")) named = true;
+      }
+    }
+    if (named && std::none_of(out.begin(), out.end(), [&](const LibraryLink& l) { return l.label == row.link.label; }))
+      out.push_back(row.link);
+  }
+  return out;
 }
 
 }  // namespace gpuport::verify

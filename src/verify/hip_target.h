@@ -34,9 +34,23 @@ struct HipTarget {
   bool uses_library_headers() const { return root.empty(); }
   // HIP 6's hip_runtime.h stops a wave64 device compile for gfx10 and gfx11 (#error); 5.x's builds it.
   bool wave64_on_gfx11() const { return version.starts_with("5."); }
+  // Whether a program can link `lib` ("-lhipblas") against this HIP: the library is in its
+  // library folder (Debian 12 packages hipRAND and hipSPARSE 5.3 for HIP 5.2, sid all of them
+  // for 6.4; the Debian 13 tree holds headers only).
+  bool can_link(std::string_view lib) const;
   // Why this HIP cannot be compiled against here; std::nullopt when it can.
   std::optional<std::string> unavailable() const;
 };
+
+// A CUDA library a program uses and its HIP counterpart: what each side links.
+struct LibraryLink {
+  std::string label;      // "hipBLAS"
+  std::string cuda_lib;   // "-lcublas"
+  std::string hip_lib;    // "-lhipblas"
+};
+// The libraries a CUDA source's #includes name (cublas_v2.h, cusparse.h, curand.h, cufft.h,
+// cusolverDn.h); header-only ones (CUB, Thrust, curand_kernel.h) need no link.
+std::vector<LibraryLink> library_links(std::string_view cuda_source);
 
 // The versions `--hip-version` accepts, the default first.
 const std::vector<std::string>& hip_versions();
