@@ -139,6 +139,11 @@ int run_translate(const TranslateArguments& a) {
     inputs.insert(inputs.begin(), fs::path(a.project));
     options.translate_build_files = true;
     options.cmake.to_cuda = to_cuda;
+    if (!hip->root.empty() && !hip->unavailable()) {  // the unpacked HIP the build is for
+      std::error_code ec;
+      options.cmake.hip_root = fs::absolute(hip->root, ec).lexically_normal().string();
+      options.cmake.hip_version = hip->version;
+    }
     verify::CompileCheckOptions where;
     where.device_lib_dir = a.device_lib_dir;
     const fs::path libs = verify::resolve_device_lib_dir(where);

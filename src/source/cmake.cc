@@ -770,7 +770,29 @@ if(NOT CMAKE_HIP_COMPILER AND NOT DEFINED ENV{HIPCXX})
     set(CMAKE_HIP_COMPILER "${GPUPORT_HIP_CLANG}" CACHE FILEPATH "HIP compiler (gpuport)")
   endif()
 endif()
-# CMake looks for <root>/lib/cmake/hip-lang; Debian installs it under /usr/lib/<arch>/cmake, and
+)cmake";
+  if (!options.hip_root.empty())
+    s += fmt::format(R"cmake(# The HIP this project was translated for: HIP {1}, which gpuport unpacked from Debian's packages
+# into {0} (nothing installed). HIP code compiles with its include list alone
+# (clang-hip.rsp: not Debian 12's HIP 5.2 in /usr/include); CMake finds its packages (hip,
+# hip-lang, hipblas, hiprand, ...) there first; sid's libraries need glibc 2.38, so their own
+# undefined symbols are left to run time (`gpuport run` starts the program with sid's loader).
+if(NOT DEFINED ENV{{ROCM_PATH}} AND NOT GPUPORT_HIP_ROOT AND EXISTS "{0}/clang-hip.rsp")
+  set(GPUPORT_HIP_ROOT "{0}" CACHE PATH "HIP {1} (gpuport)")
+endif()
+if(GPUPORT_HIP_ROOT AND NOT CMAKE_HIP_FLAGS MATCHES "clang-hip.rsp")
+  string(APPEND CMAKE_HIP_FLAGS_INIT " @${{GPUPORT_HIP_ROOT}}/clang-hip.rsp")
+  list(PREPEND CMAKE_PREFIX_PATH "${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu/cmake")
+  foreach(_gpuport_kind EXE SHARED MODULE)
+    # -L first: clang's --hip-link searches <rocm>/lib after /usr/lib, where Debian 12's HIP 5.2 is.
+    string(APPEND CMAKE_${{_gpuport_kind}}_LINKER_FLAGS_INIT
+           " -L${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu -Wl,--unresolved-symbols=ignore-in-shared-libs")
+  endforeach()
+  set(_gpuport_hip_lang "${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake")
+endif()
+)cmake",
+                     options.hip_root, options.hip_version);
+  s += R"cmake(# CMake looks for <root>/lib/cmake/hip-lang; Debian installs it under /usr/lib/<arch>/cmake, and
 # its target puts /usr/include on the system include path of HIP code, ahead of libstdc++'s own
 # (whose #include_next <math.h> then fails). A root in the build tree forwards to Debian's files
 # without that.
@@ -783,7 +805,9 @@ if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT)
   endforeach()
 endif()
 if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT)
-  file(GLOB _gpuport_hip_lang /usr/lib/*/cmake/hip-lang/hip-lang-config.cmake)
+  if(NOT _gpuport_hip_lang)
+    file(GLOB _gpuport_hip_lang /usr/lib/*/cmake/hip-lang/hip-lang-config.cmake)
+  endif()
   if(_gpuport_hip_lang)
     list(GET _gpuport_hip_lang 0 _gpuport_hip_lang)
     get_filename_component(_gpuport_hip_lang "${_gpuport_hip_lang}" DIRECTORY)
@@ -794,9 +818,15 @@ if(NOT CMAKE_HIP_COMPILER_ROCM_ROOT)
          "  set_target_properties(\${t} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"\" INTERFACE_SYSTEM_INCLUDE_DIRECTORIES \"\")\n"
          "endforeach()\n")
     set(CMAKE_HIP_COMPILER_ROCM_ROOT "${_gpuport_root}" CACHE PATH "ROCm root (gpuport)")
-    # The packages HIP's files depend on (amd_comgr, hsa-runtime64) sit next to it.
+    # The packages HIP's files depend on (amd_comgr, hsa-runtime64) sit next to it, or, for an
+    # unpacked HIP, in Debian's own folder.
     get_filename_component(_gpuport_cmake_dir "${_gpuport_hip_lang}" DIRECTORY)
     set(ENV{CMAKE_PREFIX_PATH} "${_gpuport_cmake_dir}:$ENV{CMAKE_PREFIX_PATH}")
+    file(GLOB _gpuport_system_cmake /usr/lib/*/cmake/hsa-runtime64)
+    foreach(_gpuport_dir IN LISTS _gpuport_system_cmake)
+      get_filename_component(_gpuport_dir "${_gpuport_dir}" DIRECTORY)
+      set(ENV{CMAKE_PREFIX_PATH} "$ENV{CMAKE_PREFIX_PATH}:${_gpuport_dir}")
+    endforeach()
   endif()
 endif()
 # gfx1100's device libraries: Debian 12's rocm-device-libs lack its ISA version file; gpuport

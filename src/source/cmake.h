@@ -16,6 +16,10 @@ struct CMakeOptions {
   // Where clang-19 finds the gfx1100 device libraries (written into the prelude as the default of
   // GPUPORT_ROCM_DEVICE_LIB_PATH); empty: none.
   std::string device_lib_dir;
+  // The unpacked HIP the project is translated for (--hip-version 6.4: build/rocm-6.4) and its
+  // include list (clang-hip.rsp); empty: the system's HIP (Debian 12's 5.2).
+  std::string hip_root;
+  std::string hip_version;
   // HIP -> CUDA: CMake's HIP language back to CUDA (the lines a CUDA -> HIP translation added,
   // marked `# added by gpuport`, are removed).
   bool to_cuda = false;
