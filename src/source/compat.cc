@@ -344,6 +344,26 @@ constexpr std::string_view kSurfRead =
 constexpr std::array<std::string_view, 5> kSurfReadTriggers = {"gpuport_surf1Dread", "gpuport_surf2Dread", "gpuport_surf3Dread",
                                                                "gpuport_surf1DLayeredread", "gpuport_surf2DLayeredread"};
 
+// CUDA's surface reads and writes take a boundary mode as their last argument; from HIP 5.7 only
+// surf1Dread does (amd_surface_functions.h; 5.2's all did). Overloads with the extra argument
+// forward to HIP's, which then treat out-of-range coordinates as HIP does whatever the mode.
+constexpr std::string_view kSurfMode =
+    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION >= 50700000 && !defined(GPUPORT_SURF_MODE_ARG)\n"
+    "#define GPUPORT_SURF_MODE_ARG /* added by gpuport: HIP 5.7 and later take no boundary mode (but in surf1Dread) */\n"
+    "template <typename T> __device__ static inline void surf2Dread(T* d, hipSurfaceObject_t s, int x, int y, int) { surf2Dread(d, s, x, y); }\n"
+    "template <typename T> __device__ static inline void surf3Dread(T* d, hipSurfaceObject_t s, int x, int y, int z, int) { surf3Dread(d, s, x, y, z); }\n"
+    "template <typename T> __device__ static inline void surf1DLayeredread(T* d, hipSurfaceObject_t s, int x, int l, int) { surf1DLayeredread(d, s, x, l); }\n"
+    "template <typename T> __device__ static inline void surf2DLayeredread(T* d, hipSurfaceObject_t s, int x, int y, int l, int) { surf2DLayeredread(d, s, x, y, l); }\n"
+    "template <typename T> __device__ static inline void surf1Dwrite(T v, hipSurfaceObject_t s, int x, int) { surf1Dwrite(v, s, x); }\n"
+    "template <typename T> __device__ static inline void surf2Dwrite(T v, hipSurfaceObject_t s, int x, int y, int) { surf2Dwrite(v, s, x, y); }\n"
+    "template <typename T> __device__ static inline void surf3Dwrite(T v, hipSurfaceObject_t s, int x, int y, int z, int) { surf3Dwrite(v, s, x, y, z); }\n"
+    "template <typename T> __device__ static inline void surf1DLayeredwrite(T v, hipSurfaceObject_t s, int x, int l, int) { surf1DLayeredwrite(v, s, x, l); }\n"
+    "template <typename T> __device__ static inline void surf2DLayeredwrite(T v, hipSurfaceObject_t s, int x, int y, int l, int) { surf2DLayeredwrite(v, s, x, y, l); }\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 9> kSurfModeTriggers = {"surf2Dread", "surf3Dread", "surf1DLayeredread", "surf2DLayeredread",
+                                                               "surf1Dwrite", "surf2Dwrite", "surf3Dwrite", "surf1DLayeredwrite",
+                                                               "surf2DLayeredwrite"};
+
 // The occupancy queries HIP lacks. hipOccupancyMaxPotentialBlockSizeVariableSMem[WithFlags]
 // reached AMD in ROCm 5.5 (HIP commit 6d4c13a) and HIP's NVIDIA platform, WithFlags only, in
 // ROCm 6.0 (hipother d1fc24e); cudaOccupancyAvailableDynamicSMemPerBlock has no HIP name at all.
@@ -455,7 +475,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 11> kShims = {{
+constexpr std::array<Shim, 12> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -466,6 +486,7 @@ constexpr std::array<Shim, 11> kShims = {{
     {"GPUPORT_REDUCE", kReduce, kReduceTriggers},
     {"GPUPORT_CG_REDUCE", kCgReduce, {}, kCgReduceHeaders},
     {"GPUPORT_SURF_READ", kSurfRead, kSurfReadTriggers},
+    {"GPUPORT_SURF_MODE_ARG", kSurfMode, kSurfModeTriggers},
     {"GPUPORT_OCCUPANCY", kOccupancy, kOccupancyTriggers},
 }};
 

@@ -49,4 +49,14 @@ inline hipMemoryType& pointer_memory_type(hipPointerAttribute_t& attributes) {
 #endif
 }
 
+// The memory type a managed allocation reports: HIP 6 has hipMemoryTypeManaged and reports it
+// (hipPointerGetAttributes: "device memory, host memory, managed memory, and others", HIP 6.4's
+// reference), as CUDA does; HIP 5 has no such enumerator and reports device memory with isManaged.
+inline constexpr hipMemoryType kManagedMemoryType =
+#if HIP_VERSION_MAJOR >= 6
+    hipMemoryTypeManaged;
+#else
+    hipMemoryTypeDevice;
+#endif
+
 }  // namespace gpuport::emu::hip

@@ -610,9 +610,11 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void
     pointer_memory_type(*attributes) = hipMemoryTypeHost;
     return ret(hipErrorInvalidValue);
   }
-  pointer_memory_type(*attributes) = r->kind == AddressSpace::Kind::host ? hipMemoryTypeHost : hipMemoryTypeDevice;
-  attributes->devicePointer = const_cast<void*>(ptr);
   attributes->isManaged = r->name == kManagedAllocation;
+  pointer_memory_type(*attributes) = attributes->isManaged               ? kManagedMemoryType
+                                     : r->kind == AddressSpace::Kind::host ? hipMemoryTypeHost
+                                                                           : hipMemoryTypeDevice;
+  attributes->devicePointer = const_cast<void*>(ptr);
   attributes->hostPointer = r->kind == AddressSpace::Kind::host || attributes->isManaged ? const_cast<void*>(ptr) : nullptr;
   attributes->device = 0;
   return hipSuccess;

@@ -205,7 +205,9 @@ hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute, hi
   // Booleans and enumerations are written as unsigned int, pointers and sizes at their width.
   auto put_uint = [&](unsigned v) { std::memcpy(data, &v, sizeof(v)); };
   switch (attribute) {
-    case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: put_uint(host ? hipMemoryTypeHost : hipMemoryTypeDevice); break;
+    case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      put_uint(is_managed ? kManagedMemoryType : host ? hipMemoryTypeHost : hipMemoryTypeDevice);
+      break;
     case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<void**>(data) = p; break;
     case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
       if (!host && !is_managed) return ret(hipErrorInvalidValue);  // device memory has no host mapping

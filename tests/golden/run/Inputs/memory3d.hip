@@ -319,6 +319,16 @@ static void ranges_and_pointers() {
   hipPointerAttribute_t all;
   EXPECT_OK(hipPointerGetAttributes(&all, m));
   EXPECT(all.isManaged == 1);
+#if HIP_VERSION_MAJOR >= 6
+  // HIP 6 reports managed memory as such (its hipMemoryType has the enumerator, as CUDA's does);
+  // HIP 5 as device memory.
+  EXPECT(all.type == hipMemoryTypeManaged);
+  unsigned managed_type = 0;
+  EXPECT_OK(hipPointerGetAttribute(&managed_type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<hipDeviceptr_t>(m)));
+  EXPECT(managed_type == hipMemoryTypeManaged);
+#else
+  EXPECT(all.memoryType == hipMemoryTypeDevice);
+#endif
   for (void* p : {static_cast<void*>(m), plain, static_cast<void*>(block)}) EXPECT_OK(hipFree(p));
   EXPECT_OK(hipHostFree(host));
   EXPECT_OK(hipStreamDestroy(s));
