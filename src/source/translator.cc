@@ -387,7 +387,10 @@ namespace {
 // function that takes other arguments, a name rocBLAS lacks), which are advice too.
 std::string advice(const maps::ApiEntry& entry) {
   const bool roc = entry.origin.starts_with("roc/");
-  if (entry.origin.starts_with("curated/") || (roc && !entry.origin.starts_with("roc/generated/")) ||
+  // curated/ and a newer HIP's layer's curated/ (hip-5.7/curated/...)
+  const bool curated = entry.origin.starts_with("curated/") || (entry.origin.starts_with("hip-") &&
+                                                                 entry.origin.find("/curated/") != std::string::npos);
+  if (curated || (roc && !entry.origin.starts_with("roc/generated/")) ||
       (roc && entry.status == maps::Status::unsupported))
     return entry.note;
   return std::string();
