@@ -360,9 +360,9 @@ Action add_translate_command(CLI::App& app) {
   cmd->add_option("--hip-version", args->hip_version,
                   "HIP to translate for: 6.4 (Debian sid's, unpacked by scripts/fetch-rocm-6.4), 5.7 (Debian 13's, "
                   "scripts/fetch-rocm-headers) or 5.2 (Debian 12's, installed). It chooses the API names (HIP 6's bf16 "
-                  "intrinsics, hipRAND orderings, hipDeviceProp_t members...) and what --check compiles against; the "
-                  "NVIDIA check always uses HIP 5.2's NVIDIA platform, the only one packaged. 6.2: HIP 6.2's names, "
-                  "checked against 6.4")
+                  "intrinsics, hipRAND orderings, hipDeviceProp_t members...) and what --check compiles against. "
+                  "Only HIP 5.2's NVIDIA platform headers are packaged: for other versions the NVIDIA check is skipped "
+                  "with that reason. 6.2: HIP 6.2's names, checked against 6.4")
       ->capture_default_str();
   cmd->add_flag("--roc", args->roc,
                 "Translate cuBLAS, cuSPARSE, cuRAND and cuSOLVER to rocBLAS, rocSPARSE, rocRAND and rocSOLVER "
