@@ -3,6 +3,7 @@
 // installed HIP headers for the families Debian packages.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <functional>
 #include <set>
 
@@ -19,24 +20,22 @@ namespace gpuport::maps {
 namespace {
 namespace fs = std::filesystem;
 
-const ApiMap& table() {
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded();
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
-  return map;
+// The embedded tables with these options, loaded once per option set.
+const ApiMap& loaded(const LoadOptions& options) {
+  static std::map<std::pair<bool, std::string>, ApiMap> cache;
+  const auto key = std::pair(options.roc, options.hip_version);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  auto r = ApiMap::load_embedded(options);
+  if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
+  return cache.emplace(key, std::move(*r)).first->second;
 }
 
-// The tables as `translate --roc` loads them.
-const ApiMap& roc_table() {
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded({.roc = true});
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
-  return map;
-}
+const ApiMap& table() { return loaded({}); }
+
+const ApiMap& roc_table() { return loaded({.roc = true}); }
+
+// With --hip-version V: the default tables and the layers of newer HIPs up to V.
+const ApiMap& hip_table(const char* version) { return loaded({.hip_version = version}); }
 
 bool has_code(const source::FileTranslation& t, std::string_view code) {
   for (const auto& d : t.findings)
@@ -126,11 +125,7 @@ TEST(MapRows, EveryRowTranslatesInContext) {
 
 // With --hip-version 6.2, every row of that layer translates to its HIP 6.2 name.
 TEST(MapRows, EveryHip62RowTranslatesInContextWithHipVersion) {
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded({.hip_version = "6.2"});
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
+  const ApiMap& map = hip_table("6.2");
   std::size_t checked = 0;
   auto failures = translate_rows(map, [](const ApiEntry& e) { return e.origin.starts_with("hip-6.2/"); }, checked);
   EXPECT_GT(checked, 200u);
@@ -140,11 +135,7 @@ TEST(MapRows, EveryHip62RowTranslatesInContextWithHipVersion) {
 
 // With --hip-version 6.4, every row of the 6.4 layer translates to its HIP 6.4 name.
 TEST(MapRows, EveryHip64RowTranslatesInContextWithHipVersion) {
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded({.hip_version = "6.4"});
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
+  const ApiMap& map = hip_table("6.4");
   std::size_t checked = 0;
   auto failures = translate_rows(map, [](const ApiEntry& e) { return e.origin.starts_with("hip-6.4/"); }, checked);
   EXPECT_GT(checked, 300u);
@@ -252,11 +243,7 @@ TEST(MapRows, HipNamesExistInTheInstalledHeaders) {
 TEST(MapRows, Hip64LayerNamesExistInHip64Headers) {
   const fs::path include = fs::path(GPUPORT_SOURCE_DIR) / "build/rocm-6.4/usr/include";
   if (!fs::exists(include / "hip/hip_bf16.h")) GTEST_SKIP() << include << " missing: run scripts/fetch-rocm-6.4";
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded({.hip_version = "6.4"});
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
+  const ApiMap& map = hip_table("6.4");
   std::size_t checked = 0;
   auto missing = undeclared_hip_names(
       map, include,
@@ -273,11 +260,7 @@ TEST(MapRows, Hip64LayerNamesExistInHip64Headers) {
 TEST(MapRows, Hip57LayerNamesExistInHip57Headers) {
   const fs::path include = fs::path(GPUPORT_SOURCE_DIR) / "build/rocm-headers/usr/include";
   if (!fs::exists(include / "hip/hip_version.h")) GTEST_SKIP() << include << " missing: run scripts/fetch-rocm-headers";
-  static const ApiMap map = [] {
-    auto r = ApiMap::load_embedded({.hip_version = "5.7"});
-    if (!r) throw std::runtime_error(format_diagnostic(r.diagnostics().front()));
-    return std::move(*r);
-  }();
+  const ApiMap& map = hip_table("5.7");
   std::size_t checked = 0;
   auto missing = undeclared_hip_names(map, include, [](const ApiEntry& e) { return e.origin.starts_with("hip-5.7/"); }, checked);
   EXPECT_GT(checked, 100u);

@@ -25,6 +25,18 @@
 // After a kernel launch: launch errors now, execution errors at the next synchronisation.
 #define CORPUS_CHECK_LAUNCH() CORPUS_CHECK(cudaGetLastError())
 
+// A CUDA library call (cuBLAS, cuSPARSE, cuRAND, cuFFT), whose status type and success value are
+// the library's own: CORPUS_CHECK_STATUS(cublasCreate(&h), CUBLAS_STATUS_SUCCESS).
+#define CORPUS_CHECK_STATUS(call, success)                                                    \
+  do {                                                                                        \
+    const auto corpus_status_ = (call);                                                       \
+    if (corpus_status_ != (success)) {                                                        \
+      std::fprintf(stderr, "%s:%d: %s failed: status %d\n", __FILE__, __LINE__, #call,         \
+                   static_cast<int>(corpus_status_));                                         \
+      std::exit(2);                                                                           \
+    }                                                                                         \
+  } while (0)
+
 namespace corpus {
 
 // Workload size. gpuport's CPU emulator sets CORPUS_EMULATED=1 (it is ~1000x slower than a GPU);

@@ -6,14 +6,7 @@
 
 #include "../include/corpus.cuh"
 
-#define CUBLAS_CHECK(call)                                                                  \
-  do {                                                                                      \
-    cublasStatus_t s_ = (call);                                                             \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s failed: status %d\n", __FILE__, __LINE__, #call, (int)s_); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
-  } while (0)
+#define CUBLAS_CHECK(call) CORPUS_CHECK_STATUS(call, CUBLAS_STATUS_SUCCESS)
 
 int main() {
   const int n = corpus::sized(512, 64);

@@ -5,14 +5,7 @@
 
 #include "../include/corpus.cuh"
 
-#define CUFFT_CHECK(call)                                                                   \
-  do {                                                                                      \
-    cufftResult r_ = (call);                                                                \
-    if (r_ != CUFFT_SUCCESS) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s failed: result %d\n", __FILE__, __LINE__, #call, (int)r_); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
-  } while (0)
+#define CUFFT_CHECK(call) CORPUS_CHECK_STATUS(call, CUFFT_SUCCESS)
 
 int main() {
   const int n = 1024;

@@ -7,14 +7,7 @@
 
 #include "../include/corpus.cuh"
 
-#define CURAND_CHECK(call)                                                                 \
-  do {                                                                                     \
-    curandStatus_t s_ = (call);                                                            \
-    if (s_ != CURAND_STATUS_SUCCESS) {                                                     \
-      std::fprintf(stderr, "%s:%d: %s failed: status %d\n", __FILE__, __LINE__, #call, (int)s_); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
+#define CURAND_CHECK(call) CORPUS_CHECK_STATUS(call, CURAND_STATUS_SUCCESS)
 
 constexpr int kBins = 64;
 

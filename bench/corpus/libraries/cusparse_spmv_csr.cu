@@ -5,14 +5,7 @@
 
 #include "../include/corpus.cuh"
 
-#define CUSPARSE_CHECK(call)                                                                \
-  do {                                                                                      \
-    cusparseStatus_t s_ = (call);                                                           \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s failed: status %d\n", __FILE__, __LINE__, #call, (int)s_); \
-      std::exit(2);                                                                         \
-    }                                                                                       \
-  } while (0)
+#define CUSPARSE_CHECK(call) CORPUS_CHECK_STATUS(call, CUSPARSE_STATUS_SUCCESS)
 
 int main() {
   const int g = corpus::sized(256, 48);  // grid side
