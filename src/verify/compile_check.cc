@@ -76,6 +76,14 @@ std::string trim_output(std::string s) {
 
 }  // namespace
 
+std::vector<std::string> hip_clang_command(const CompileCheckOptions& options) {
+  std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch};
+  const auto hip_flags = options.hip.clang_flags();
+  cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
+  cmd.push_back("--rocm-device-lib-path=" + resolve_device_lib_dir(options).string());
+  return cmd;
+}
+
 std::vector<std::string> nvcc_command(const CompileCheckOptions& options) {
   std::vector<std::string> cmd = {options.nvcc, "-ccbin", options.nvcc_host_compiler,
                                   fmt::format("-arch={}", options.nvidia_arch)};
@@ -107,11 +115,8 @@ std::vector<source::CheckOutcome> check_unit(const fs::path& file, const Compile
       c.message = *why;
     } else {
       // clang runs its steps itself, without a shell: the user's paths go as they are.
-      std::vector<std::string> cmd = {options.clang, "-x", "hip", "--offload-arch=" + options.amd_arch};
-      const auto hip_flags = options.hip.clang_flags();
-      cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
-      cmd.insert(cmd.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(options).string(), "-fsyntax-only",
-                             "-Wno-unused-result"});
+      std::vector<std::string> cmd = hip_clang_command(options);
+      cmd.insert(cmd.end(), {"-fsyntax-only", "-Wno-unused-result"});
       for (const auto& d : include_dirs) cmd.push_back("-I" + d.string());
       // HIP 5.2 has no hipBLAS, hipCUB, rocThrust...: Debian 13's, as system headers (clang 19
       // rejects some of rocPRIM 5.7 otherwise), searched before /usr/local/include and

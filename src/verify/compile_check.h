@@ -60,6 +60,10 @@ bool is_compile_unit(const std::filesystem::path& path);
 // Compiles `file` for each enabled target.
 std::vector<source::CheckOutcome> check_unit(const std::filesystem::path& file, const CompileCheckOptions& options);
 
+// The clang command that compiles HIP for gfx1100 against options.hip (clang, -x hip, the arch,
+// that HIP's flags, the device libraries), for the caller to add its flags and inputs.
+std::vector<std::string> hip_clang_command(const CompileCheckOptions& options);
+
 // The nvcc 11.8 command line for CUDA (without the input and output), with the host include
 // path cleaned of CUDA headers from other toolkits. Run it with nvcc11_environment()
 // (common/nvcc11.h).

@@ -302,6 +302,14 @@ std::vector<fs::path> program_inputs(const fs::path& source) {
   return all;
 }
 
+// The libraries that a program's files (program_inputs) name in their #includes.
+std::vector<LibraryLink> program_library_links(const std::vector<fs::path>& files) {
+  std::string text;
+  for (const auto& f : files)
+    if (auto content = read_file(f, 64ull << 20)) text += *content + "\n";
+  return library_links(text);
+}
+
 // The environment of a program run on gpuport's emulator: its HIP runtime first on the library
 // path, and the corpus's emulation-sized workloads.
 std::map<std::string, std::optional<std::string>> emulator_environment(const VerifyOptions& options) {
@@ -326,10 +334,8 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
   const std::map<std::string, std::optional<std::string>> no_env;
 
   // The CUDA libraries the program links (cuBLAS, cuFFT, ...), and their HIP counterparts.
-  std::string source_text;
-  for (const auto& f : program_inputs(source))
-    if (auto content = read_file(f, 64ull << 20)) source_text += *content + "\n";
-  const auto links = library_links(source_text);
+  const auto inputs = program_inputs(source);
+  const auto links = program_library_links(inputs);
   std::string link_names;
   for (const auto& l : links) link_names += (link_names.empty() ? "" : ", ") + l.label;
 
@@ -341,7 +347,7 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
     auto argv = nvcc_command(cc);
     argv.insert(argv.end(), {"-O2", "-I" + source.parent_path().string(), source.string(), "-o", "{out}", "-lstdc++", "-lm"});
     for (const auto& l : links) argv.push_back(l.cuda_lib);
-    p.build_original = cached_build(argv, dir / "original", program_inputs(source), nv_env, options, true);
+    p.build_original = cached_build(argv, dir / "original", inputs, nv_env, options, true);
   }
 
   // (2) translate, with the local headers it includes.
@@ -382,10 +388,9 @@ ProgramReport verify_source(const fs::path& source, const maps::ApiMap& map, con
       p.compile_amd.message = fmt::format("HIP {} has no {} to link here (Debian packages none for it): --hip-version 6.4",
                                           cc.hip.version, missing->label);
     } else {
-      std::vector<std::string> argv = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch};
-      const auto hip_flags = cc.hip.clang_flags(), link = cc.hip.link_flags();
-      argv.insert(argv.end(), hip_flags.begin(), hip_flags.end());
-      argv.insert(argv.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result"});
+      std::vector<std::string> argv = hip_clang_command(cc);
+      const auto link = cc.hip.link_flags();
+      argv.insert(argv.end(), {"-O2", "-Wno-unused-result"});
       // HIP 5.2: hipCUB, rocThrust, hipBLAS... headers from Debian 13, as --check adds them.
       if (auto libs = library_include_dir(cc, "amd"); !libs.empty() && cc.hip.uses_library_headers())
         argv.insert(argv.end(), {"-isystem", libs.string()});
@@ -529,16 +534,12 @@ AsmPath verify_asm(const ProgramReport& p, const fs::path& source, int arch, con
     a.link.message = *why;
     return a;
   }
-  std::vector<std::string> link = {cc.clang, "-x", "hip", "--offload-arch=" + cc.amd_arch, "--offload-host-only"};
-  const auto hip_flags = cc.hip.clang_flags(), hip_link = cc.hip.link_flags();
-  link.insert(link.end(), hip_flags.begin(), hip_flags.end());
-  link.insert(link.end(), {"--rocm-device-lib-path=" + resolve_device_lib_dir(cc).string(), "-O2", "-Wno-unused-result",
-                           "-Xclang", "-fcuda-include-gpubinary", "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}"});
+  std::vector<std::string> link = hip_clang_command(cc);
+  link.insert(link.end(), {"--offload-host-only", "-O2", "-Wno-unused-result", "-Xclang", "-fcuda-include-gpubinary",
+                           "-Xclang", bundle.string(), p.hip_unit, "-o", "{out}"});
+  const auto hip_link = cc.hip.link_flags();
   link.insert(link.end(), hip_link.begin(), hip_link.end());
-  std::string source_text;
-  for (const auto& f : program_inputs(source))
-    if (auto content = read_file(f, 64ull << 20)) source_text += *content + "\n";
-  const auto links = library_links(source_text);
+  const auto links = program_library_links(program_inputs(source));
   for (const auto& l : links) link.push_back(l.hip_lib);
   std::vector<fs::path> inputs(p.hip_files.begin(), p.hip_files.end());
   inputs.push_back(bundle);
