@@ -11,6 +11,9 @@ namespace gpuport::emu::hip {
 
 // The HIP whose ABI this build of the runtime exports (HIP_VERSION_MAJOR of its headers).
 inline constexpr int kHipAbiMajor = HIP_VERSION_MAJOR;
+// What hipRuntimeGetVersion and hipDriverGetVersion report: that HIP's major and minor version in
+// HIP_VERSION's encoding (major * 10000000 + minor * 100000), without its build's patch number.
+inline constexpr int kHipRuntimeVersion = HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000;
 
 }  // namespace gpuport::emu::hip
 
@@ -57,6 +60,15 @@ inline constexpr hipMemoryType kManagedMemoryType =
     hipMemoryTypeManaged;
 #else
     hipMemoryTypeDevice;
+#endif
+
+// The node type of a 1-D copy: HIP 5 has hipGraphNodeTypeMemcpy1D; HIP 6 renumbered the node
+// types and has none (a 1-D copy is a Memcpy node there).
+inline constexpr hipGraphNodeType kCopy1DNodeType =
+#if HIP_VERSION_MAJOR >= 6
+    hipGraphNodeTypeMemcpy;
+#else
+    hipGraphNodeTypeMemcpy1D;
 #endif
 
 }  // namespace gpuport::emu::hip

@@ -32,6 +32,13 @@ int main() {
   noop<<<1, 1>>>();
   EXPECT_OK(hipDeviceSynchronize());
 
+  // ---- versions: the runtime reports the HIP whose ABI the program was built against ----
+  int runtime_version = 0, driver_version = 0;
+  EXPECT_OK(hipRuntimeGetVersion(&runtime_version));
+  EXPECT_OK(hipDriverGetVersion(&driver_version));
+  EXPECT(runtime_version / 10000000 == HIP_VERSION_MAJOR && runtime_version / 100000 % 100 == HIP_VERSION_MINOR);
+  EXPECT(driver_version == runtime_version);
+
   // ---- UUID: "GPU-" and hex digits, as ROCm reports agents, the same in every call ----
   hipUUID uuid, again;
   EXPECT_OK(hipDeviceGetUuid(&uuid, 0));
