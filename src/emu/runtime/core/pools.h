@@ -43,4 +43,19 @@ void trim(ihipMemPoolHandle_t& p, std::uint64_t keep);
 // Allocates from `pool` when the stream gets to it (which is now: it runs when issued).
 hipError_t allocate_async(void** dev_ptr, size_t size, ihipMemPoolHandle_t* pool, hipStream_t stream);
 
+// Frees a block in stream order: its pool takes its bytes back into what it holds, and the block is
+// released (a later access is a use after free).
+hipError_t free_async(void* dev_ptr, hipStream_t stream);
+// Pools made by the program (pinned device memory, POSIX file descriptors as their only shareable
+// handle) and destroyed (not the default pool; blocks still allocated from it stay usable until
+// freed).
+hipError_t create_pool(hipMemPool_t* pool, const hipMemPoolProps* props);
+hipError_t destroy_pool(hipMemPool_t pool);
+// Sharing within the process: a pool exported as a file descriptor, imported from one; a pointer
+// exported from a pool and imported into it.
+hipError_t export_pool(void* handle, hipMemPool_t pool, hipMemAllocationHandleType type, unsigned int flags);
+hipError_t import_pool(hipMemPool_t* pool, void* handle, hipMemAllocationHandleType type, unsigned int flags);
+hipError_t export_pool_pointer(hipMemPoolPtrExportData* data, void* dev_ptr);
+hipError_t import_pool_pointer(void** dev_ptr, hipMemPool_t pool, hipMemPoolPtrExportData* data);
+
 }  // namespace gpuport::emu::hip
