@@ -248,18 +248,27 @@ class CMakeTranslator {
     if (options_.to_cuda) return run_to_cuda();
     collect_packages();
     for (std::size_t c = 0; c < commands_.size(); ++c) translate(commands_[c]);
-    if (!cu_sources_.empty()) {
-      std::string list;
-      for (const auto& s : cu_sources_) list += (list.empty() ? "" : " ") + s;
+    if (!cu_sources_.empty() || !target_cu_sources_.empty()) {
       const std::string nl = text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
       std::string tail = (!text_.empty() && text_.back() != '\n') ? nl : std::string();
-      tail += fmt::format("# Added by gpuport: CMake's HIP language does not take .cu files by itself.{}set_source_files_properties({} "
-                          "PROPERTIES LANGUAGE HIP)  # added by gpuport{}",
-                          nl, list, nl);
+      tail += fmt::format("# Added by gpuport: CMake's HIP language does not take .cu files by itself.{}", nl);
+      if (!cu_sources_.empty())
+        tail += fmt::format("set_source_files_properties({} PROPERTIES LANGUAGE HIP)  # added by gpuport{}", join(cu_sources_), nl);
+      // Source properties belong to a directory: those of files a target of another directory
+      // gets (target_sources) are set in the target's directory.
+      for (const auto& [target, files] : target_cu_sources_)
+        tail += fmt::format("set_source_files_properties({} TARGET_DIRECTORY {} PROPERTIES LANGUAGE HIP)  # added by gpuport{}",
+                            join(files), target, nl);
       edits_.push_back({text_.size(), text_.size(), tail});
       ++r_.rewrites;
     }
     apply();
+  }
+
+  static std::string join(const std::vector<std::string>& items) {
+    std::string list;
+    for (const auto& s : items) list += (list.empty() ? "" : " ") + s;
+    return list;
   }
 
  private:
@@ -295,10 +304,12 @@ class CMakeTranslator {
   // The packages the file's CUDA::* targets need, for the find_package that replaces
   // CUDAToolkit's.
   void collect_packages() {
-    for (const auto& cmd : commands_)
+    for (const auto& cmd : commands_) {
+      if (cmd.name == "find_package" && !cmd.args.empty() && arg_value(cmd.args[0]) == "CUDAToolkit") finds_toolkit_ = true;
       for (const auto& a : cmd.args)
         for (const auto& m : kTargets)
           if (arg_value(a).find(m.cuda) != std::string_view::npos && !m.package.empty()) packages_.insert(std::string(m.package));
+    }
   }
 
   std::string line_indent(std::size_t offset) const {
@@ -321,6 +332,13 @@ class CMakeTranslator {
           std::size_t b = args[0].offset + args[0].length;
           edit(b, args[1].offset + args[1].length, "");
         }
+        // hip ships a package configuration file, not a find module: MODULE would fail.
+        for (std::size_t k = 1; k < args.size(); ++k)
+          if (arg_value(args[k]) == "MODULE") {
+            edit(args[k - 1].offset + args[k - 1].length, args[k].offset + args[k].length, "");
+            report(args[k].offset, Severity::note, "cmake-module",
+                   "find_package(CUDAToolkit MODULE): hip is found by its package configuration file, so MODULE is dropped");
+          }
         std::string extra;
         const std::string indent = line_indent(cmd.begin);
         for (const auto& p : packages_) extra += fmt::format("\n{}find_package({} REQUIRED)  # added by gpuport", indent, p);
@@ -343,7 +361,7 @@ class CMakeTranslator {
       for (std::size_t k = n == "project" ? 1 : 0; k < args.size(); ++k)
         if (arg_value(args[k]) == "CUDA") {
           edit(args[k].offset, args[k].offset + args[k].length, "HIP");
-          enables = enables || n != "check_language";
+          enables = true;  // check_language(HIP) needs the prelude as much: it looks for the compiler
         }
       if (enables && !prelude_included_) {
         prelude_included_ = true;
@@ -356,20 +374,36 @@ class CMakeTranslator {
     }
     // .cu sources of targets.
     if (n == "add_executable" || n == "add_library" || n == "target_sources") {
+      auto& list = n == "target_sources" && !args.empty() ? target_cu_sources_[std::string(arg_value(args[0]))] : cu_sources_;
       for (std::size_t k = 1; k < args.size(); ++k) {
         const std::string_view v = arg_value(args[k]);
-        if (v.size() > 3 && v.ends_with(".cu") && v.find("${") == std::string_view::npos && v.find("$<") == std::string_view::npos &&
-            std::find(cu_sources_.begin(), cu_sources_.end(), v) == cu_sources_.end())
-          cu_sources_.emplace_back(v);
+        if (v.size() > 3 && v.ends_with(".cu") && v.find("$<") == std::string_view::npos &&
+            std::find(list.begin(), list.end(), v) == list.end())
+          list.emplace_back(v);
       }
+      if (n == "target_sources" && !args.empty() && target_cu_sources_[std::string(arg_value(args[0]))].empty())
+        target_cu_sources_.erase(std::string(arg_value(args[0])));
     }
     if (n == "file" && args.size() >= 3 && (arg_value(args[0]) == "GLOB" || arg_value(args[0]) == "GLOB_RECURSE")) {
-      bool cu = false;
-      for (std::size_t k = 2; k < args.size(); ++k) cu = cu || arg_value(args[k]).ends_with(".cu");
-      if (cu)
+      bool cu = false, other = false;
+      for (std::size_t k = 2; k < args.size(); ++k) {
+        const std::string_view pattern = arg_value(args[k]);
+        if (pattern == "LIST_DIRECTORIES" || pattern == "RELATIVE" || pattern == "CONFIGURE_DEPENDS" || pattern == "FOLLOW_SYMLINKS") {
+          k += pattern == "LIST_DIRECTORIES" || pattern == "RELATIVE";
+          continue;
+        }
+        (pattern.ends_with(".cu") ? cu : other) = true;
+      }
+      const std::string indent = line_indent(cmd.begin);
+      const std::string var(arg_value(args[1]));
+      if (cu && !other)
+        edit(cmd.end, cmd.end, fmt::format("\n{}set_source_files_properties(${{{}}} PROPERTIES LANGUAGE HIP)  # added by gpuport", indent, var));
+      else if (cu)  // C and C++ files of the same glob keep their language
         edit(cmd.end, cmd.end,
-             fmt::format("\n{}set_source_files_properties(${{{}}} PROPERTIES LANGUAGE HIP)  # added by gpuport", line_indent(cmd.begin),
-                         arg_value(args[1])));
+             fmt::format("\n{0}set(_gpuport_cu_sources ${{{1}}})  # added by gpuport: the .cu files of the glob"
+                         "\n{0}list(FILTER _gpuport_cu_sources INCLUDE REGEX \"\\\\.cu$\")  # added by gpuport"
+                         "\n{0}set_source_files_properties(${{_gpuport_cu_sources}} PROPERTIES LANGUAGE HIP)  # added by gpuport",
+                         indent, var));
     }
     // Separable compilation: clang's -fgpu-rdc, for the target and what links it.
     if (n == "set_target_properties" || n == "set_property") {
@@ -409,6 +443,17 @@ class CMakeTranslator {
         }
       }
     }
+    if (!finds_toolkit_ && n != "find_package") {
+      // The file uses CUDA::* targets of a CUDAToolkit found elsewhere (a parent directory): the
+      // HIP libraries' packages are found here, before their first use.
+      std::string extra;
+      for (const auto& a : args)
+        for (const auto& m : kTargets)
+          if (!m.package.empty() && arg_value(a).find(m.cuda) != std::string_view::npos && found_here_.insert(std::string(m.package)).second)
+            extra += fmt::format("find_package({} REQUIRED)  # added by gpuport: {}'s package{}{}", m.package, m.hip,
+                                 text_.find("\r\n") != std::string_view::npos ? "\r\n" : "\n", line_indent(cmd.begin));
+      if (!extra.empty()) edit(cmd.begin, cmd.begin, extra);
+    }
     const bool flag_command = holds_flags(cmd, "CMAKE_CUDA_FLAGS");
     for (std::size_t k = 0; k < args.size(); ++k) {
       const Arg& a = args[k];
@@ -420,8 +465,16 @@ class CMakeTranslator {
       if (k > 0 && (arg_value(args[k - 1]) == "CUDA_ARCHITECTURES" || arg_value(args[k - 1]) == "CMAKE_CUDA_ARCHITECTURES") &&
           !(n == "if" || n == "elseif")) {
         const std::string_view value = arg_value(a);
-        if (!value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value == "native" || value == "all" ||
-                               value == "all-major")) {
+        std::string upper;
+        for (char ch : value) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (upper == "OFF" || upper == "FALSE" || upper == "NO") {
+          // CUDA's OFF leaves the architectures to nvcc's default or to flags; HIP's would leave
+          // clang's default, which is no AMD GPU the user has: gfx1100 instead.
+          out = a.kind == ArgKind::quoted ? "\"gfx1100\"" : "gfx1100";
+          report(a.offset, Severity::note, "cmake-architectures",
+                 fmt::format("CUDA_ARCHITECTURES {} (nvcc's default) replaced by gfx1100: list the AMD GPUs to build for", value));
+        } else if (!value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value == "native" || value == "all" ||
+                                      value == "all-major")) {
           out = a.kind == ArgKind::quoted ? "\"gfx1100\"" : "gfx1100";
           report(a.offset, Severity::note, "cmake-architectures",
                  fmt::format("NVIDIA architectures '{}' replaced by gfx1100: list the AMD GPUs to build for", value));
@@ -445,8 +498,12 @@ class CMakeTranslator {
       for (const auto& m : kTargets)
         if (word == m.cuda) replacement = m.hip;
       if (word.starts_with("CUDA::") && replacement == word) {
+        const bool nvml = word == "CUDA::nvml" || word == "CUDA::nvml_static";
         report(offset + i, Severity::warning, "cmake-untranslated",
-               fmt::format("imported target {} has no HIP twin in gpuport's table; left as it is", word));
+               fmt::format("imported target {} has no HIP twin in gpuport's table; left as it is", word),
+               nvml ? "NVML's AMD counterpart is ROCm SMI (find_package(rocm_smi), target rocm_smi64), whose API differs: port the "
+                      "nvml* calls to rsmi_* or make the dependency optional"
+                    : "remove it, or link the ROCm library that does its work");
       }
       for (auto name : kRenamed)
         if (word == name) replacement = std::string(name.substr(0, name.find("CUDA"))) + "HIP" + std::string(name.substr(name.find("CUDA") + 4));
@@ -683,7 +740,10 @@ class CMakeTranslator {
   std::vector<Command> commands_;
   std::vector<Edit> edits_;
   std::set<std::string> packages_;
+  bool finds_toolkit_ = false;        // the file has find_package(CUDAToolkit)
+  std::set<std::string> found_here_;  // packages this file's translation finds before their use
   std::vector<std::string> cu_sources_;
+  std::map<std::string, std::vector<std::string>> target_cu_sources_;  // target_sources(T ...) .cu files, by T
   bool prelude_included_ = false;
 };
 
@@ -783,12 +843,19 @@ endif()
 if(GPUPORT_HIP_ROOT AND NOT CMAKE_HIP_FLAGS MATCHES "clang-hip.rsp")
   string(APPEND CMAKE_HIP_FLAGS_INIT " @${{GPUPORT_HIP_ROOT}}/clang-hip.rsp")
   list(PREPEND CMAKE_PREFIX_PATH "${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu/cmake")
+  # -L first: clang's --hip-link searches <rocm>/lib after /usr/lib, where Debian 12's HIP 5.2 is.
+  set(_gpuport_link " -L${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu -Wl,--unresolved-symbols=ignore-in-shared-libs")
+  # A language enabled before this file (project(x C CXX), then check_language(HIP)) has read
+  # the _INIT values already: the flags go to the variables themselves too.
+  get_property(_gpuport_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   foreach(_gpuport_kind EXE SHARED MODULE)
-    # -L first: clang's --hip-link searches <rocm>/lib after /usr/lib, where Debian 12's HIP 5.2 is.
-    string(APPEND CMAKE_${{_gpuport_kind}}_LINKER_FLAGS_INIT
-           " -L${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu -Wl,--unresolved-symbols=ignore-in-shared-libs")
+    string(APPEND CMAKE_${{_gpuport_kind}}_LINKER_FLAGS_INIT "${{_gpuport_link}}")
+    if(_gpuport_languages AND NOT CMAKE_${{_gpuport_kind}}_LINKER_FLAGS MATCHES "unresolved-symbols")
+      string(APPEND CMAKE_${{_gpuport_kind}}_LINKER_FLAGS "${{_gpuport_link}}")
+    endif()
   endforeach()
   set(_gpuport_hip_lang "${{GPUPORT_HIP_ROOT}}/usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake")
+  include_directories(BEFORE SYSTEM "$<$<COMPILE_LANGUAGE:C,CXX>:${{GPUPORT_HIP_ROOT}}/usr/include>")
 endif()
 )cmake",
                      options.hip_root, options.hip_version);
@@ -844,6 +911,10 @@ endif()
   s += R"cmake(if(GPUPORT_ROCM_DEVICE_LIB_PATH AND NOT CMAKE_HIP_FLAGS MATCHES "rocm-device-lib-path")
   string(APPEND CMAKE_HIP_FLAGS_INIT " --rocm-device-lib-path=${GPUPORT_ROCM_DEVICE_LIB_PATH}")
 endif()
+# C and C++ host code may include the HIP runtime, as CUDA's host code includes CUDA's: it needs
+# HIP's platform macro (what hip::host would give a target that links it), and the headers of the
+# HIP the project was translated for (above).
+add_compile_definitions("$<$<COMPILE_LANGUAGE:C,CXX>:__HIP_PLATFORM_AMD__=1>")
 )cmake";
   return s;
 }
