@@ -314,6 +314,23 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     return std::nullopt;
   };
 
+  // A file that cannot be translated still belongs to the -o tree: it is copied as it is (and
+  // stays an error), so that the tree's build does not miss it.
+  auto keep_unchanged = [&](const auto& item, auto& fr, std::vector<Diagnostic>& findings) {
+    if (options.mode != OutputMode::directory) return;
+    std::error_code ec;
+    if (!fs::is_regular_file(item.input, ec)) return;
+    const fs::path out = output_path(item.input);
+    if (auto err = copy_file_atomic(item.input, out, {.durable = false, .keep_owner = false})) {
+      findings.push_back(*err);
+      return;
+    }
+    fr.output = display_path(out, cwd);
+    findings.push_back(finding(fr.input, Severity::note, "kept-unchanged",
+                                  fmt::format("not translated: copied unchanged to {}, so that the output tree has every file",
+                                              fr.output)));
+  };
+
   auto process = [&](std::size_t index) {
     auto& item = items[index];  // each index is processed by one thread alone
     auto& fr = report.files[index];
@@ -345,6 +362,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       fr.rejected = true;
       err->location.file = fr.input;
       fr.findings.push_back(std::move(*err));
+      keep_unchanged(item, fr, fr.findings);
       return;
     }
     auto& t = translations[index];
@@ -366,7 +384,10 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
     fr.translated = t.ok;
     fr.rejected = !t.ok;
     fr.rewrites = t.rewrites;
-    if (!t.ok) return;
+    if (!t.ok) {
+      keep_unchanged(item, fr, t.findings);  // after the reasons
+      return;
+    }
     fr.changed = t.output != *content;
     auto write_failed = [&](Diagnostic err) {
       // Nothing was written: the file counts as rejected, not as translated.

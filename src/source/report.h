@@ -22,7 +22,7 @@ struct CheckOutcome {
 
 struct FileReport {
   std::string input;
-  std::string output;      // empty when nothing was written (stdout, rejected)
+  std::string output;      // empty when nothing was written (stdout); a rejected file's unchanged copy in -o's tree
   bool translated = false;  // a source file that went through the translator
   bool copied = false;      // a non-source file copied as is
   bool rejected = false;    // input refused (binary, bad encoding, lexer error, I/O)

@@ -935,10 +935,16 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
     return result;
   }
   if (check.problem == TextProblem::invalid_utf8) {
-    reject(check.offset, "invalid-utf8",
-           fmt::format("invalid UTF-8 byte 0x{:02X}; convert the file to UTF-8",
-                       static_cast<unsigned char>(text[check.offset])));
-    return result;
+    // Real code holds such bytes (a name in a Latin-1 comment): they pass through as they are,
+    // like every byte the translation does not rewrite, and the file is translated.
+    Diagnostic d;
+    d.severity = Severity::warning;
+    d.code = "invalid-utf8";
+    d.message = fmt::format("byte 0x{:02X} is not UTF-8 (an 8-bit encoding such as Latin-1?): the file's bytes are kept as they are",
+                            static_cast<unsigned char>(text[check.offset]));
+    const auto lc = LineIndex(text.substr(0, check.offset)).locate(check.offset);
+    d.location = {std::string(path), lc.line, lc.column};
+    result.findings.push_back(std::move(d));
   }
   if (text.size() > UINT32_MAX - 1) {
     reject(0, "file-too-large", "file is 4 GiB or larger");

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -87,7 +88,7 @@ TEST(Project, InPlaceIsAtomicWithABackup) {
   EXPECT_FALSE(fs::exists(dir.path() / "b.cu.gpuport.bak"));
 }
 
-TEST(Project, BadInputsAreReportedAndNothingIsWritten) {
+TEST(Project, BadInputsAreReportedAndKeptUnchangedInTheOutputTree) {
   testing::TempDir dir;
   const fs::path in = dir.path() / "in", out = dir.path() / "out";
   write(in / "good.cu", "void f() { cudaFree(0); }\n");
@@ -100,7 +101,12 @@ TEST(Project, BadInputsAreReportedAndNothingIsWritten) {
   o.output_dir = out;
   o.max_file_size = 4000;
   auto r = translate_project({in}, testing::small_map(), o);
-  EXPECT_EQ(tree(out), (std::set<std::string>{"good.cu"}));
+  // No file is lost: what cannot be translated is copied as it is (and reported).
+  EXPECT_EQ(tree(out), (std::set<std::string>{"big.cu", "binary.cu", "good.cu", "latin1.cu", "open.cu"}));
+  EXPECT_EQ(read(out / "binary.cu"), std::string("\x7f" "ELF\0\0\0", 7));
+  EXPECT_EQ(read(out / "open.cu"), "int x; /* never closed\n");
+  EXPECT_EQ(read(out / "latin1.cu"), "// caf\xE9\n");
+  EXPECT_EQ(std::count_if(r.report.files.begin(), r.report.files.end(), [](const auto& f) { return f.rejected; }), 3);
   std::set<std::string> codes;
   for (const auto& f : r.report.files)
     for (const auto& d : f.findings) {
@@ -111,6 +117,7 @@ TEST(Project, BadInputsAreReportedAndNothingIsWritten) {
   EXPECT_TRUE(codes.count("invalid-utf8"));
   EXPECT_TRUE(codes.count("unterminated-comment"));
   EXPECT_TRUE(codes.count("file-too-large"));
+  EXPECT_TRUE(codes.count("kept-unchanged"));
 }
 
 TEST(Project, A200MegabyteFileIsRefusedByDefault) {
@@ -126,10 +133,12 @@ TEST(Project, A200MegabyteFileIsRefusedByDefault) {
   o.output_dir = dir.path() / "out";
   auto r = translate_project({big}, testing::small_map(), o);
   ASSERT_EQ(r.report.files.size(), 1u);
-  ASSERT_EQ(r.report.files[0].findings.size(), 1u);
+  ASSERT_EQ(r.report.files[0].findings.size(), 2u);
   EXPECT_EQ(r.report.files[0].findings[0].code, "file-too-large");
   EXPECT_NE(r.report.files[0].findings[0].message.find("--max-file-size"), std::string::npos);
-  EXPECT_FALSE(fs::exists(dir.path() / "out" / "huge.cu"));
+  // Copied, not read: the output tree keeps it.
+  EXPECT_EQ(r.report.files[0].findings[1].code, "kept-unchanged");
+  EXPECT_EQ(fs::file_size(dir.path() / "out" / "huge.cu"), 200ull << 20);
 }
 
 TEST(Project, UnreadableFilesAreIoErrors) {

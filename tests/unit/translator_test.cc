@@ -169,11 +169,14 @@ TEST(Translator, RejectsBinaryBadEncodingAndUnterminatedInput) {
   auto bin = translate(std::string("int x;\0\x01\x02", 9));
   EXPECT_FALSE(bin.ok);
   EXPECT_TRUE(has_finding(bin, "binary-file"));
-  auto latin = translate("int x;\n// caf\xE9\n");
-  EXPECT_FALSE(latin.ok);
+  // Bytes that are not UTF-8 are kept, with a warning at the first one.
+  auto latin = translate("void f(void* p) { cudaFree(p); }\n// caf\xE9\n");
+  EXPECT_TRUE(latin.ok);
   ASSERT_TRUE(has_finding(latin, "invalid-utf8"));
+  EXPECT_EQ(latin.findings[0].severity, Severity::warning);
   EXPECT_EQ(latin.findings[0].location.line, 2u);
   EXPECT_EQ(latin.findings[0].location.column, 7u);
+  EXPECT_EQ(latin.output, "#include <hip/hip_runtime.h>\nvoid f(void* p) { hipFree(p); }\n// caf\xE9\n");
   auto open = translate("int x;\n/* never closed\n");
   EXPECT_FALSE(open.ok);
   EXPECT_TRUE(has_finding(open, "unterminated-comment"));
