@@ -79,6 +79,37 @@ constexpr std::string_view kAtomicIncDec =
     "#endif\n";
 constexpr std::array<std::string_view, 2> kAtomicIncDecTriggers = {"atomicInc", "atomicDec"};
 
+// HIP 5.2 has atomicMin/atomicMax for int, unsigned, unsigned long long, float and double, not
+// for long long (5.7 and 6.x do). The shim's template takes only long long and loses to a
+// function HIP declares with the same parameters, so it cannot clash with a HIP that has one.
+constexpr std::string_view kAtomicMinMaxLongLong =
+    "#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 60000000 && !defined(GPUPORT_AMD_ATOMIC_MINMAX_LL)\n"
+    "#define GPUPORT_AMD_ATOMIC_MINMAX_LL /* added by gpuport: HIP 5.2 has no atomicMin/atomicMax for long long */\n"
+    "template <typename T, typename = typename std::enable_if<std::is_same<T, long long>::value>::type>\n"
+    "__device__ static inline T atomicMin(T* address, T val) {\n"
+    "  unsigned long long* a = reinterpret_cast<unsigned long long*>(address);\n"
+    "  unsigned long long old = *a, seen;\n"
+    "  do {\n"
+    "    seen = old;\n"
+    "    if (static_cast<long long>(seen) <= val) break;\n"
+    "    old = atomicCAS(a, seen, static_cast<unsigned long long>(val));\n"
+    "  } while (old != seen);\n"
+    "  return static_cast<long long>(old);\n"
+    "}\n"
+    "template <typename T, typename = typename std::enable_if<std::is_same<T, long long>::value>::type>\n"
+    "__device__ static inline T atomicMax(T* address, T val) {\n"
+    "  unsigned long long* a = reinterpret_cast<unsigned long long*>(address);\n"
+    "  unsigned long long old = *a, seen;\n"
+    "  do {\n"
+    "    seen = old;\n"
+    "    if (static_cast<long long>(seen) >= val) break;\n"
+    "    old = atomicCAS(a, seen, static_cast<unsigned long long>(val));\n"
+    "  } while (old != seen);\n"
+    "  return static_cast<long long>(old);\n"
+    "}\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 2> kAtomicMinMaxTriggers = {"atomicMin", "atomicMax"};
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -475,7 +506,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 12> kShims = {{
+constexpr std::array<Shim, 13> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -488,6 +519,7 @@ constexpr std::array<Shim, 12> kShims = {{
     {"GPUPORT_SURF_READ", kSurfRead, kSurfReadTriggers},
     {"GPUPORT_SURF_MODE_ARG", kSurfMode, kSurfModeTriggers},
     {"GPUPORT_OCCUPANCY", kOccupancy, kOccupancyTriggers},
+    {"GPUPORT_AMD_ATOMIC_MINMAX_LL", kAtomicMinMaxLongLong, kAtomicMinMaxTriggers},
 }};
 
 }  // namespace

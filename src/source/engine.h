@@ -43,6 +43,7 @@ struct Include {
   bool angled = false;
   int depth = 0;           // #if nesting depth
   bool in_brackets = false;  // inside ( ), [ ] or <<< >>> of code: the arguments of a call, say
+  std::optional<std::size_t> extern_c;  // sig index of `extern` when inside an `extern "C" {` block
 };
 
 class Engine {
@@ -123,6 +124,7 @@ class Engine {
   std::size_t match(std::size_t open) const;
   // Arguments of the call whose '(' is at sig index `open`.
   std::optional<CallArguments> arguments(std::size_t open) const;
+  bool ends_argument(std::size_t lt, std::size_t close) const;  // `name<a, b>` is a whole argument
 
   // The edits made while the returned object lives form one rewrite (a launch, a wrapped
   // argument): if any of them overlaps an edit that wins, none is applied, so that a rewrite
@@ -281,6 +283,7 @@ void add_driver_include(Engine& engine);  // includes.cc, HIP -> CUDA: <cuda.h> 
 void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* entry,
                       const std::function<bool(std::string_view, std::size_t)>& declared_as);
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
+void join_spaced_launches(Engine& engine);  // launch.cc: `k << <g, b >> > (a)` -> `k<<<g, b>>>(a)`
 // reverse.cc (HIP -> CUDA): hipLaunchKernelGGL -> <<<>>>, HIP's macros (HIP_SYMBOL/HIP_KERNEL_NAME
 // unwrapped, index macros, __HIP_PLATFORM_NVIDIA__ -> __CUDACC__), and 64-lane assumptions reported.
 void rewrite_hip_launches(Engine& engine);

@@ -43,8 +43,10 @@ std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
 std::vector<Include> scan_includes(const Engine& e) {
   std::vector<Include> out;
   int depth = 0;
-  // Bracket depth of the code before each directive, advanced alongside them.
+  // Bracket depth of the code before each directive, advanced alongside them, and the braces
+  // open there (each with its `extern` when it opens an `extern "C"` block).
   int brackets = 0;
+  std::vector<std::optional<std::size_t>> braces;
   std::size_t scanned = 0;
   for (std::size_t i : e.directives()) {
     for (; scanned < i; ++scanned) {
@@ -53,6 +55,10 @@ std::vector<Include> scan_includes(const Engine& e) {
       const auto t = e.text(scanned);
       if (t == "(" || t == "[" || t == "<<<") ++brackets;
       else if ((t == ")" || t == "]" || t == ">>>") && brackets > 0) --brackets;
+      else if (t == "{")
+        braces.push_back(scanned >= 2 && e.is(scanned - 1, "\"C\"") && e.is(scanned - 2, "extern") ? std::optional(scanned - 2)
+                                                                                                  : std::nullopt);
+      else if (t == "}" && !braces.empty()) braces.pop_back();
     }
     if (i + 1 >= e.size()) continue;
     const auto name = e.text(i + 1);
@@ -62,7 +68,10 @@ std::vector<Include> scan_includes(const Engine& e) {
     if (i + 2 >= e.size() || e.tok(i + 2).kind != lex::TokenKind::header_name) continue;
     const auto h = e.text(i + 2);
     if (h.size() < 2) continue;
-    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth, brackets > 0});
+    std::optional<std::size_t> extern_c;
+    for (const auto& b : braces)
+      if (b) extern_c = b;
+    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth, brackets > 0, extern_c});
   }
   // An include guard's #ifndef is no condition: the file's includes inside it are unconditional.
   if (include_guard_ifndef(e))
@@ -93,6 +102,13 @@ std::pair<std::uint32_t, std::uint32_t> directive_line(const Engine& e, std::siz
   std::size_t last = e.token_index(hash);
   while (last + 1 < tokens.size() && tokens[last].kind != lex::TokenKind::newline) ++last;
   return {tokens[first].offset, tokens[last].end()};
+}
+
+// The offset of the start of the line that sig token `i` is on.
+std::uint32_t directive_line_start(const Engine& e, std::size_t i) {
+  const std::uint32_t at = e.tok(i).offset;
+  const std::size_t nl = e.source().rfind('\n', at == 0 ? 0 : at - 1);
+  return nl == std::string_view::npos || at == 0 ? 0 : static_cast<std::uint32_t>(nl + 1);
 }
 
 bool looks_like_cuda_header(std::string_view path) {
@@ -190,6 +206,20 @@ void rewrite_includes(Engine& e) {
       e.insert(begin, fmt::format("#include <hip/hip_runtime.h>{}", line_end(e)));
       ++e.result().rewrites;
       e.runtime_inserted_at = begin;
+    }
+    // A C header included for C linkage (extern "C" { #include "cuda.h" }) whose HIP counterpart
+    // is C++ (templates, overloads): it goes before the block, where it keeps C++ linkage.
+    if (inc.extern_c && !e.options().to_cuda && entry->hip.starts_with("hip/") && !inc.in_brackets && removable_line(e, inc)) {
+      auto [begin, end] = directive_line(e, inc.hash);
+      e.replace_range(begin, end, "");
+      const std::uint32_t block = directive_line_start(e, *inc.extern_c);
+      e.insert(block, fmt::format("#include <{}>{}", entry->hip, line_end(e)));
+      e.report(inc.header, Severity::note, "include-extern-c",
+               fmt::format("<{}> inside extern \"C\": its HIP counterpart <{}> is C++ and needs C++ linkage, so it is included "
+                           "before the extern \"C\" block",
+                           inc.path, entry->hip));
+      ++e.result().rewrites;
+      continue;
     }
     if (entry->hip != inc.path) {
       e.replace(inc.header, replace_path(e.text(inc.header), header_spelling(entry->hip, e.options().hipify_style)));

@@ -269,6 +269,46 @@ bool Engine::is_template_kernel(std::string_view name) const {
   return template_kernels_->count(name) > 0;
 }
 
+namespace {
+// The significant tokens from `i` on that spell `want` (`<<<` or `>>>`) with white space or
+// comments between them (nvcc reads `k << <g, b >> > (a)` as a launch; clang does not): the
+// index one past the last, or `i` when they do not.
+std::size_t spaced_run(const Engine& e, std::size_t i, std::string_view want) {
+  std::string joined;
+  std::size_t k = i;
+  while (k < e.size() && joined.size() < want.size() && (e.text(k) == want.substr(0, 1) || e.text(k) == want.substr(0, 2))) {
+    joined += e.text(k);
+    ++k;
+  }
+  return joined == want && k - i > 1 ? k : i;
+}
+}  // namespace
+
+void join_spaced_launches(Engine& e) {
+  for (std::size_t l = 1; l < e.size(); ++l) {
+    // After a kernel's name (or its template arguments): `<` cannot start an operand of `<<`.
+    if (!(e.is_identifier(l - 1) || e.is(l - 1, ">")) || (!e.is(l, "<<") && !e.is(l, "<"))) continue;
+    const std::size_t open_end = spaced_run(e, l, "<<<");
+    if (open_end == l) continue;
+    // The configuration ends at the `>>>` (spaced or not) at bracket depth 0.
+    std::size_t g = open_end, close_end = 0;
+    for (int depth = 0; g < e.size() && !e.is(g, ";") && depth >= 0; ++g) {
+      const auto t = e.text(g);
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      else if (t == ")" || t == "]" || t == "}") --depth;
+      else if (depth == 0 && t == ">>>") close_end = g + 1;
+      else if (depth == 0 && (t == ">>" || t == ">")) close_end = spaced_run(e, g, ">>>") != g ? spaced_run(e, g, ">>>") : 0;
+      if (close_end) break;
+    }
+    if (!close_end || !e.is(close_end, "(")) continue;
+    e.replace_range(e.tok(l).offset, e.tok(open_end - 1).end(), "<<<");
+    if (!e.is(g, ">>>")) e.replace_range(e.tok(g).offset, e.tok(close_end - 1).end(), ">>>");
+    e.report(l, Severity::note, "launch-spaced",
+             "a launch spelled with spaces inside <<< or >>> (which nvcc accepts and clang reads as shift operators) is joined");
+    l = close_end;
+  }
+}
+
 void rewrite_launches(Engine& e) {
   const bool hipify_style = e.options().hipify_style;
   const auto macro_bodies = hipify_style ? rewrite_macro_launch_uses(e) : std::unordered_set<std::size_t>();

@@ -1,6 +1,7 @@
 #include "source/translator.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -165,6 +166,27 @@ std::size_t Engine::match(std::size_t open) const {
   return sig_.size();
 }
 
+// Whether the `<` at `lt` (after a name) opens template arguments that end the call argument:
+// `name<a, b>` followed by `,` or the call's `)` (at `close`). A comparison cannot be followed so:
+// `a < b, c > d` goes on after its `>`. Stops at what template arguments cannot hold.
+bool Engine::ends_argument(std::size_t lt, std::size_t close) const {
+  int angles = 1, brackets = 0;
+  for (std::size_t i = lt + 1; i < close; ++i) {
+    const auto t = text(i);
+    if (t == "(" || t == "[") ++brackets;
+    else if ((t == ")" || t == "]") && --brackets < 0) return false;
+    else if (t == ";" || t == "{" || t == "}" || t == "&&" || t == "||" || t == "<<<" || t == ">>>") return false;
+    else if (brackets > 0) continue;
+    else if (t == "<") ++angles;
+    else if (t == ">" || t == ">>") {
+      angles -= t == ">" ? 1 : 2;
+      if (angles < 0) return false;
+      if (angles == 0) return i + 1 == close || is(i + 1, ",");
+    }
+  }
+  return false;
+}
+
 std::optional<CallArguments> Engine::arguments(std::size_t open) const {
   if (!is(open, "(")) return std::nullopt;
   const std::size_t close = match(open);
@@ -187,7 +209,8 @@ std::optional<CallArguments> Engine::arguments(std::size_t open) const {
     // A launch configuration's commas do not split the arguments it stands in.
     if (t == "(" || t == "[" || t == "{" || t == "<<<") ++depth;
     else if (t == ")" || t == "]" || t == "}" || t == ">>>") --depth;
-    else if (t == "<" && (angles > 0 || (is_identifier(i - 1) && is_template_kernel(text(i - 1))))) ++angles;
+    else if (t == "<" && (angles > 0 || (is_identifier(i - 1) && (is_template_kernel(text(i - 1)) || ends_argument(i, close)))))
+      ++angles;
     else if (t == ">" && angles > 0) --angles;
     else if (t == ">>" && angles > 0) angles = std::max(0, angles - 2);
     else if (t == "," && depth == 0 && angles == 0) {
@@ -594,6 +617,67 @@ std::size_t IdentifierRewriter::object_name(std::size_t object) const {
   return o;
 }
 
+// `__CUDA_ARCH__ >= 350` in an #if or #elif: CUDA's device passes compare their architecture
+// (the host pass sees 0). gfx1100's device pass is read as sm_60's feature level, which HIP
+// provides for CUDA code (shuffles, __ldg, half arithmetic, double atomicAdd); later levels
+// (sm_70's independent threads and tensor cores, sm_80's asynchronous copies) it does not. The
+// comparison becomes defined(__HIP_DEVICE_COMPILE__) or its negation, as it evaluates in
+// each pass (or stays as written when both passes read it alike); one above 600 is a warning to
+// review. False when `i` starts no such comparison.
+bool rewrite_arch_comparison(Engine& e, std::size_t i) {
+  constexpr long kDeviceLevel = 600;
+  // Tested for its truth (`#if __CUDA_ARCH__`, `!__CUDA_ARCH__`, `... && __CUDA_ARCH__`): that of
+  // __HIP_DEVICE_COMPILE__, 1 in device passes and undefined (0) in the host pass.
+  auto truth_operand = [&](std::size_t k, bool before) {
+    if (before) return e.is(k, "if") || e.is(k, "elif") || e.is(k, "&&") || e.is(k, "||") || e.is(k, "!") || e.is(k, "(");
+    return k >= e.size() || !e.tok(k).has(lex::kInDirective) || e.tok(k).has(lex::kDirectiveHash) || e.is(k, "&&") ||
+           e.is(k, "||") || e.is(k, ")");
+  };
+  // Like every rewritten condition, it counts as a preprocessor rewrite (no runtime include for
+  // it alone) whose HIP macro a HIP header must define first on NVIDIA.
+  auto counted = [&] {
+    ++e.result().rewrites;
+    ++e.pp_rewrites;
+    if (!e.first_hip_condition) e.first_hip_condition = e.tok(i).offset;
+  };
+  if (truth_operand(i - 1, true) && truth_operand(i + 1, false)) {
+    e.replace(i, "__HIP_DEVICE_COMPILE__");
+    counted();
+    return true;
+  }
+  if (i + 2 >= e.size() || e.tok(i + 2).kind != lex::TokenKind::number || !e.tok(i + 2).has(lex::kInDirective)) return false;
+  const std::string_view op = e.text(i + 1), number = e.text(i + 2);
+  long n = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+  if (ec != std::errc() || (end != number.data() + number.size() && std::string_view(end, number.data() + number.size()).find_first_not_of("uUlL") != std::string_view::npos))
+    return false;
+  auto holds = [&](long level) {
+    if (op == ">=") return level >= n;
+    if (op == ">") return level > n;
+    if (op == "<=") return level <= n;
+    if (op == "<") return level < n;
+    if (op == "==") return level == n;
+    return level != n;  // !=
+  };
+  if (op != ">=" && op != ">" && op != "<=" && op != "<" && op != "==" && op != "!=") return false;
+  const bool device = holds(kDeviceLevel), host = holds(0);
+  // HIP leaves __CUDA_ARCH__ undefined (0 in #if), the host pass's value: a comparison that
+  // reads the same in both passes stays as written.
+  if (device != host) {
+    e.replace_range(e.tok(i).offset, e.tok(i + 2).end(), device ? "defined(__HIP_DEVICE_COMPILE__)" : "!defined(__HIP_DEVICE_COMPILE__)");
+    counted();
+  }
+  const bool later_feature = n > kDeviceLevel && (op == ">=" || op == ">" || op == "==");
+  e.report(i, later_feature ? Severity::warning : Severity::note, "cuda-arch-value",
+           fmt::format("__CUDA_ARCH__ {} {}: {} for gfx1100's device code, which gpuport reads as sm_60's features "
+                       "(the host pass, as with CUDA, sees 0)",
+                       op, number, device ? "true" : "false"),
+           later_feature ? "the code behind it uses what sm_70 and later add (independent thread scheduling, tensor cores, "
+                           "asynchronous copies): port that branch to HIP by hand if gfx1100 should take it"
+                         : "");
+  return true;
+}
+
 void IdentifierRewriter::run() {
   find_user_definitions();
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -779,6 +863,7 @@ void IdentifierRewriter::run() {
                                              Engine::equals(prev, "defined") || (Engine::equals(prev, "(") && i >= 2 && e.is(i - 2, "defined")));
         if (!tested) {
           if (in_directive && directive.name == "define" ) continue;
+          if (name == "__CUDA_ARCH__" && in_directive && rewrite_arch_comparison(e, i)) continue;
           e.report(i, Severity::warning, "cuda-macro-value",
                    fmt::format("'{}' is used for its value; HIP has no equivalent value", name),
                    entry->note.empty() ? fmt::format("test it with defined({}) or use {}", entry->hip, entry->hip)
@@ -810,7 +895,12 @@ void IdentifierRewriter::run() {
         continue;
       }
     }
-    if (Engine::equals(next, "(")) e.needed_shims |= shim_for_call(entry->hip);
+    if (Engine::equals(next, "(")) {
+      // atomicMin/atomicMax on long long (HIP 5.2 lacks those): only where the file has the type.
+      const std::uint32_t shim = shim_for_call(entry->hip);
+      if (shim != shim_for_guard("GPUPORT_AMD_ATOMIC_MINMAX_LL") || e.source().find("long long") != std::string_view::npos)
+        e.needed_shims |= shim;
+    }
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {
         apply_call_rules(e, i, entry, [this](std::string_view type, std::size_t object) {
@@ -978,6 +1068,7 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   const std::size_t include_rewrites = result.rewrites;
   rewrite_and_scan(engine);
   if (!options.to_cuda) {
+    join_spaced_launches(engine);
     place_runtime_include(engine, include_rewrites);
     if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
   }

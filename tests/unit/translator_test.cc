@@ -103,7 +103,7 @@ TEST(Translator, PpConditionsOnlyInDefinedTests) {
   // On NVIDIA, __HIP_DEVICE_COMPILE__ comes from HIP's headers: one comes first.
   EXPECT_EQ(t.output,
             "#include <hip/hip_common.h>\n#ifdef __HIP_DEVICE_COMPILE__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__) && __CUDA_ARCH__ >= 700\n#endif\n");
-  EXPECT_TRUE(has_finding(t, "cuda-macro-value"));
+  EXPECT_TRUE(has_finding(t, "cuda-arch-value"));
 }
 
 TEST(Translator, ElaboratedTypeSpecifiersAreDropped) {
