@@ -598,7 +598,23 @@ bool IdentifierRewriter::declared_with_struct(std::string_view type, std::size_t
   const auto& names = declared_names(type);
   if (names.empty()) return false;
   const std::size_t o = object_name(object);
-  return o < e.size() && e.is_identifier(o) && names.count(e.text(o)) > 0;
+  if (!(o < e.size() && e.is_identifier(o) && names.count(e.text(o)) > 0)) return false;
+  // The name may also be declared with another type elsewhere (`__half2 v` in one function,
+  // `float2 v` in the next): the nearest declaration before the use decides.
+  const std::string_view name = e.text(o);
+  for (std::size_t k = o; k-- > 1;) {
+    if (e.text(k) != name) continue;
+    const bool declarator_after = e.is(k + 1, ";") || e.is(k + 1, "=") || e.is(k + 1, ",") || e.is(k + 1, ")") ||
+                                  e.is(k + 1, "[") || e.is(k + 1, "{") || e.is(k + 1, "(");
+    std::size_t j = k - 1;
+    while (j > 0 && (e.is(j, "*") || e.is(j, "&") || e.is(j, "const"))) --j;
+    if (!declarator_after || !e.is_identifier(j) || is_keyword_before_expression(e.text(j))) continue;
+    // A declaration of `name`: its type is the identifier before the declarator (or the first
+    // declarator's, for `T a, name`).
+    if (e.is(k - 1, ",")) return true;  // part of a list: the collected set decided
+    return e.text(j) == type;
+  }
+  return true;
 }
 
 // The object before '.' / '->' ends at `object`: a name, or a name indexed (props[i]). Returns
