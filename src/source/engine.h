@@ -264,6 +264,8 @@ class IdentifierRewriter {
   std::unordered_map<std::string_view, std::unordered_set<std::string_view>> declared_by_text;
   const std::unordered_set<std::string_view>& declared_names(std::string_view type);
   void collect_declarators(std::size_t type_token, std::unordered_set<std::string_view>& names) const;
+  // Removes `case cudaErrorX:` for an error code HIP lacks (a label that can never match).
+  bool drop_unreachable_case(std::size_t i, const maps::ApiEntry& entry);
   bool all_declared_scanned = false;
   bool declared_with_struct(std::string_view type, std::size_t object);
   // `attr.type == cudaMemoryTypeManaged` on HIP 5.2 (a test of isManaged instead).

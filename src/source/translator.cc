@@ -514,6 +514,32 @@ void IdentifierRewriter::find_user_definitions() {
 
 // `type [const] [*|&|const]... name`, and further declarators after commas, from the type's
 // token at k: the names go into `names`.
+// `case cudaErrorTextureNotBound:` for an error code HIP does not have (helper_cuda.h's switch
+// over every cudaError): HIP never returns it, so the label can never match and goes; the
+// statements after it stay, reached as before by the labels above them. A whole line that holds
+// only the label goes with it.
+bool IdentifierRewriter::drop_unreachable_case(std::size_t i, const maps::ApiEntry& entry) {
+  if (entry.kind != maps::Kind::constant || !e.text(i).starts_with("cudaError") || i == 0 || !e.is(i - 1, "case") ||
+      !e.is(i + 1, ":") || e.tok(i).has(lex::kInDirective))
+    return false;
+  std::uint32_t begin = e.tok(i - 1).offset, end = e.tok(i + 1).end();
+  const std::string_view s = e.source();
+  std::uint32_t line_begin = begin, line_end = end;
+  while (line_begin > 0 && (s[line_begin - 1] == ' ' || s[line_begin - 1] == '\t')) --line_begin;
+  while (line_end < s.size() && (s[line_end] == ' ' || s[line_end] == '\t')) ++line_end;
+  if ((line_begin == 0 || s[line_begin - 1] == '\n') && line_end < s.size() && (s[line_end] == '\n' || s[line_end] == '\r')) {
+    begin = line_begin;
+    end = line_end + (s[line_end] == '\r' && line_end + 1 < s.size() && s[line_end + 1] == '\n' ? 2 : 1);
+  } else {
+    end = line_end;
+  }
+  e.replace_range(begin, end, "");
+  ++e.result().rewrites;
+  e.report(i, Severity::note, "case-dropped",
+           fmt::format("case {}: HIP has no such error code and never returns it, so the label is dropped", e.text(i)));
+  return true;
+}
+
 void IdentifierRewriter::collect_declarators(std::size_t k, std::unordered_set<std::string_view>& names) const {
   std::size_t j = k + 1;
   // A template's arguments (cg::thread_block_tile<32> warp): skipped, '>>' closing two.
@@ -893,6 +919,7 @@ void IdentifierRewriter::run() {
 
     if (entry->status == maps::Status::unsupported) {
       if (t.has(lex::kInDisabledGroup)) continue;
+      if (drop_unreachable_case(i, *entry)) continue;
       e.report(i, Severity::error, "unsupported-api",
                fmt::format("'{}' ({}) has no {} equivalent", name, entry->family, target_name(*entry)), advice(*entry));
       continue;
