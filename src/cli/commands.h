@@ -21,6 +21,7 @@ Action add_amdgpu_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_asm_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
+Action add_nvcc_command(CLI::App& app);
 // Where `gpuport run`'s libamdhip64.so.5 and .so.6 are: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
 std::filesystem::path emulator_runtime_dir();
 // Where sid's ROCm 6.4 libraries are unpacked: build/rocm-6.4-libs, or $GPUPORT_ROCM_LIBS.

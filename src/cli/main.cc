@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   gpuport::cli::Action amdgpu = gpuport::cli::add_amdgpu_command(app);
   gpuport::cli::Action run = gpuport::cli::add_run_command(app);
   gpuport::cli::Action tune = gpuport::cli::add_tune_command(app);
+  gpuport::cli::Action nvcc = gpuport::cli::add_nvcc_command(app);
 #ifdef GPUPORT_HAVE_LIFT
   gpuport::cli::Action asm_ = gpuport::cli::add_asm_command(app);
 #endif
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   else if (app.got_subcommand("amdgpu")) status = amdgpu();
   else if (app.got_subcommand("run")) status = run();
   else if (app.got_subcommand("tune")) status = tune();
+  else if (app.got_subcommand("nvcc")) status = nvcc();
 #ifdef GPUPORT_HAVE_LIFT
   else if (app.got_subcommand("asm")) status = asm_();
 #endif

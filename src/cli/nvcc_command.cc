@@ -1,0 +1,44 @@
+// `gpuport nvcc [--hip-version V] NVCC-ARGS...`: nvcc's command line, built for AMD gfx1100
+// (verify/nvcc_driver.h). Everything after the subcommand is nvcc's, read by the library.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "maps/api_map.h"
+#include "verify/nvcc_driver.h"
+
+namespace gpuport::cli {
+
+Action add_nvcc_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("nvcc", "A drop-in nvcc: translates CUDA sources and compiles them for AMD gfx1100 "
+                                         "(make NVCC=\"gpuport nvcc\")");
+  cmd->prefix_command();
+  cmd->allow_extras();
+  return [cmd] {
+    std::vector<std::string> args = cmd->remaining();
+    std::string version(verify::kDefaultHipVersion);
+    if (args.size() >= 2 && args[0] == "--hip-version") {
+      version = args[1];
+      args.erase(args.begin(), args.begin() + 2);
+    }
+    const auto hip = verify::hip_target(version);
+    if (!hip) {
+      std::fprintf(stderr, "gpuport nvcc: unknown HIP version %s\n", version.c_str());
+      return 2;
+    }
+    auto command = verify::parse_nvcc_command(args);
+    if (!command) {
+      for (const auto& d : command.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      return 1;
+    }
+    auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
+    if (!map) {
+      for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      return 2;
+    }
+    verify::NvccDriverOptions options;
+    options.compiler.hip = *hip;
+    return verify::run_nvcc_command(*command, *map, options);
+  };
+}
+
+}  // namespace gpuport::cli

@@ -1,0 +1,359 @@
+// `gpuport nvcc` (see nvcc_driver.h): nvcc's options read into clang's, the sources translated
+// into a private folder, and clang-19 run for gfx1100 as nvcc would run its own passes.
+#include "verify/nvcc_driver.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "common/file_io.h"
+#include "common/process.h"
+#include "common/temporary.h"
+#include "source/project.h"
+
+namespace gpuport::verify {
+namespace fs = std::filesystem;
+
+namespace {
+
+Diagnostic usage_error(std::string message) {
+  Diagnostic d;
+  d.code = "nvcc-option";
+  d.message = std::move(message);
+  d.location.file = "gpuport nvcc";
+  return d;
+}
+
+NvccLanguage language_of(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  if (ext == ".cu") return NvccLanguage::cuda;
+  if (ext == ".c") return NvccLanguage::c;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C") return NvccLanguage::cxx;
+  return NvccLanguage::object;  // .o, .a, .so and anything else goes to the linker, as with nvcc
+}
+
+// CUDA's libraries and their HIP counterparts on the link line.
+const std::map<std::string, std::string, std::less<>> kLibraries = {
+    {"cudart", ""},          {"cudart_static", ""},   {"cuda", ""},           {"cudadevrt", ""},
+    {"curand", "hiprand"},   {"cublas", "hipblas"},   {"cublasLt", "hipblaslt"}, {"cufft", "hipfft"},
+    {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
+};
+
+// nvcc options whose meaning clang has by default or that name NVIDIA's code generation: read,
+// noted, and dropped. The value says why.
+const std::map<std::string, std::string, std::less<>> kDroppedFlags = {
+    {"-m64", "64-bit host code is clang's default"},
+    {"--expt-relaxed-constexpr", "clang allows constexpr calls across host and device"},
+    {"-expt-relaxed-constexpr", "clang allows constexpr calls across host and device"},
+    {"--expt-extended-lambda", "clang takes __device__ lambdas as they are"},
+    {"-expt-extended-lambda", "clang takes __device__ lambdas as they are"},
+    {"--extended-lambda", "clang takes __device__ lambdas as they are"},
+    {"-extended-lambda", "clang takes __device__ lambdas as they are"},
+    {"-Wno-deprecated-gpu-targets", "about NVIDIA architectures"},
+    {"--Wno-deprecated-gpu-targets", "about NVIDIA architectures"},
+    {"-Wno-deprecated-declarations", "passed to clang"},
+    {"--keep", "nvcc's intermediate files"},
+    {"-keep", "nvcc's intermediate files"},
+    {"-rdc=false", "whole-program compilation is clang's default"},
+    {"--relocatable-device-code=false", "whole-program compilation is clang's default"},
+    {"-prec-div=true", "clang's default"},
+    {"-prec-sqrt=true", "clang's default"},
+    {"-ftz=false", "clang's default"},
+    {"-fmad=true", "clang's default"},
+};
+
+// nvcc options that take the next argument (or `=value`) and whose meaning is NVIDIA's code
+// generation or nvcc's own host compiler: dropped with why.
+const std::map<std::string, std::string, std::less<>> kDroppedWithValue = {
+    {"-arch", "AMD code is built for gfx1100"},        {"--gpu-architecture", "AMD code is built for gfx1100"},
+    {"-code", "AMD code is built for gfx1100"},        {"--gpu-code", "AMD code is built for gfx1100"},
+    {"-gencode", "AMD code is built for gfx1100"},     {"--generate-code", "AMD code is built for gfx1100"},
+    {"-Xptxas", "ptxas options have no AMD meaning"},   {"--ptxas-options", "ptxas options have no AMD meaning"},
+    {"-maxrregcount", "use __launch_bounds__ for register limits"},
+    {"--maxrregcount", "use __launch_bounds__ for register limits"},
+    {"-ccbin", "clang-19 compiles the host code too"},  {"--compiler-bindir", "clang-19 compiles the host code too"},
+    {"-Xcudafe", "nvcc's front end"},                   {"-t", "nvcc's parallel threads"},
+    {"--threads", "nvcc's parallel threads"},
+};
+
+// nvcc options with a clang equivalent.
+const std::map<std::string, std::string, std::less<>> kClangEquivalent = {
+    {"--use_fast_math", "-ffast-math"},    {"-use_fast_math", "-ffast-math"},   {"-lineinfo", "-gline-tables-only"},
+    {"--generate-line-info", "-gline-tables-only"}, {"-G", "-g"},              {"--device-debug", "-g"},
+    {"-g", "-g"},                          {"--debug", "-g"},                    {"-w", "-w"},
+    {"--default-stream=per-thread", "-fgpu-default-stream=per-thread"},
+    {"-default-stream=per-thread", "-fgpu-default-stream=per-thread"},
+    {"-ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--ftz=true", "-fgpu-flush-denormals-to-zero"},
+    {"-fmad=false", "-ffp-contract=off"},  {"--fmad=false", "-ffp-contract=off"},
+};
+
+std::vector<std::string> split_commas(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= value.size()) {
+    const std::size_t comma = value.find(',', at);
+    const std::string item = value.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
+  NvccCommand c;
+  std::optional<NvccLanguage> forced;  // -x cu / c / c++
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    // The option's value: `-o x`, `-o=x`, `--output-file x`, `-Ix`.
+    auto value_of = [&](std::string_view name, std::string& value) -> bool {
+      if (a == name) {
+        if (i + 1 >= args.size()) return false;
+        value = args[++i];
+        return true;
+      }
+      if (a.size() > name.size() && a.starts_with(name) && a[name.size()] == '=') {
+        value = a.substr(name.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    auto attached = [&](std::string_view prefix, std::string& value) -> bool {  // -Ipath, -lfoo
+      if (a.size() > prefix.size() && a.starts_with(prefix)) {
+        value = a.substr(prefix.size());
+        return true;
+      }
+      return value_of(prefix, value);
+    };
+    std::string v;
+    if (a.empty()) continue;
+    if (a[0] != '-') {
+      NvccInput in{a, forced ? *forced : language_of(a)};
+      c.inputs.push_back(std::move(in));
+      continue;
+    }
+    // Whole options first: `-lineinfo` is not `-l ineinfo`.
+    if (const auto eq = kClangEquivalent.find(a); eq != kClangEquivalent.end()) {
+      c.compile_flags.push_back(eq->second);
+    } else if (const auto dropped = kDroppedFlags.find(a); dropped != kDroppedFlags.end()) {
+      c.notes.push_back(fmt::format("{} dropped: {}", a, dropped->second));
+    } else if (a == "-c" || a == "--compile") {
+      c.phase = NvccPhase::compile;
+    } else if (a == "-dc" || a == "--device-c") {
+      c.phase = NvccPhase::compile;
+      c.relocatable_device_code = true;
+    } else if (a == "-dlink" || a == "--device-link") {
+      c.phase = NvccPhase::device_link;
+    } else if (a == "-E" || a == "--preprocess") {
+      c.phase = NvccPhase::preprocess;
+    } else if (a == "--version" || a == "-V") {
+      c.phase = NvccPhase::version;
+    } else if (a == "-rdc=true" || a == "--relocatable-device-code=true" || a == "-rdc" ) {
+      c.relocatable_device_code = true;
+    } else if (a == "-shared" || a == "--shared") {
+      c.shared = true;
+    } else if (a == "-v" || a == "--verbose") {
+      c.verbose = true;
+    } else if (value_of("-o", v) || value_of("--output-file", v)) {
+      c.output = v;
+    } else if (value_of("-x", v) || value_of("--x", v)) {
+      if (v == "cu") forced = NvccLanguage::cuda;
+      else if (v == "c") forced = NvccLanguage::c;
+      else if (v == "c++") forced = NvccLanguage::cxx;
+      else if (v == "none") forced.reset();
+      else return usage_error(fmt::format("-x {}: gpuport nvcc takes cu, c, c++ and none", v));
+    } else if (attached("-I", v) || value_of("--include-path", v)) {
+      c.include_dirs.emplace_back(v);
+    } else if (attached("-isystem", v) || value_of("--system-include", v)) {
+      c.compile_flags.push_back("-isystem");
+      c.compile_flags.push_back(v);
+    } else if (attached("-D", v) || value_of("--define-macro", v)) {
+      c.compile_flags.push_back("-D" + v);
+    } else if (attached("-U", v) || value_of("--undefine-macro", v)) {
+      c.compile_flags.push_back("-U" + v);
+    } else if (attached("-L", v) || value_of("--library-path", v)) {
+      c.link_flags.push_back("-L" + v);
+    } else if (attached("-l", v) || value_of("--library", v)) {
+      if (const auto m = kLibraries.find(v); m != kLibraries.end()) {
+        if (!m->second.empty()) c.link_flags.push_back("-l" + m->second);  // cudart: HIP's link flags hold libamdhip64
+      } else {
+        c.link_flags.push_back("-l" + v);
+      }
+    } else if (a.starts_with("-O") && a.size() <= 3) {
+      c.compile_flags.push_back(a);
+    } else if (value_of("-std", v) || value_of("--std", v)) {
+      c.compile_flags.push_back("-std=" + v);
+    } else if (value_of("-Xcompiler", v) || value_of("--compiler-options", v)) {
+      for (auto& f : split_commas(v)) c.host_flags.push_back(f);
+    } else if (value_of("-Xlinker", v) || value_of("--linker-options", v)) {
+      for (auto& f : split_commas(v)) c.link_flags.push_back("-Wl," + f);
+    } else if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MP") {
+      c.compile_flags.push_back(a);
+    } else if (value_of("-MF", v) || value_of("-MT", v)) {
+      c.compile_flags.push_back(a.substr(0, 3));
+      c.compile_flags.push_back(v);
+    } else {
+      bool known = false;
+      for (const auto& [name, why] : kDroppedWithValue)
+        if (a == name || (a.starts_with(name) && a.size() > name.size() && (a[name.size()] == '=' || name == "-arch"))) {
+          if (a == name) ++i;  // its value
+          c.notes.push_back(fmt::format("{} dropped: {}", name, why));
+          known = true;
+          break;
+        }
+      if (!known) return usage_error(fmt::format("option {} is not supported by gpuport nvcc", a));
+    }
+  }
+  if (c.phase != NvccPhase::version && c.inputs.empty()) return usage_error("no input files");
+  return c;
+}
+
+namespace {
+
+// One command, its output passed on: what nvcc shows of the passes it runs.
+bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options, bool verbose) {
+  ProcessOptions p;
+  p.timeout = std::chrono::seconds(0);
+  p.pass_through = true;
+  if (options.verbose || verbose) {
+    std::string line;
+    for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
+    std::fprintf(stderr, "#$ %s\n", line.c_str());
+  }
+  const auto r = run_process(argv, p);
+  if (!r.started) std::fprintf(stderr, "gpuport nvcc: cannot run %s\n", argv[0].c_str());
+  return r.succeeded();
+}
+
+}  // namespace
+
+int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& options) {
+  if (c.phase == NvccPhase::version) {
+    std::printf("gpuport nvcc: CUDA sources translated to HIP %s and compiled by clang-19 for %s\n", options.compiler.hip.version.c_str(),
+                options.compiler.amd_arch.c_str());
+    return 0;
+  }
+  if (auto why = amd_unavailable(options.compiler)) {
+    std::fprintf(stderr, "gpuport nvcc: cannot build for %s: %s\n", options.compiler.amd_arch.c_str(), why->c_str());
+    return 1;
+  }
+  for (const auto& n : c.notes)
+    if (options.verbose || c.verbose) std::fprintf(stderr, "gpuport nvcc: note: %s\n", n.c_str());
+  if (c.phase == NvccPhase::device_link) {
+    // clang links device code when it links the program (-fgpu-rdc --hip-link): the object nvcc
+    // would write here holds nothing clang needs. An empty one keeps the Makefile's rule whole.
+    const fs::path out = c.output.empty() ? fs::path("a_dlink.o") : c.output;
+    return run({options.host_c, "-x", "c", "-c", "/dev/null", "-o", out.string()}, options, c.verbose) ? 0 : 1;
+  }
+
+  TemporaryFolder tmp = TemporaryFolder::make("nvcc");
+  if (tmp.empty()) {
+    std::fprintf(stderr, "gpuport nvcc: cannot make a temporary folder\n");
+    return 1;
+  }
+  std::error_code ec;
+  // Every source is translated with the local headers it includes, into a tree of its own that
+  // mirrors the folders of the originals (relative includes resolve as they did).
+  struct Unit {
+    fs::path translated;
+    NvccLanguage language;
+    fs::path object;  // what compiling it makes
+    std::vector<fs::path> include_dirs;  // the translated twins of the -I folders, then the originals
+  };
+  std::vector<Unit> units;
+  std::vector<std::string> link_inputs;
+  int index = 0;
+  for (const auto& in : c.inputs) {
+    if (in.language == NvccLanguage::object) {
+      link_inputs.push_back(in.path.string());
+      continue;
+    }
+    source::ProjectOptions po;
+    po.mode = source::OutputMode::directory;
+    po.output_dir = tmp.path() / fmt::format("unit{}", index++);
+    po.include_dirs = c.include_dirs;
+    po.follow_includes = true;
+    const auto result = source::translate_project({in.path}, map, po);
+    bool rejected = false;
+    for (const auto& f : result.report.files) {
+      for (const auto& d : f.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      rejected = rejected || f.rejected;
+    }
+    if (rejected) return 1;
+    Unit u;
+    u.language = in.language;
+    u.translated = po.output_dir / fs::relative(fs::absolute(in.path, ec), result.root, ec);
+    for (const auto& dir : c.include_dirs) {
+      const fs::path twin = po.output_dir / fs::relative(fs::absolute(dir, ec), result.root, ec);
+      if (fs::is_directory(twin, ec)) u.include_dirs.push_back(twin);
+      u.include_dirs.push_back(dir);
+    }
+    // The original's folder after the translation's: headers nobody translated (text files,
+    // generated ones) are still found.
+    u.include_dirs.push_back(fs::absolute(in.path, ec).parent_path());
+    if (c.phase == NvccPhase::compile) {
+      u.object = !c.output.empty() ? c.output : fs::path(in.path.filename()).replace_extension(".o");
+    } else {
+      u.object = tmp.path() / fmt::format("unit{}.o", index);
+    }
+    units.push_back(std::move(u));
+  }
+  if (c.phase == NvccPhase::compile && !c.output.empty() && units.size() > 1) {
+    std::fprintf(stderr, "gpuport nvcc: -o with -c names one output, but there are %zu inputs\n", units.size());
+    return 1;
+  }
+
+  const std::vector<std::string> hip = hip_clang_command(options.compiler);
+  for (const auto& u : units) {
+    std::vector<std::string> cmd;
+    if (u.language == NvccLanguage::cuda) {
+      cmd = hip;
+      if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
+      if (c.shared) cmd.push_back("-fPIC");
+    } else {
+      // Host code, as nvcc hands it to the host compiler: with HIP's headers and platform macro.
+      cmd = {u.language == NvccLanguage::c ? options.host_c : options.host_cxx, "-D__HIP_PLATFORM_AMD__=1"};
+      if (!options.compiler.hip.root.empty()) {
+        cmd.push_back("-isystem");
+        cmd.push_back((options.compiler.hip.root / "usr/include").string());
+      }
+    }
+    cmd.insert(cmd.end(), c.compile_flags.begin(), c.compile_flags.end());
+    cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
+    for (const auto& d : u.include_dirs) cmd.push_back("-I" + d.string());
+    cmd.push_back(c.phase == NvccPhase::preprocess ? "-E" : "-c");
+    cmd.push_back(u.translated.string());
+    if (c.phase != NvccPhase::preprocess) {
+      cmd.push_back("-o");
+      cmd.push_back(u.object.string());
+    } else if (!c.output.empty()) {
+      cmd.push_back("-o");
+      cmd.push_back(c.output.string());
+    }
+    if (!run(cmd, options, c.verbose)) return 1;
+    link_inputs.push_back(u.object.string());
+  }
+  if (c.phase != NvccPhase::link) return 0;
+
+  // The link: clang links the device code of every HIP object (--hip-link) and HIP's runtime.
+  std::vector<std::string> cmd = {options.host_cxx, "--hip-link", "--offload-arch=" + options.compiler.amd_arch};
+  const auto hip_flags = options.compiler.hip.clang_flags();  // the ROCm path, as the compile had it
+  cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
+  if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
+  if (c.shared) cmd.push_back("-shared");
+  cmd.push_back("--rocm-device-lib-path=" + resolve_device_lib_dir(options.compiler).string());
+  cmd.insert(cmd.end(), link_inputs.begin(), link_inputs.end());
+  cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
+  cmd.insert(cmd.end(), c.link_flags.begin(), c.link_flags.end());
+  const auto hip_link = options.compiler.hip.link_flags();
+  cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
+  cmd.push_back("-o");
+  cmd.push_back(c.output.empty() ? "a.out" : c.output.string());
+  return run(cmd, options, c.verbose) ? 0 : 1;
+}
+
+}  // namespace gpuport::verify

@@ -1,0 +1,64 @@
+// `gpuport nvcc`: a drop-in for nvcc that builds CUDA code for AMD gfx1100, so that a Makefile
+// project builds with `make NVCC="gpuport nvcc"`. It reads nvcc's command line, translates each
+// CUDA and host source (and the local headers they include) into a private temporary folder as
+// `gpuport translate` would, compiles the translations with clang-19 against the target HIP
+// (findings on stderr, as a compiler gives them), and links with that HIP's libraries. Options
+// it does not know are refused by name, never passed on as a guess.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/diagnostic.h"
+#include "maps/api_map.h"
+#include "verify/compile_check.h"
+
+namespace gpuport::verify {
+
+enum class NvccLanguage { cuda, c, cxx, object };
+
+struct NvccInput {
+  std::filesystem::path path;
+  NvccLanguage language = NvccLanguage::object;
+};
+
+enum class NvccPhase {
+  link,          // compile what needs it, then link an executable (or a shared library)
+  compile,       // -c: one object per input
+  device_link,   // -dlink: clang links device code with the executable (-fgpu-rdc), so an empty object
+  preprocess,    // -E
+  version,       // --version
+};
+
+// nvcc's command line, read.
+struct NvccCommand {
+  NvccPhase phase = NvccPhase::link;
+  std::vector<NvccInput> inputs;
+  std::filesystem::path output;                  // -o; empty: nvcc's default (a.out, NAME.o)
+  bool relocatable_device_code = false;          // -rdc=true, -dc
+  bool shared = false;                           // -shared
+  bool verbose = false;                          // -v: each command on stderr
+  std::vector<std::string> compile_flags;        // for every compiler: -D, -U, -O, -g, -std, -I (originals)
+  std::vector<std::filesystem::path> include_dirs;  // -I, also for finding the local headers to translate
+  std::vector<std::string> host_flags;           // -Xcompiler, for host and device compilation
+  std::vector<std::string> link_flags;           // -L, -l (CUDA's libraries mapped), -Xlinker
+  std::vector<std::string> notes;                // options read but not needed by clang, with why
+};
+
+// Reads nvcc's arguments (without "nvcc"). An option nvcc has that this driver cannot honour,
+// or one nvcc does not have, is an error naming it.
+Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args);
+
+struct NvccDriverOptions {
+  CompileCheckOptions compiler;  // clang, the target HIP, device libraries
+  std::string host_c = "clang-19";
+  std::string host_cxx = "clang++-19";
+  bool verbose = false;          // -v: the commands on stderr
+};
+
+// Runs the command; returns nvcc's exit status (0 when everything built). Findings and the
+// compilers' messages go to stderr.
+int run_nvcc_command(const NvccCommand& command, const maps::ApiMap& map, const NvccDriverOptions& options);
+
+}  // namespace gpuport::verify

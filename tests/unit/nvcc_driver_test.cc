@@ -1,0 +1,68 @@
+// gpuport nvcc's reading of nvcc's command line (verify/nvcc_driver.h).
+#include "verify/nvcc_driver.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace gpuport::verify {
+namespace {
+
+NvccCommand parse(std::vector<std::string> args) {
+  auto r = parse_nvcc_command(args);
+  EXPECT_TRUE(r.ok()) << (r.diagnostics().empty() ? "" : r.diagnostics()[0].message);
+  return r.ok() ? *r : NvccCommand{};
+}
+
+bool has(const std::vector<std::string>& flags, const std::string& flag) {
+  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+TEST(NvccDriver, ReadsInputsByExtensionAndByDashX) {
+  const auto c = parse({"a.cu", "b.c", "c.cpp", "d.o", "-x", "cu", "e.cpp", "-x", "none", "f.cc"});
+  ASSERT_EQ(c.inputs.size(), 6u);
+  EXPECT_EQ(c.inputs[0].language, NvccLanguage::cuda);
+  EXPECT_EQ(c.inputs[1].language, NvccLanguage::c);
+  EXPECT_EQ(c.inputs[2].language, NvccLanguage::cxx);
+  EXPECT_EQ(c.inputs[3].language, NvccLanguage::object);
+  EXPECT_EQ(c.inputs[4].language, NvccLanguage::cuda);  // -x cu
+  EXPECT_EQ(c.inputs[5].language, NvccLanguage::cxx);   // -x none: by extension again
+  EXPECT_EQ(c.phase, NvccPhase::link);
+}
+
+TEST(NvccDriver, MapsOptionsToClangsAndDropsNvidiaOnesWithWhy) {
+  const auto c = parse({"-c", "-O3", "-lineinfo", "--use_fast_math", "-G", "-std=c++17", "-Iinc", "-I", "other", "-DN=4",
+                        "-arch=sm_80", "-gencode", "arch=compute_80,code=sm_80", "-Xcompiler", "-fPIC,-Wall", "-ccbin", "g++",
+                        "--expt-relaxed-constexpr", "k.cu", "-o", "k.o"});
+  EXPECT_EQ(c.phase, NvccPhase::compile);
+  EXPECT_EQ(c.output, "k.o");
+  for (const char* f : {"-O3", "-gline-tables-only", "-ffast-math", "-g", "-std=c++17", "-DN=4"}) EXPECT_TRUE(has(c.compile_flags, f)) << f;
+  EXPECT_EQ(c.include_dirs, (std::vector<std::filesystem::path>{"inc", "other"}));
+  EXPECT_EQ(c.host_flags, (std::vector<std::string>{"-fPIC", "-Wall"}));
+  ASSERT_EQ(c.notes.size(), 4u);  // -arch, -gencode, -ccbin, --expt-relaxed-constexpr
+  EXPECT_NE(c.notes[0].find("gfx1100"), std::string::npos);
+}
+
+TEST(NvccDriver, LinksHipsLibrariesForCudas) {
+  const auto c = parse({"a.o", "-lcudart", "-lcublas", "-lcurand", "-lm", "-L/opt/lib", "-o", "app"});
+  EXPECT_EQ(c.link_flags, (std::vector<std::string>{"-lhipblas", "-lhiprand", "-lm", "-L/opt/lib"}));
+}
+
+TEST(NvccDriver, SeparableCompilationAndDeviceLink) {
+  EXPECT_TRUE(parse({"-dc", "a.cu"}).relocatable_device_code);
+  EXPECT_EQ(parse({"-dc", "a.cu"}).phase, NvccPhase::compile);
+  EXPECT_TRUE(parse({"-rdc=true", "-c", "a.cu"}).relocatable_device_code);
+  EXPECT_EQ(parse({"-dlink", "a.o", "-o", "link.o"}).phase, NvccPhase::device_link);
+}
+
+TEST(NvccDriver, RefusesWhatItDoesNotKnow) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"--frobnicate", "a.cu"}, {"-x", "fortran", "a.f"}, {"-c"}}) {
+    const auto r = parse_nvcc_command(args);
+    EXPECT_FALSE(r.ok()) << args[0];
+    ASSERT_FALSE(r.diagnostics().empty());
+    EXPECT_EQ(r.diagnostics()[0].code, "nvcc-option");
+  }
+}
+
+}  // namespace
+}  // namespace gpuport::verify
