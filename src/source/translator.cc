@@ -906,6 +906,15 @@ void IdentifierRewriter::run() {
         if (!tested) {
           if (in_directive && directive.name == "define" ) continue;
           if (name == "__CUDA_ARCH__" && in_directive && rewrite_arch_comparison(e, i)) continue;
+          if (name == "__CUDA_ARCH__" && !in_directive) {
+            // In code it is only ever compiled in a device pass (nvcc's host pass would not know
+            // the name): gfx1100's device code, read as sm_60's level.
+            e.replace(i, "600");
+            ++e.result().rewrites;
+            e.report(i, Severity::note, "cuda-arch-value",
+                     "__CUDA_ARCH__ in device code: 600, gfx1100 read as sm_60's features (what HIP provides for CUDA code)");
+            continue;
+          }
           e.report(i, Severity::warning, "cuda-macro-value",
                    fmt::format("'{}' is used for its value; HIP has no equivalent value", name),
                    entry->note.empty() ? fmt::format("test it with defined({}) or use {}", entry->hip, entry->hip)

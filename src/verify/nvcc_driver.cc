@@ -312,6 +312,9 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     std::vector<std::string> cmd;
     if (u.language == NvccLanguage::cuda) {
       cmd = hip;
+      // HIP 6 marks its API [[nodiscard]], CUDA does not: code written for nvcc ignores results
+      // freely, and clang's warnings about it would bury the program's own.
+      cmd.push_back("-Wno-unused-result");
       if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
       if (c.shared) cmd.push_back("-fPIC");
     } else {
@@ -340,7 +343,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   if (c.phase != NvccPhase::link) return 0;
 
   // The link: clang links the device code of every HIP object (--hip-link) and HIP's runtime.
-  std::vector<std::string> cmd = {options.host_cxx, "--hip-link", "--offload-arch=" + options.compiler.amd_arch};
+  std::vector<std::string> cmd = {options.linker, "--hip-link", "--offload-arch=" + options.compiler.amd_arch};
   const auto hip_flags = options.compiler.hip.clang_flags();  // the ROCm path, as the compile had it
   cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
   if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");

@@ -52,8 +52,11 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args);
 
 struct NvccDriverOptions {
   CompileCheckOptions compiler;  // clang, the target HIP, device libraries
-  std::string host_c = "clang-19";
-  std::string host_cxx = "clang++-19";
+  // Host code goes to the compilers nvcc hands it to by default (GNU's: their extensions, their
+  // OpenMP); the link is clang's, which links the device code.
+  std::string host_c = "gcc";
+  std::string host_cxx = "g++";
+  std::string linker = "clang++-19";
   bool verbose = false;          // -v: the commands on stderr
 };
 

@@ -27,4 +27,18 @@ __device__ float load(const float* p) {
 #if __CUDA_ARCH__ && !defined(__CUDACC_RTC__)
 // CHECK: {{^}}#if __HIP_DEVICE_COMPILE__ && !defined(__HIPCC_RTC__){{$}}
 #endif
+
+// In code, __CUDA_ARCH__ is only ever compiled in device passes (Rodinia's dwt2d sizes shared
+// memory banks with it): it becomes 600, with a note.
+struct Buffer {
+  enum {
+#ifdef __CUDA_ARCH__
+    BANKS = ((__CUDA_ARCH__ >= 200) ? 32 : 16),
+    // CHECK: {{^}}    BANKS = ((600 >= 200) ? 32 : 16),
+    // REPORT: {{.*}}cuda-arch-value.cu:[[@LINE-2]]:15: note: __CUDA_ARCH__ in device code: 600
+#else
+    BANKS = 16,
+#endif
+  };
+};
 // REPORT: 0 errors, 1 warnings
