@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Builds Rodinia's CUDA benchmarks with `gpuport nvcc` as their Makefiles' nvcc, the Makefiles
-unchanged: a CUDA folder whose bin/nvcc runs `gpuport nvcc` is given as CUDA_DIR (Rodinia's
-make.config names nvcc as $(CUDA_DIR)/bin/nvcc), as NVCC, and first on PATH (for Makefiles that
-say `nvcc`), and prints a table: benchmark, built or not, the first error.
+unchanged: the CUDA toolkit folder `gpuport nvcc --toolkit` writes (bin/nvcc runs gpuport nvcc,
+lib64/libcudart.so links HIP's runtime) is given as CUDA_DIR (Rodinia's make.config names nvcc
+$(CUDA_DIR)/bin/nvcc), as NVCC, and first on PATH (for Makefiles that say `nvcc`); prints a
+table: benchmark, built or not, the first error.
 
 usage: rodinia_nvcc.py GPUPORT RODINIA_CUDA_FOLDER [--timeout S]
 (RODINIA_CUDA_FOLDER: the `cuda` folder of a Rodinia tree, with `common/make.config` beside it.)
@@ -11,7 +12,6 @@ import argparse
 import os
 import pathlib
 import re
-import shlex
 import subprocess
 import tempfile
 import time
@@ -31,13 +31,9 @@ def main():
     p.add_argument("folder")
     p.add_argument("--timeout", type=int, default=600)
     a = p.parse_args()
-    cuda = pathlib.Path(tempfile.mkdtemp(prefix="gpuport-cuda-"))
-    (cuda / "bin").mkdir()
-    (cuda / "include").mkdir()
-    (cuda / "lib64").mkdir()
+    cuda = pathlib.Path(tempfile.mkdtemp(prefix="gpuport-cuda-")) / "cuda"
+    subprocess.run([a.gpuport, "nvcc", "--toolkit", str(cuda)], check=True, capture_output=True)
     nvcc = cuda / "bin" / "nvcc"
-    nvcc.write_text(f'#!/bin/sh\nexec {shlex.quote(os.path.abspath(a.gpuport))} nvcc "$@"\n')
-    nvcc.chmod(0o755)
     env = dict(os.environ, PATH=f"{cuda / 'bin'}:{os.environ['PATH']}")
     built = 0
     rows = []

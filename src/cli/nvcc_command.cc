@@ -1,6 +1,9 @@
 // `gpuport nvcc [--hip-version V] NVCC-ARGS...`: nvcc's command line, built for AMD gfx1100
 // (verify/nvcc_driver.h). Everything after the subcommand is nvcc's, read by the library.
+// `gpuport nvcc [--hip-version V] --toolkit DIR` writes a folder laid out as a CUDA toolkit
+// whose nvcc this is, for Makefiles that take CUDA_DIR.
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/commands.h"
 #include "maps/api_map.h"
@@ -24,6 +27,18 @@ Action add_nvcc_command(CLI::App& app) {
     if (!hip) {
       std::fprintf(stderr, "gpuport nvcc: unknown HIP version %s\n", version.c_str());
       return 2;
+    }
+    if (args.size() == 2 && args[0] == "--toolkit") {
+      // The programs run on the emulator's runtime of the same ABI; linking it gives them its SONAME.
+      const auto library = emulator_runtime_dir() / ("libamdhip64.so." + version.substr(0, version.find('.')));
+      const std::string self = std::filesystem::canonical("/proc/self/exe").string();
+      if (auto err = verify::write_cuda_toolkit_folder(args[1], self + " nvcc --hip-version " + version, library)) {
+        std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+        return 2;
+      }
+      std::printf("gpuport nvcc: %s is a CUDA toolkit folder for HIP %s (bin/nvcc, lib64/libcudart.so): make CUDA_DIR=%s\n",
+                  args[1].c_str(), version.c_str(), args[1].c_str());
+      return 0;
     }
     auto command = verify::parse_nvcc_command(args);
     if (!command) {

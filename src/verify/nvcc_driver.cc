@@ -231,6 +231,33 @@ bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options,
 
 }  // namespace
 
+std::optional<Diagnostic> write_cuda_toolkit_folder(const fs::path& dir, const std::string& gpuport_command,
+                                                    const fs::path& hip_library) {
+  std::error_code ec;
+  for (const char* sub : {"bin", "include", "lib64", "lib"}) {
+    fs::create_directories(dir / sub, ec);
+    if (ec) {
+      Diagnostic d;
+      d.code = "io-error";
+      d.message = fmt::format("cannot make the folder: {}", ec.message());
+      d.location.file = (dir / sub).string();
+      return d;
+    }
+  }
+  const std::string nvcc = fmt::format("#!/bin/sh\n# Written by gpuport nvcc --toolkit: nvcc's command line, built for AMD gfx1100.\nexec {} \"$@\"\n",
+                                       gpuport_command);
+  if (auto err = write_file_atomic(dir / "bin" / "nvcc", nvcc)) return err;
+  fs::permissions(dir / "bin" / "nvcc", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                            fs::perms::others_read | fs::perms::others_exec, ec);
+  // GNU ld reads a file it cannot take as an object or archive as a linker script.
+  const std::string script = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's runtime is HIP's here. */\nINPUT({})\n",
+                                         fs::absolute(hip_library, ec).string());
+  for (const char* sub : {"lib64", "lib"})
+    for (const char* name : {"libcudart.so", "libcudart_static.a", "libcuda.so"})
+      if (auto err = write_file_atomic(dir / sub / name, script)) return err;
+  return std::nullopt;
+}
+
 int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& options) {
   if (c.phase == NvccPhase::version) {
     std::printf("gpuport nvcc: CUDA sources translated to HIP %s and compiled by clang-19 for %s\n", options.compiler.hip.version.c_str(),

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,14 @@ struct NvccDriverOptions {
   std::string linker = "clang++-19";
   bool verbose = false;          // -v: the commands on stderr
 };
+
+// A folder laid out as a CUDA toolkit for Makefiles that name one (CUDA_DIR=...): bin/nvcc runs
+// `gpuport_command` (e.g. "/path/gpuport nvcc --hip-version 6.4") with its arguments;
+// include/ is empty (translated code includes HIP's headers); lib64/ (and lib/) hold linker
+// scripts named as CUDA's runtime libraries (libcudart.so, libcudart_static.a, libcuda.so) that
+// link `hip_library` instead, so that a Makefile linking HIP objects with gcc and -lcudart links.
+std::optional<Diagnostic> write_cuda_toolkit_folder(const std::filesystem::path& dir, const std::string& gpuport_command,
+                                                    const std::filesystem::path& hip_library);
 
 // Runs the command; returns nvcc's exit status (0 when everything built). Findings and the
 // compilers' messages go to stderr.
