@@ -36,6 +36,13 @@ struct Edit {
   std::string text;
 };
 
+// CMake's boolean constants are case-insensitive: ON, On, on.
+std::string upper_case(std::string_view value) {
+  std::string upper;
+  for (char ch : value) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return upper;
+}
+
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // `[[`, `[=[`, ... at i: the bracket's '=' count, or -1.
@@ -418,8 +425,7 @@ class CMakeTranslator {
         const std::string_view key = arg_value(args[j]);
         if (key != "CUDA_SEPARABLE_COMPILATION" && key != "CUDA_RESOLVE_DEVICE_SYMBOLS") continue;
         const std::string value(arg_value(args[j + 1]));
-        std::string upper;
-        for (char ch : value) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const std::string upper = upper_case(value);
         const bool on = upper == "ON" || upper == "TRUE" || upper == "1" || upper == "YES";
         edit(args[j].offset, args[j].offset + args[j].length,
              key == "CUDA_SEPARABLE_COMPILATION" ? "GPUPORT_SEPARABLE_COMPILATION" : "GPUPORT_RESOLVE_DEVICE_SYMBOLS");
@@ -465,8 +471,7 @@ class CMakeTranslator {
       if (k > 0 && (arg_value(args[k - 1]) == "CUDA_ARCHITECTURES" || arg_value(args[k - 1]) == "CMAKE_CUDA_ARCHITECTURES") &&
           !(n == "if" || n == "elseif")) {
         const std::string_view value = arg_value(a);
-        std::string upper;
-        for (char ch : value) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const std::string upper = upper_case(value);
         if (upper == "OFF" || upper == "FALSE" || upper == "NO") {
           // CUDA's OFF leaves the architectures to nvcc's default or to flags; HIP's would leave
           // clang's default, which is no AMD GPU the user has: gfx1100 instead.

@@ -267,6 +267,7 @@ class IdentifierRewriter {
   // Removes `case cudaErrorX:` for an error code HIP lacks (a label that can never match).
   bool drop_unreachable_case(std::size_t i, const maps::ApiEntry& entry);
   bool all_declared_scanned = false;
+  std::optional<bool> has_long_long;  // the file spells `long long` (asked once, when needed)
   bool declared_with_struct(std::string_view type, std::size_t object);
   // `attr.type == cudaMemoryTypeManaged` on HIP 5.2 (a test of isManaged instead).
   bool managed_test_after(std::size_t member);

@@ -297,7 +297,10 @@ void join_spaced_launches(Engine& e) {
       if (t == "(" || t == "[" || t == "{") ++depth;
       else if (t == ")" || t == "]" || t == "}") --depth;
       else if (depth == 0 && t == ">>>") close_end = g + 1;
-      else if (depth == 0 && (t == ">>" || t == ">")) close_end = spaced_run(e, g, ">>>") != g ? spaced_run(e, g, ">>>") : 0;
+      else if (depth == 0 && (t == ">>" || t == ">")) {
+        const std::size_t run_end = spaced_run(e, g, ">>>");
+        close_end = run_end != g ? run_end : 0;
+      }
       if (close_end) break;
     }
     if (!close_end || !e.is(close_end, "(")) continue;

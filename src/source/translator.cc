@@ -949,9 +949,10 @@ void IdentifierRewriter::run() {
     }
     if (Engine::equals(next, "(")) {
       // atomicMin/atomicMax on long long (HIP 5.2 lacks those): only where the file has the type.
+      static const std::uint32_t minmax_ll = shim_for_guard("GPUPORT_AMD_ATOMIC_MINMAX_LL");
       const std::uint32_t shim = shim_for_call(entry->hip);
-      if (shim != shim_for_guard("GPUPORT_AMD_ATOMIC_MINMAX_LL") || e.source().find("long long") != std::string_view::npos)
-        e.needed_shims |= shim;
+      if (shim == minmax_ll && !has_long_long) has_long_long = e.source().find("long long") != std::string_view::npos;
+      if (shim != minmax_ll || *has_long_long) e.needed_shims |= shim;
     }
     if (entry->kind == maps::Kind::function || entry->kind == maps::Kind::device || entry->kind == maps::Kind::macro) {
       if (Engine::equals(next, "(") && !e.map().call_rules(name).empty()) {

@@ -56,8 +56,6 @@ const std::map<std::string, std::string, std::less<>> kDroppedFlags = {
     {"-Wno-deprecated-declarations", "passed to clang"},
     {"--keep", "nvcc's intermediate files"},
     {"-keep", "nvcc's intermediate files"},
-    {"-rdc=false", "whole-program compilation is clang's default"},
-    {"--relocatable-device-code=false", "whole-program compilation is clang's default"},
     {"-prec-div=true", "clang's default"},
     {"-prec-sqrt=true", "clang's default"},
     {"-ftz=false", "clang's default"},
@@ -152,8 +150,9 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
       c.phase = NvccPhase::preprocess;
     } else if (a == "--version" || a == "-V") {
       c.phase = NvccPhase::version;
-    } else if (a == "-rdc=true" || a == "--relocatable-device-code=true" || a == "-rdc" ) {
-      c.relocatable_device_code = true;
+    } else if (value_of("-rdc", v) || value_of("--relocatable-device-code", v)) {
+      if (v != "true" && v != "false") return usage_error(fmt::format("{} takes true or false, not {}", a, v));
+      c.relocatable_device_code = v == "true";
     } else if (a == "-shared" || a == "--shared") {
       c.shared = true;
     } else if (a == "-v" || a == "--verbose") {
@@ -215,11 +214,11 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
 namespace {
 
 // One command, its output passed on: what nvcc shows of the passes it runs.
-bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options, bool verbose) {
+bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options) {
   ProcessOptions p;
   p.timeout = std::chrono::seconds(0);
   p.pass_through = true;
-  if (options.verbose || verbose) {
+  if (options.verbose) {
     std::string line;
     for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
     std::fprintf(stderr, "#$ %s\n", line.c_str());
@@ -258,7 +257,9 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const fs::path& dir, const s
   return std::nullopt;
 }
 
-int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& options) {
+int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& driver_options) {
+  NvccDriverOptions options = driver_options;
+  options.verbose = options.verbose || c.verbose;
   if (c.phase == NvccPhase::version) {
     std::printf("gpuport nvcc: CUDA sources translated to HIP %s and compiled by clang-19 for %s\n", options.compiler.hip.version.c_str(),
                 options.compiler.amd_arch.c_str());
@@ -269,12 +270,12 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     return 1;
   }
   for (const auto& n : c.notes)
-    if (options.verbose || c.verbose) std::fprintf(stderr, "gpuport nvcc: note: %s\n", n.c_str());
+    if (options.verbose) std::fprintf(stderr, "gpuport nvcc: note: %s\n", n.c_str());
   if (c.phase == NvccPhase::device_link) {
     // clang links device code when it links the program (-fgpu-rdc --hip-link): the object nvcc
     // would write here holds nothing clang needs. An empty one keeps the Makefile's rule whole.
     const fs::path out = c.output.empty() ? fs::path("a_dlink.o") : c.output;
-    return run({options.host_c, "-x", "c", "-c", "/dev/null", "-o", out.string()}, options, c.verbose) ? 0 : 1;
+    return run({options.host_c, "-x", "c", "-c", "/dev/null", "-o", out.string()}, options) ? 0 : 1;
   }
 
   TemporaryFolder tmp = TemporaryFolder::make("nvcc");
@@ -364,7 +365,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back("-o");
       cmd.push_back(c.output.string());
     }
-    if (!run(cmd, options, c.verbose)) return 1;
+    if (!run(cmd, options)) return 1;
     link_inputs.push_back(u.object.string());
   }
   if (c.phase != NvccPhase::link) return 0;
@@ -383,7 +384,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
   cmd.push_back("-o");
   cmd.push_back(c.output.empty() ? "a.out" : c.output.string());
-  return run(cmd, options, c.verbose) ? 0 : 1;
+  return run(cmd, options) ? 0 : 1;
 }
 
 }  // namespace gpuport::verify

@@ -52,6 +52,9 @@ TEST(NvccDriver, SeparableCompilationAndDeviceLink) {
   EXPECT_TRUE(parse({"-dc", "a.cu"}).relocatable_device_code);
   EXPECT_EQ(parse({"-dc", "a.cu"}).phase, NvccPhase::compile);
   EXPECT_TRUE(parse({"-rdc=true", "-c", "a.cu"}).relocatable_device_code);
+  EXPECT_TRUE(parse({"-rdc", "true", "-c", "a.cu"}).relocatable_device_code);  // the value as the next word
+  EXPECT_EQ(parse({"-rdc", "true", "-c", "a.cu"}).inputs.size(), 1u);
+  EXPECT_FALSE(parse({"--relocatable-device-code=false", "-c", "a.cu"}).relocatable_device_code);
   EXPECT_EQ(parse({"-dlink", "a.o", "-o", "link.o"}).phase, NvccPhase::device_link);
 }
 

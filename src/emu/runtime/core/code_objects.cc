@@ -35,32 +35,35 @@ void unload_module(Module* module) {
   std::erase_if(rt.modules, [&](const auto& m) { return m.get() == module; });
 }
 
+std::size_t offload_bundle_size(const void* image) {
+  const char* b = static_cast<const char*>(image);
+  constexpr std::string_view magic = "__CLANG_OFFLOAD_BUNDLE__";
+  if (std::memcmp(b, magic.data(), magic.size()) != 0) return 0;
+  std::uint64_t count = 0, end = magic.size() + 8;
+  std::memcpy(&count, b + magic.size(), 8);
+  std::size_t at = end;
+  for (std::uint64_t i = 0; i < count && i < 1024; ++i) {
+    std::uint64_t offset, size, triple;
+    std::memcpy(&offset, b + at, 8);
+    std::memcpy(&size, b + at + 8, 8);
+    std::memcpy(&triple, b + at + 16, 8);
+    at += 24 + triple;
+    end = std::max<std::uint64_t>({end, offset + size, at});
+  }
+  return end;
+}
+
 // The code object of a registered fat binary (the clang offload bundle clang embeds): the
 // wrapper gives no size, so the bundle's size is where its last entry ends.
 Module* load_module(const void* bundle) {
   const char* b = static_cast<const char*>(bundle);
-  constexpr std::string_view magic = "__CLANG_OFFLOAD_BUNDLE__";
-  std::uint64_t end = magic.size();
-  if (std::memcmp(b, magic.data(), magic.size()) == 0) {
-    std::uint64_t count = 0;
-    std::memcpy(&count, b + magic.size(), 8);
-    std::size_t at = magic.size() + 8;
-    end = at;
-    for (std::uint64_t i = 0; i < count && i < 64; ++i) {
-      std::uint64_t offset, size, triple;
-      std::memcpy(&offset, b + at, 8);
-      std::memcpy(&size, b + at + 8, 8);
-      std::memcpy(&triple, b + at + 16, 8);
-      at += 24 + triple;
-      end = std::max<std::uint64_t>({end, offset + size, at});
-    }
-  }
+  const std::size_t size = offload_bundle_size(b);
   // Named by the file it lies in: the program's own, or a library's (rocRAND's, hipCUB users'...).
   Dl_info where{};
   const bool named = dladdr(b, &where) && where.dli_fname && *where.dli_fname;
-  Module* m = load_module(std::string_view(b, end), named ? fmt::format("the offload bundle of {}", where.dli_fname)
+  Module* m = load_module(std::string_view(b, size ? size : 24), named ? fmt::format("the offload bundle of {}", where.dli_fname)
                                                           : std::string("the program's offload bundle"));
-  if (!m->code_object && std::memcmp(b, magic.data(), magic.size()) != 0)
+  if (!m->code_object && size == 0)
     m->load_error = "the registered fat binary is not a clang offload bundle";
   return m;
 }

@@ -215,26 +215,10 @@ hipError_t destroy_stream(hipStream_t stream) {
   return hipSuccess;
 }
 
-hipError_t synchronize_stream(hipStream_t stream) {
-  {
-    std::lock_guard lock(runtime().mutex);
-    ihipStream_t* s = find_stream(stream);
-    if (!s) return ret(hipErrorInvalidHandle);
-    if (s->capture) {  // would wait for work that is only being recorded
-      s->capture->invalidated = true;
-      return ret(hipErrorStreamCaptureUnsupported);
-    }
-    if (s == &legacy_stream)
-      if (Capture* c = blocking_capture()) {
-        c->invalidated = true;
-        return ret(hipErrorStreamCaptureImplicit);
-      }
-  }
-  release_pools_over_threshold();
-  return hipSuccess;
-}
-
-hipError_t query_stream(hipStream_t stream) {
+// Waiting for (or asking about) a stream's work: refused for a stream that captures (it would
+// wait for work that is only being recorded) and for the legacy stream while a blocking stream
+// captures, invalidating the capture.
+static hipError_t check_wait(hipStream_t stream) {
   std::lock_guard lock(runtime().mutex);
   ihipStream_t* s = find_stream(stream);
   if (!s) return ret(hipErrorInvalidHandle);
@@ -247,7 +231,17 @@ hipError_t query_stream(hipStream_t stream) {
       c->invalidated = true;
       return ret(hipErrorStreamCaptureImplicit);
     }
-  return hipSuccess;  // everything issued to it has completed
+  return hipSuccess;
+}
+
+hipError_t synchronize_stream(hipStream_t stream) {
+  if (hipError_t e = check_wait(stream)) return e;
+  release_pools_over_threshold();
+  return hipSuccess;
+}
+
+hipError_t query_stream(hipStream_t stream) {
+  return check_wait(stream);  // everything issued to it has completed
 }
 
 hipError_t synchronize_device() {

@@ -200,6 +200,9 @@ hipError_t host_flags_of(const void* p, unsigned* flags);
 Module* load_module(std::string_view image, const std::string& origin);
 // Unloads a module of hipModuleLoad*: its image is marked freed, its function handles die.
 void unload_module(Module* module);
+// The bytes a clang offload bundle in memory spans (where its last entry ends); 0 when `image`
+// is not one.
+std::size_t offload_bundle_size(const void* image);
 // The module of a registered fat binary (its gfx1100 code object, or why there is none).
 Module* load_module(const void* bundle);
 // What clang's start-up code registers from a module: a kernel's host stub, a device variable's

@@ -18,21 +18,7 @@ namespace {
 // with its last section, segment or section-header table; a bundle with its last entry.
 size_t image_size(const void* image) {
   const char* b = static_cast<const char*>(image);
-  constexpr std::string_view bundle = "__CLANG_OFFLOAD_BUNDLE__";
-  if (std::memcmp(b, bundle.data(), bundle.size()) == 0) {
-    std::uint64_t count = 0, end = bundle.size() + 8;
-    std::memcpy(&count, b + bundle.size(), 8);
-    std::size_t at = end;
-    for (std::uint64_t i = 0; i < count && i < 1024; ++i) {
-      std::uint64_t offset, size, triple;
-      std::memcpy(&offset, b + at, 8);
-      std::memcpy(&size, b + at + 8, 8);
-      std::memcpy(&triple, b + at + 16, 8);
-      at += 24 + triple;
-      end = std::max<std::uint64_t>({end, offset + size, at});
-    }
-    return end;
-  }
+  if (const std::size_t bundle = offload_bundle_size(b)) return bundle;
   if (std::memcmp(b, "\x7f" "ELF", 4) != 0 || b[EI_CLASS] != ELFCLASS64) return 4;
   Elf64_Ehdr h;
   std::memcpy(&h, b, sizeof(h));
