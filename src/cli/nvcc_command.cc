@@ -1,12 +1,14 @@
 // `gpuport nvcc [--hip-version V] NVCC-ARGS...`: nvcc's command line, built for AMD gfx1100
 // (verify/nvcc_driver.h). Everything after the subcommand is nvcc's, read by the library.
 // `gpuport nvcc [--hip-version V] --toolkit DIR` writes a folder laid out as a CUDA toolkit
-// whose nvcc this is, for Makefiles that take CUDA_DIR.
+// whose nvcc this is, for Makefiles that take CUDA_DIR and for CMake's CMAKE_CUDA_COMPILER. Its
+// bin/nvcc passes `--toolkit-root DIR` after the HIP version.
 #include <cstdio>
 #include <filesystem>
 
 #include "cli/commands.h"
 #include "maps/api_map.h"
+#include "verify/cuda_toolkit.h"
 #include "verify/nvcc_driver.h"
 
 namespace gpuport::cli {
@@ -23,21 +25,35 @@ Action add_nvcc_command(CLI::App& app) {
       version = args[1];
       args.erase(args.begin(), args.begin() + 2);
     }
+    std::string toolkit_root;  // written by --toolkit's bin/nvcc
+    if (args.size() >= 2 && args[0] == "--toolkit-root") {
+      toolkit_root = args[1];
+      args.erase(args.begin(), args.begin() + 2);
+    }
     const auto hip = verify::hip_target(version);
     if (!hip) {
       std::fprintf(stderr, "gpuport nvcc: unknown HIP version %s\n", version.c_str());
       return 2;
     }
+    auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
+    if (!map) {
+      for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+      return 2;
+    }
     if (args.size() == 2 && args[0] == "--toolkit") {
       // The programs run on the emulator's runtime of the same ABI; linking it gives them its SONAME.
-      const auto library = emulator_runtime_dir() / ("libamdhip64.so." + version.substr(0, version.find('.')));
-      const std::string self = std::filesystem::canonical("/proc/self/exe").string();
-      if (auto err = verify::write_cuda_toolkit_folder(args[1], self + " nvcc --hip-version " + version, library)) {
+      verify::CudaToolkitFolder folder;
+      folder.dir = args[1];
+      folder.hip_library = emulator_runtime_dir() / ("libamdhip64.so." + version.substr(0, version.find('.')));
+      folder.gpuport_command = std::filesystem::canonical("/proc/self/exe").string() + " nvcc --hip-version " + version;
+      folder.hip = *hip;
+      if (auto err = verify::write_cuda_toolkit_folder(folder, *map)) {
         std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
         return 2;
       }
-      std::printf("gpuport nvcc: %s is a CUDA toolkit folder for HIP %s (bin/nvcc, lib64/libcudart.so): make CUDA_DIR=%s\n",
-                  args[1].c_str(), version.c_str(), args[1].c_str());
+      std::printf("gpuport nvcc: %s is a CUDA toolkit folder for HIP %s (bin/nvcc, include/, lib64/libcudart.so): "
+                  "make CUDA_DIR=%s, cmake -DCMAKE_CUDA_COMPILER=%s/bin/nvcc\n",
+                  args[1].c_str(), version.c_str(), args[1].c_str(), args[1].c_str());
       return 0;
     }
     auto command = verify::parse_nvcc_command(args);
@@ -45,13 +61,9 @@ Action add_nvcc_command(CLI::App& app) {
       for (const auto& d : command.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
       return 1;
     }
-    auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
-    if (!map) {
-      for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
-      return 2;
-    }
     verify::NvccDriverOptions options;
     options.compiler.hip = *hip;
+    options.toolkit_root = toolkit_root;
     return verify::run_nvcc_command(*command, *map, options);
   };
 }

@@ -4,13 +4,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
 #include "common/file_io.h"
 #include "common/process.h"
 #include "common/temporary.h"
+#include "source/compile_db.h"
 #include "source/project.h"
 
 namespace gpuport::verify {
@@ -102,11 +105,16 @@ std::vector<std::string> split_commas(const std::string& value) {
 
 }  // namespace
 
-Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
+Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments) {
   NvccCommand c;
-  std::optional<NvccLanguage> forced;  // -x cu / c / c++
+  std::vector<std::string> args = arguments;  // --options-file splices its contents in
+  c.forward_unknown = std::find(args.begin(), args.end(), "-forward-unknown-to-host-compiler") != args.end() ||
+                      std::find(args.begin(), args.end(), "--forward-unknown-to-host-compiler") != args.end();
+  bool forced = false;  // -x cu / c / c++ given
+  NvccLanguage forced_language = NvccLanguage::object;
+  int options_files = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+    const std::string a = args[i];
     // The option's value: `-o x`, `-o=x`, `--output-file x`, `-Ix`.
     auto value_of = [&](std::string_view name, std::string& value) -> bool {
       if (a == name) {
@@ -130,7 +138,7 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
     std::string v;
     if (a.empty()) continue;
     if (a[0] != '-') {
-      NvccInput in{a, forced ? *forced : language_of(a)};
+      NvccInput in{a, forced ? forced_language : language_of(a)};
       c.inputs.push_back(std::move(in));
       continue;
     }
@@ -139,6 +147,17 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
       c.compile_flags.push_back(eq->second);
     } else if (const auto dropped = kDroppedFlags.find(a); dropped != kDroppedFlags.end()) {
       c.notes.push_back(fmt::format("{} dropped: {}", a, dropped->second));
+    } else if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler") {
+      // read before the loop
+    } else if (value_of("--options-file", v) || value_of("-optf", v)) {
+      // CMake's response files hold include folders and flags, shell-quoted.
+      if (++options_files > 64) return usage_error("too many --options-file (does one include itself?)");
+      auto text = read_file(v, 1 << 20);
+      if (!text) return usage_error(fmt::format("--options-file {}: cannot read it", v));
+      const auto more = source::split_command_line(*text);
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, more.begin(), more.end());
+    } else if (value_of("--keep-dir", v) || value_of("-keep-dir", v)) {
+      c.notes.push_back(fmt::format("{} dropped: nvcc's intermediate files", a));
     } else if (a == "-c" || a == "--compile") {
       c.phase = NvccPhase::compile;
     } else if (a == "-dc" || a == "--device-c") {
@@ -160,16 +179,16 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
     } else if (value_of("-o", v) || value_of("--output-file", v)) {
       c.output = v;
     } else if (value_of("-x", v) || value_of("--x", v)) {
-      if (v == "cu") forced = NvccLanguage::cuda;
-      else if (v == "c") forced = NvccLanguage::c;
-      else if (v == "c++") forced = NvccLanguage::cxx;
-      else if (v == "none") forced.reset();
-      else return usage_error(fmt::format("-x {}: gpuport nvcc takes cu, c, c++ and none", v));
+      forced = v != "none";
+      if (v == "cu") forced_language = NvccLanguage::cuda;
+      else if (v == "c") forced_language = NvccLanguage::c;
+      else if (v == "c++") forced_language = NvccLanguage::cxx;
+      else if (v != "none") return usage_error(fmt::format("-x {}: gpuport nvcc takes cu, c, c++ and none", v));
     } else if (attached("-I", v) || value_of("--include-path", v)) {
       c.include_dirs.emplace_back(v);
     } else if (attached("-isystem", v) || value_of("--system-include", v)) {
       c.compile_flags.push_back("-isystem");
-      c.compile_flags.push_back(v);
+      c.compile_flags.push_back(v.starts_with("=") ? v.substr(1) : v);  // CMake writes -isystem=DIR
     } else if (attached("-D", v) || value_of("--define-macro", v)) {
       c.compile_flags.push_back("-D" + v);
     } else if (attached("-U", v) || value_of("--undefine-macro", v)) {
@@ -204,9 +223,17 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args) {
           known = true;
           break;
         }
-      if (!known) return usage_error(fmt::format("option {} is not supported by gpuport nvcc", a));
+      if (!known && c.forward_unknown) {
+        c.host_flags.push_back(a);  // as nvcc does: the option alone, for the host compiler
+      } else if (!known) {
+        return usage_error(fmt::format("option {} is not supported by gpuport nvcc", a));
+      }
     }
   }
+  // -M alone lists dependencies (CMake's dependency scan): a preprocessing run.
+  if (c.phase == NvccPhase::link && (std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
+                                     std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end()))
+    c.phase = NvccPhase::preprocess;
   if (c.phase != NvccPhase::version && c.inputs.empty()) return usage_error("no input files");
   return c;
 }
@@ -228,42 +255,57 @@ bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options)
   return r.succeeded();
 }
 
-}  // namespace
-
-std::optional<Diagnostic> write_cuda_toolkit_folder(const fs::path& dir, const std::string& gpuport_command,
-                                                    const fs::path& hip_library) {
+// The dependency file clang wrote (-MF, or -M's output) names the translated copies, which
+// vanish with the temporary folder: make would then have no rule for them. It is rewritten to
+// name the originals.
+std::optional<Diagnostic> restore_dependency_paths(const NvccCommand& c, const fs::path& translated_root,
+                                                   const fs::path& original_root) {
+  fs::path deps;
+  for (std::size_t i = 0; i + 1 < c.compile_flags.size(); ++i)
+    if (c.compile_flags[i] == "-MF") deps = c.compile_flags[i + 1];
+  const bool listing = std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
+                       std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end();
+  if (deps.empty() && listing && c.phase == NvccPhase::preprocess) deps = c.output;
   std::error_code ec;
-  for (const char* sub : {"bin", "include", "lib64", "lib"}) {
-    fs::create_directories(dir / sub, ec);
-    if (ec) {
-      Diagnostic d;
-      d.code = "io-error";
-      d.message = fmt::format("cannot make the folder: {}", ec.message());
-      d.location.file = (dir / sub).string();
-      return d;
-    }
-  }
-  const std::string nvcc = fmt::format("#!/bin/sh\n# Written by gpuport nvcc --toolkit: nvcc's command line, built for AMD gfx1100.\nexec {} \"$@\"\n",
-                                       gpuport_command);
-  if (auto err = write_file_atomic(dir / "bin" / "nvcc", nvcc)) return err;
-  fs::permissions(dir / "bin" / "nvcc", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                            fs::perms::others_read | fs::perms::others_exec, ec);
-  // GNU ld reads a file it cannot take as an object or archive as a linker script.
-  const std::string script = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's runtime is HIP's here. */\nINPUT({})\n",
-                                         fs::absolute(hip_library, ec).string());
-  for (const char* sub : {"lib64", "lib"})
-    for (const char* name : {"libcudart.so", "libcudart_static.a", "libcuda.so"})
-      if (auto err = write_file_atomic(dir / sub / name, script)) return err;
-  return std::nullopt;
+  if (deps.empty() || !fs::is_regular_file(deps, ec)) return std::nullopt;
+  auto text = read_file(deps, 64 << 20);
+  if (!text) return text.diagnostics().front();
+  const std::string from = translated_root.string() + "/", to = original_root.string() + "/";
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t hit; (hit = text->find(from, at)) != std::string::npos; at = hit + from.size()) out += text->substr(at, hit - at) + to;
+  out += text->substr(at);
+  if (out == *text) return std::nullopt;
+  return write_file_atomic(deps, out);
 }
+
+}  // namespace
 
 int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& driver_options) {
   NvccDriverOptions options = driver_options;
   options.verbose = options.verbose || c.verbose;
   if (c.phase == NvccPhase::version) {
-    std::printf("gpuport nvcc: CUDA sources translated to HIP %s and compiled by clang-19 for %s\n", options.compiler.hip.version.c_str(),
-                options.compiler.amd_arch.c_str());
+    // Build systems know nvcc by its first line and read the CUDA release from the last; the
+    // second says what this is.
+    std::printf("nvcc: NVIDIA (R) Cuda compiler driver (command line), as taken by gpuport nvcc\n"
+                "gpuport nvcc: CUDA sources translated to HIP %s and compiled by clang-19 for %s\n"
+                "Cuda compilation tools, release %d.%d, V%d.%d.0\n",
+                options.compiler.hip.version.c_str(), options.compiler.amd_arch.c_str(), kNvccCudaMajor, kNvccCudaMinor,
+                kNvccCudaMajor, kNvccCudaMinor);
     return 0;
+  }
+  const std::string toolkit_libraries =
+      options.toolkit_root.empty() ? std::string() : shell_quote("-L" + (options.toolkit_root / "lib64").string());
+  if (options.verbose && !options.toolkit_root.empty()) {
+    // nvcc's environment lines: CMake finds the toolkit by TOP and NVVMIR_LIBRARY_DIR, its
+    // headers by INCLUDES, and the host link line as the one holding LIBRARIES.
+    const std::string top = options.toolkit_root.string();
+    const char* path = std::getenv("PATH");
+    std::fprintf(stderr,
+                 "#$ _NVVM_BRANCH_=nvvm\n#$ TOP=%s\n#$ NVVMIR_LIBRARY_DIR=%s/nvvm/libdevice\n#$ PATH=%s/bin:%s\n"
+                 "#$ INCLUDES=%s\n#$ LIBRARIES=  %s\n",
+                 top.c_str(), top.c_str(), top.c_str(), path ? path : "", shell_quote("-I" + top + "/include").c_str(),
+                 toolkit_libraries.c_str());
   }
   if (auto why = amd_unavailable(options.compiler)) {
     std::fprintf(stderr, "gpuport nvcc: cannot build for %s: %s\n", options.compiler.amd_arch.c_str(), why->c_str());
@@ -291,6 +333,8 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     NvccLanguage language;
     fs::path object;  // what compiling it makes
     std::vector<fs::path> include_dirs;  // the translated twins of the -I folders, then the originals
+    fs::path original_root, translated_root;  // the translation mirrors the first in the second
+    bool identification = false;              // CMake's compiler identification source
   };
   std::vector<Unit> units;
   std::vector<std::string> link_inputs;
@@ -314,6 +358,9 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     if (rejected) return 1;
     Unit u;
     u.language = in.language;
+    u.original_root = result.root;
+    u.translated_root = po.output_dir;
+    u.identification = in.path.filename() == "CMakeCUDACompilerId.cu";
     u.translated = po.output_dir / fs::relative(fs::absolute(in.path, ec), result.root, ec);
     for (const auto& dir : c.include_dirs) {
       const fs::path twin = po.output_dir / fs::relative(fs::absolute(dir, ec), result.root, ec);
@@ -345,6 +392,16 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back("-Wno-unused-result");
       if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
       if (c.shared) cmd.push_back("-fPIC");
+      if (u.identification) {
+        // CMake identifies its CUDA compiler from the macros this file is compiled with, and then
+        // passes it nvcc's options: it is told nvcc of the release --version names.
+        for (const auto& m : {std::string("-D__NVCC__"), fmt::format("-D__CUDACC_VER_MAJOR__={}", kNvccCudaMajor),
+                              fmt::format("-D__CUDACC_VER_MINOR__={}", kNvccCudaMinor), std::string("-D__CUDACC_VER_BUILD__=0")})
+          cmd.push_back(m);
+      }
+      if (options.verbose)  // nvcc shows its device pass with an -arch; build systems read their default there
+        std::fprintf(stderr, "#$ gpuport: device code for %s (nvcc's default -arch compute_52 stands for it)\n",
+                     options.compiler.amd_arch.c_str());
     } else {
       // Host code, as nvcc hands it to the host compiler: with HIP's headers and platform macro.
       cmd = {u.language == NvccLanguage::c ? options.host_c : options.host_cxx, "-D__HIP_PLATFORM_AMD__=1"};
@@ -366,6 +423,10 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back(c.output.string());
     }
     if (!run(cmd, options)) return 1;
+    if (auto err = restore_dependency_paths(c, u.translated_root, u.original_root)) {
+      std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+      return 1;
+    }
     link_inputs.push_back(u.object.string());
   }
   if (c.phase != NvccPhase::link) return 0;
@@ -380,6 +441,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   cmd.insert(cmd.end(), link_inputs.begin(), link_inputs.end());
   cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
   cmd.insert(cmd.end(), c.link_flags.begin(), c.link_flags.end());
+  if (!options.toolkit_root.empty()) cmd.push_back("-L" + (options.toolkit_root / "lib64").string());
   const auto hip_link = options.compiler.hip.link_flags();
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
   cmd.push_back("-o");

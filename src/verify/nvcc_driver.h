@@ -17,6 +17,11 @@
 
 namespace gpuport::verify {
 
+// The CUDA release gpuport nvcc answers to build systems as (`--version`, CMake's compiler
+// identification): the newest one whose runtime API the translation tables cover.
+inline constexpr int kNvccCudaMajor = 12;
+inline constexpr int kNvccCudaMinor = 6;
+
 enum class NvccLanguage { cuda, c, cxx, object };
 
 struct NvccInput {
@@ -45,10 +50,14 @@ struct NvccCommand {
   std::vector<std::string> host_flags;           // -Xcompiler, for host and device compilation
   std::vector<std::string> link_flags;           // -L, -l (CUDA's libraries mapped), -Xlinker
   std::vector<std::string> notes;                // options read but not needed by clang, with why
+  // -forward-unknown-to-host-compiler (CMake passes it): options nvcc does not know go to the
+  // host compiler, as nvcc does, instead of being refused.
+  bool forward_unknown = false;
 };
 
 // Reads nvcc's arguments (without "nvcc"). An option nvcc has that this driver cannot honour,
-// or one nvcc does not have, is an error naming it.
+// or one nvcc does not have, is an error naming it. `--options-file F` (CMake's response files)
+// is read in place.
 Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& args);
 
 struct NvccDriverOptions {
@@ -59,15 +68,10 @@ struct NvccDriverOptions {
   std::string host_cxx = "g++";
   std::string linker = "clang++-19";
   bool verbose = false;          // -v: the commands on stderr
+  // The toolkit folder whose bin/nvcc this is (--toolkit): with -v, its paths are shown in the
+  // `#$ NAME=value` lines nvcc prints, which CMake reads to find the toolkit and its link line.
+  std::filesystem::path toolkit_root;
 };
-
-// A folder laid out as a CUDA toolkit for Makefiles that name one (CUDA_DIR=...): bin/nvcc runs
-// `gpuport_command` (e.g. "/path/gpuport nvcc --hip-version 6.4") with its arguments;
-// include/ is empty (translated code includes HIP's headers); lib64/ (and lib/) hold linker
-// scripts named as CUDA's runtime libraries (libcudart.so, libcudart_static.a, libcuda.so) that
-// link `hip_library` instead, so that a Makefile linking HIP objects with gcc and -lcudart links.
-std::optional<Diagnostic> write_cuda_toolkit_folder(const std::filesystem::path& dir, const std::string& gpuport_command,
-                                                    const std::filesystem::path& hip_library);
 
 // Runs the command; returns nvcc's exit status (0 when everything built). Findings and the
 // compilers' messages go to stderr.

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "common/temporary.h"
 
 namespace gpuport::verify {
 namespace {
@@ -65,6 +69,24 @@ TEST(NvccDriver, RefusesWhatItDoesNotKnow) {
     ASSERT_FALSE(r.diagnostics().empty());
     EXPECT_EQ(r.diagnostics()[0].code, "nvcc-option");
   }
+}
+
+// CMake's command lines for nvcc: unknown options forwarded to the host compiler, -isystem=,
+// the include folders in a response file, -M for the dependency scan.
+TEST(NvccDriver, TakesCMakesCommandLines) {
+  TemporaryFolder tmp = TemporaryFolder::make("nvcc-test");
+  ASSERT_FALSE(tmp.empty());
+  const auto rsp = tmp.path() / "includes_CUDA.rsp";
+  std::ofstream(rsp) << "-I/src/include \"-I/src/with space\"\n-isystem=/opt/sys\n";
+  const auto c = parse({"-forward-unknown-to-host-compiler", "-DK=1", "--options-file", rsp.string(), "-fvisibility=hidden",
+                        "-x", "cu", "-c", "/src/a.cu", "-o", "a.o", "-Xcompiler=-fPIC", "--keep-dir", "tmp"});
+  EXPECT_EQ(c.include_dirs, (std::vector<std::filesystem::path>{"/src/include", "/src/with space"}));
+  EXPECT_TRUE(has(c.compile_flags, "/opt/sys"));
+  EXPECT_EQ(c.host_flags, (std::vector<std::string>{"-fvisibility=hidden", "-fPIC"}));
+  EXPECT_EQ(c.phase, NvccPhase::compile);
+  EXPECT_FALSE(parse_nvcc_command({"-fvisibility=hidden", "a.cu"}).ok());  // not forwarded without the option
+  EXPECT_EQ(parse({"-M", "a.cu", "-MT", "a.o", "-o", "a.d"}).phase, NvccPhase::preprocess);
+  EXPECT_FALSE(parse_nvcc_command({"--options-file", (tmp.path() / "missing.rsp").string(), "a.cu"}).ok());
 }
 
 }  // namespace

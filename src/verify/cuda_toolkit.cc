@@ -1,0 +1,130 @@
+// The CUDA toolkit folder of `gpuport nvcc` (see cuda_toolkit.h): generated from the translation
+// tables of one HIP version, so that host code compiled outside nvcc sees the same names the
+// translator writes.
+#include "verify/cuda_toolkit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/file_io.h"
+
+namespace gpuport::verify {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+Diagnostic folder_error(const fs::path& path, const std::string& message) {
+  Diagnostic d;
+  d.code = "io-error";
+  d.message = message;
+  d.location.file = path.string();
+  return d;
+}
+
+// The folder holding HIP's headers (hip/, hipblas/, thrust/, ...) for an unpacked HIP; the
+// system's HIP is on the host compiler's default path already.
+fs::path hip_include_dir(const HipTarget& hip) { return hip.root.empty() ? fs::path() : hip.root / "usr" / "include"; }
+
+}  // namespace
+
+std::string cuda_names_header(const maps::ApiMap& map) {
+  std::set<std::string> lines;  // sorted: the file does not change with the tables' order
+  for (const auto& e : map.entries()) {
+    if (e.status == maps::Status::unsupported) continue;
+    if (e.kind != maps::Kind::function && e.kind != maps::Kind::type && e.kind != maps::Kind::constant &&
+        e.kind != maps::Kind::tag)
+      continue;
+    if (!is_identifier(e.cuda) || !is_identifier(e.hip) || e.cuda == e.hip) continue;
+    if (!map.call_rules(e.cuda).empty()) continue;
+    lines.insert(fmt::format("#define {} {}\n", e.cuda, e.hip));
+  }
+  std::string out =
+      "/* Written by gpuport nvcc --toolkit from gpuport's translation tables: CUDA's names as HIP's,\n"
+      "   for host code compiled without nvcc. Names whose calls need rewriting are not here. */\n"
+      "#pragma once\n";
+  for (const auto& l : lines) out += l;
+  return out;
+}
+
+std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& folder, const maps::ApiMap& map) {
+  const fs::path& dir = folder.dir;
+  std::error_code ec;
+  for (const char* sub : {"bin", "include/gpuport", "lib64", "lib", "nvvm/libdevice"}) {
+    fs::create_directories(dir / sub, ec);
+    if (ec) return folder_error(dir / sub, fmt::format("cannot make the folder: {}", ec.message()));
+  }
+  // The folder may move: the script finds itself.
+  const std::string nvcc = fmt::format(
+      "#!/bin/sh\n# Written by gpuport nvcc --toolkit: nvcc's command line, built for AMD gfx1100.\n"
+      "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/..\" && pwd)\nexec {} --toolkit-root \"$root\" \"$@\"\n",
+      folder.gpuport_command);
+  if (auto err = write_file_atomic(dir / "bin" / "nvcc", nvcc)) return err;
+  fs::permissions(dir / "bin" / "nvcc", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                            fs::perms::others_read | fs::perms::others_exec, ec);
+
+  // GNU ld reads a file it cannot take as an object or archive as a linker script.
+  const std::string script = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's runtime is HIP's here. */\nINPUT({})\n",
+                                         fs::absolute(folder.hip_library, ec).string());
+  for (const char* sub : {"lib64", "lib"}) {
+    for (const char* name : {"libcudart.so", "libcudart_static.a", "libcuda.so"})
+      if (auto err = write_file_atomic(dir / sub / name, script)) return err;
+    // Device code is linked by clang with each object; CMake links CUDA programs with this too.
+    if (auto err = write_file_atomic(dir / sub / "libcudadevrt.a",
+                                     "/* Written by gpuport nvcc --toolkit: clang links device code itself. */\n"))
+      return err;
+  }
+  if (auto err = write_file_atomic(dir / "nvvm" / "libdevice" / "README",
+                                   "Written by gpuport nvcc --toolkit: CMake looks for this folder. Device code is "
+                                   "linked with ROCm's device libraries.\n"))
+    return err;
+
+  // include/: HIP's folders linked in, then a header of CUDA's for each header row, where no
+  // HIP folder of the same name is (thrust/ is rocThrust's, under CUDA's name).
+  std::set<std::string> hip_folders;
+  if (const fs::path hip_include = hip_include_dir(folder.hip); !hip_include.empty() && fs::is_directory(hip_include, ec)) {
+    for (const auto& entry : fs::directory_iterator(hip_include, ec)) {
+      const std::string name = entry.path().filename().string();
+      const fs::path link = dir / "include" / name;
+      if (fs::is_symlink(link, ec)) fs::remove(link, ec);
+      if (fs::exists(link, ec)) continue;  // the user's own, or ours from an earlier run: not touched
+      fs::create_symlink(entry.path(), link, ec);
+      if (ec) return folder_error(link, fmt::format("cannot link HIP's {}: {}", name, ec.message()));
+      hip_folders.insert(name);
+    }
+  }
+  if (auto err = write_file_atomic(dir / "include" / "gpuport" / "cuda_names.h", cuda_names_header(map))) return err;
+  for (const auto& e : map.entries()) {
+    if (e.kind != maps::Kind::header || e.status == maps::Status::unsupported || e.cuda == e.hip) continue;
+    if (!e.cuda.ends_with(".h") || e.cuda.find("..") != std::string::npos || e.cuda.starts_with("/")) continue;
+    const fs::path rel(e.cuda);
+    if (hip_folders.count(rel.begin()->string()) || rel.begin()->string() == "gpuport") continue;
+    const std::string text = fmt::format(
+        "/* Written by gpuport nvcc --toolkit: CUDA's <{0}> for host code compiled without nvcc is HIP's\n"
+        "   <{1}>, with CUDA's names defined as HIP's. */\n"
+        "#pragma once\n"
+        "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)\n"
+        "#define __HIP_PLATFORM_AMD__ 1\n"
+        "#endif\n"
+        "#include <{1}>\n"
+        "#include <gpuport/cuda_names.h>\n"
+        "/* CUDA's API is not [[nodiscard]]; HIP 6's is, and code written for CUDA ignores results. */\n"
+        "#if defined(__GNUC__)\n"
+        "#pragma GCC diagnostic ignored \"-Wunused-result\"\n"
+        "#endif\n",
+        e.cuda, e.hip);
+    fs::create_directories((dir / "include" / rel).parent_path(), ec);
+    if (auto err = write_file_atomic(dir / "include" / rel, text)) return err;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpuport::verify
