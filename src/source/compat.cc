@@ -110,6 +110,27 @@ constexpr std::string_view kAtomicMinMaxLongLong =
     "#endif\n";
 constexpr std::array<std::string_view, 2> kAtomicMinMaxTriggers = {"atomicMin", "atomicMax"};
 
+// CUDA's cache-hinted stores (__stcg, __stcs, __stwb, __stwt) have no HIP form: on AMD a plain
+// store (the hint is a cache policy, not a meaning); on NVIDIA CUDA's own. Two template
+// parameters, so that a value converts to the pointee as CUDA's overloads convert it.
+constexpr std::string_view kStoreHints =
+    "#if !defined(GPUPORT_STORE_HINTS)\n"
+    "#define GPUPORT_STORE_HINTS /* added by gpuport: HIP has no cache-hinted stores */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stcg(T* p, V v) { *p = v; }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stcs(T* p, V v) { *p = v; }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stwb(T* p, V v) { *p = v; }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stwt(T* p, V v) { *p = v; }\n"
+    "#else\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stcg(T* p, V v) { __stcg(p, v); }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stcs(T* p, V v) { __stcs(p, v); }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stwb(T* p, V v) { __stwb(p, v); }\n"
+    "template <typename T, typename V> __device__ static inline void gpuport_stwt(T* p, V v) { __stwt(p, v); }\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 4> kStoreHintsTriggers = {"gpuport_stcg", "gpuport_stcs", "gpuport_stwb",
+                                                                  "gpuport_stwt"};
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -506,7 +527,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 13> kShims = {{
+constexpr std::array<Shim, 14> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -520,6 +541,7 @@ constexpr std::array<Shim, 13> kShims = {{
     {"GPUPORT_SURF_MODE_ARG", kSurfMode, kSurfModeTriggers},
     {"GPUPORT_OCCUPANCY", kOccupancy, kOccupancyTriggers},
     {"GPUPORT_AMD_ATOMIC_MINMAX_LL", kAtomicMinMaxLongLong, kAtomicMinMaxTriggers},
+    {"GPUPORT_STORE_HINTS", kStoreHints, kStoreHintsTriggers},
 }};
 
 }  // namespace

@@ -440,7 +440,19 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   cmd.push_back("--rocm-device-lib-path=" + resolve_device_lib_dir(options.compiler).string());
   cmd.insert(cmd.end(), link_inputs.begin(), link_inputs.end());
   cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
-  cmd.insert(cmd.end(), c.link_flags.begin(), c.link_flags.end());
+  for (const auto& f : c.link_flags) {
+    // A HIP library this HIP cannot link here (hipBLASLt is in no Debian release) is left out:
+    // a program that calls it then fails to link by name, one that only lists it links.
+    const bool hip_library = f.starts_with("-l") && std::any_of(kLibraries.begin(), kLibraries.end(), [&](const auto& m) {
+                               return !m.second.empty() && f == "-l" + m.second;
+                             });
+    if (hip_library && !options.compiler.hip.can_link(f)) {
+      std::fprintf(stderr, "gpuport nvcc: note: %s is not available for HIP %s here; left off the link line\n", f.c_str(),
+                   options.compiler.hip.version.c_str());
+      continue;
+    }
+    cmd.push_back(f);
+  }
   if (!options.toolkit_root.empty()) cmd.push_back("-L" + (options.toolkit_root / "lib64").string());
   const auto hip_link = options.compiler.hip.link_flags();
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
