@@ -11,13 +11,17 @@ CUDA translated to HIP, compiled by clang-19 for gfx1100; include/ holds CUDA's 
 HIP's; lib64/ links the emulator's HIP runtime), so the programs the checks run execute on
 gpuport's gfx1100 emulator: every "validated" here is an emulated result.
 
+With --route project the cloned tree is first translated whole by `gpuport translate --project`
+(sources and CMake build, the original kept beside it) and the same recipe then builds the
+translation; nvcc, where a recipe still calls it, is the toolkit's.
+
 Where a machine has no network, the clone step is replaced by a `git archive` of the pinned
 version from a local mirror (--mirrors DIR, laid out DIR/OWNER+NAME/repo as the fetch tool
 leaves them); submodules are then absent and the row says so. Scripts named *perf* or
 *benchmark* measure speed, not correctness, and are not run (emulation is slow by design).
 
-usage: scale_validation.py GPUPORT RECIPES WORK [--mirrors DIR] [--clone] [--only NAME ...]
-                           [--timeout S] [--json FILE] [--hip-version V]
+usage: scale_validation.py GPUPORT RECIPES WORK [--route toolkit|project] [--mirrors DIR] [--clone]
+                           [--only NAME ...] [--timeout S] [--json FILE] [--hip-version V]
 RECIPES: a checkout of spectral-compute/scale-validation (its test.sh, util/, versions.txt), or
 its bare repository (a mirror), whose newest tree is unpacked into WORK/recipes.
 Prints a markdown table: project, version, source, build, validate, seconds, first error, class.
@@ -183,7 +187,7 @@ def run_project(name, a, recipes, vers, toolkit, env):
         shutil.rmtree(work)
     work.mkdir(parents=True)
     log_path = work / "gpuport-validation.log"
-    row = {"project": name, "version": vers.get(name, ""), "source": "", "build": "not reached",
+    row = {"project": name, "version": vers.get(name, ""), "source": "", "translate": "-", "build": "not reached",
            "validate": "not reached", "seconds": 0, "first_error": "", "class": ""}
     t0 = time.time()
     scripts = sorted(p for p in folder.iterdir() if p.suffix == ".sh")
@@ -215,6 +219,24 @@ def run_project(name, a, recipes, vers, toolkit, env):
                 row["class"] = "source"
                 return row
         row["source"] = "; ".join(notes)
+
+    if a.route == "project":
+        # gpuport's own route: each cloned tree translated whole (sources and CMake build) in
+        # its place, the original kept beside it as NAME.cuda; then the same recipe.
+        for tree in [p for p in work.iterdir() if p.is_dir()]:
+            original = tree.with_name(tree.name + ".cuda")
+            tree.rename(original)
+            with open(log_path, "a") as log:
+                log.write(f"--------------- gpuport translate --project {tree.name} ---------------\n")
+            rc = run_script([a.gpuport, "translate", "--hip-version", a.hip_version, "--project", str(original), "-o", str(tree)],
+                            work, env, a.timeout, log_path)
+            if not tree.is_dir():
+                row["build"] = "translate failed"
+                row["first_error"] = first_error(log_path.read_text(errors="replace"))
+                row["class"] = "translate"
+                row["seconds"] = round(time.time() - t0)
+                return row
+            row["translate"] = "ok" if rc == 0 else "with errors (files kept unchanged)"
 
     # Patch, build, check: the first step that fails ends the project, as in SCALE's test.sh.
     for step in steps:
@@ -254,6 +276,9 @@ def main():
     p.add_argument("--timeout", type=int, default=1800, help="seconds per script")
     p.add_argument("--hip-version", default="6.4")
     p.add_argument("--json", help="also write the rows here")
+    p.add_argument("--route", choices=["toolkit", "project"], default="toolkit",
+                   help="toolkit: SCALE's route, the project's build with gpuport nvcc as its nvcc; project: "
+                        "`gpuport translate --project` first, then the same recipe")
     a = p.parse_args()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
@@ -305,7 +330,7 @@ def main():
         print(json.dumps(row), file=sys.stderr, flush=True)
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(rows, indent=1) + "\n")
-    cols = ["project", "version", "source", "build", "validate", "seconds", "first_error", "class"]
+    cols = ["project", "version", "source", "translate", "build", "validate", "seconds", "first_error", "class"]
     print("| " + " | ".join(cols + ["SCALE 1.7.1"]) + " |")
     print("|" + " --- |" * (len(cols) + 1))
     for r in rows:

@@ -240,11 +240,26 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
 
 namespace {
 
-// One command, its output passed on: what nvcc shows of the passes it runs.
-bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options) {
+// Every `from` folder prefix in `text` made `to`.
+std::string replace_folder(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t hit; (hit = text.find(from, at)) != std::string::npos; at = hit + from.size()) out += text.substr(at, hit - at) + to;
+  return out + text.substr(at);
+}
+
+// A translation's folder and its original's: the compilers' messages about the first are
+// shown about the second, where the user's files are.
+struct Twin {
+  std::string translated, original;  // both ending in '/'
+};
+
+// One command, its output passed on: what nvcc shows of the passes it runs. With a twin, the
+// output is read first and the translation's paths in it named as the originals.
+bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options, const Twin* twin = nullptr) {
   ProcessOptions p;
   p.timeout = std::chrono::seconds(0);
-  p.pass_through = true;
+  p.pass_through = twin == nullptr;
   if (options.verbose) {
     std::string line;
     for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
@@ -252,6 +267,11 @@ bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options)
   }
   const auto r = run_process(argv, p);
   if (!r.started) std::fprintf(stderr, "gpuport nvcc: cannot run %s\n", argv[0].c_str());
+  if (twin) {
+    std::fwrite(r.out.data(), 1, r.out.size(), stdout);
+    const std::string err = replace_folder(r.err, twin->translated, twin->original);
+    std::fwrite(err.data(), 1, err.size(), stderr);
+  }
   return r.succeeded();
 }
 
@@ -270,11 +290,7 @@ std::optional<Diagnostic> restore_dependency_paths(const NvccCommand& c, const f
   if (deps.empty() || !fs::is_regular_file(deps, ec)) return std::nullopt;
   auto text = read_file(deps, 64 << 20);
   if (!text) return text.diagnostics().front();
-  const std::string from = translated_root.string() + "/", to = original_root.string() + "/";
-  std::string out;
-  std::size_t at = 0;
-  for (std::size_t hit; (hit = text->find(from, at)) != std::string::npos; at = hit + from.size()) out += text->substr(at, hit - at) + to;
-  out += text->substr(at);
+  const std::string out = replace_folder(*text, translated_root.string() + "/", original_root.string() + "/");
   if (out == *text) return std::nullopt;
   return write_file_atomic(deps, out);
 }
@@ -422,7 +438,8 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back("-o");
       cmd.push_back(c.output.string());
     }
-    if (!run(cmd, options)) return 1;
+    const Twin twin{u.translated_root.string() + "/", u.original_root.string() + "/"};
+    if (!run(cmd, options, &twin)) return 1;
     if (auto err = restore_dependency_paths(c, u.translated_root, u.original_root)) {
       std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
       return 1;
