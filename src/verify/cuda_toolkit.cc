@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <vector>
 
 #include "common/file_io.h"
 
@@ -33,6 +35,25 @@ Diagnostic folder_error(const fs::path& path, const std::string& message) {
 // The folder holding HIP's headers (hip/, hipblas/, thrust/, ...) for an unpacked HIP; the
 // system's HIP is on the host compiler's default path already.
 fs::path hip_include_dir(const HipTarget& hip) { return hip.root.empty() ? fs::path() : hip.root / "usr" / "include"; }
+
+// The include guards of CUDA's headers (as CUDA 12 and 13 spell them), defined by the headers
+// here as by CUDA's own: code tests them (`#ifndef __DRIVER_TYPES_H__` before declaring
+// cudaStream_t itself, as GPUJPEG's public header does). A header also defines the guards of
+// the headers CUDA's includes.
+std::string cuda_guards(std::string_view header) {
+  static const std::map<std::string_view, std::vector<std::string_view>> kGuards = {
+      {"cuda_runtime.h", {"__CUDA_RUNTIME_H__", "__CUDA_RUNTIME_API_H__", "__DRIVER_TYPES_H__", "__VECTOR_TYPES_H__"}},
+      {"cuda_runtime_api.h", {"__CUDA_RUNTIME_API_H__", "__DRIVER_TYPES_H__", "__VECTOR_TYPES_H__"}},
+      {"builtin_types.h", {"__DRIVER_TYPES_H__", "__VECTOR_TYPES_H__"}},
+      {"driver_types.h", {"__DRIVER_TYPES_H__"}},
+      {"vector_types.h", {"__VECTOR_TYPES_H__"}},
+      {"cuda.h", {"__cuda_cuda_h__"}},
+  };
+  std::string out;
+  if (const auto it = kGuards.find(header); it != kGuards.end())
+    for (auto g : it->second) out += fmt::format("#ifndef {0}\n#define {0}\n#endif\n", g);
+  return out;
+}
 
 }  // namespace
 
@@ -116,11 +137,12 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
         "#endif\n"
         "#include <{1}>\n"
         "#include <gpuport/cuda_names.h>\n"
+        "{2}"
         "/* CUDA's API is not [[nodiscard]]; HIP 6's is, and code written for CUDA ignores results. */\n"
         "#if defined(__GNUC__)\n"
         "#pragma GCC diagnostic ignored \"-Wunused-result\"\n"
         "#endif\n",
-        e.cuda, e.hip);
+        e.cuda, e.hip, cuda_guards(e.cuda));
     fs::create_directories((dir / "include" / rel).parent_path(), ec);
     if (auto err = write_file_atomic(dir / "include" / rel, text)) return err;
   }

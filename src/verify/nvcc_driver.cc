@@ -201,6 +201,14 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       } else {
         c.link_flags.push_back("-l" + v);
       }
+    } else if (value_of("-Werror", v) || value_of("--Werror", v)) {
+      // nvcc's -Werror names kinds of its own warnings; all-warnings is clang's -Werror.
+      if (v == "all-warnings") c.compile_flags.push_back("-Werror");
+      else c.notes.push_back(fmt::format("-Werror {} dropped: a kind of nvcc's own warnings", v));
+    } else if (a.starts_with("-W") && a.size() > 2) {
+      // Warning options (GCC's and clang's spelling, which builds written for SCALE or clang
+      // pass to nvcc) reach both compilers.
+      c.compile_flags.push_back(a);
     } else if (a.starts_with("-O") && a.size() <= 3) {
       c.compile_flags.push_back(a);
     } else if (value_of("-std", v) || value_of("--std", v)) {
@@ -240,6 +248,14 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
 
 namespace {
 
+std::vector<std::string> split_colons(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  for (std::size_t colon; (colon = value.find(':', at)) != std::string::npos; at = colon + 1) out.push_back(value.substr(at, colon - at));
+  out.push_back(value.substr(at));
+  return out;
+}
+
 // Every `from` folder prefix in `text` made `to`.
 std::string replace_folder(const std::string& text, const std::string& from, const std::string& to) {
   std::string out;
@@ -260,6 +276,21 @@ bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options,
   ProcessOptions p;
   p.timeout = std::chrono::seconds(0);
   p.pass_through = twin == nullptr;
+  if (!options.toolkit_root.empty()) {
+    // SCALE's recipes put the toolkit's include/ on CPATH, which compilers search as -I; the
+    // commands name it as a system folder already.
+    for (const char* var : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH"}) {
+      const char* value = std::getenv(var);
+      if (!value) continue;
+      std::string kept;
+      for (const auto& dir : split_colons(value)) {
+        std::error_code ec;
+        if (fs::weakly_canonical(dir, ec) == fs::weakly_canonical(options.toolkit_root / "include", ec)) continue;
+        kept += (kept.empty() ? "" : ":") + dir;
+      }
+      p.environment[var] = kept;
+    }
+  }
   if (options.verbose) {
     std::string line;
     for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
@@ -399,6 +430,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   }
 
   const std::vector<std::string> hip = hip_clang_command(options.compiler);
+  const fs::path toolkit_include = options.toolkit_root.empty() ? fs::path() : fs::weakly_canonical(options.toolkit_root / "include", ec);
   for (const auto& u : units) {
     std::vector<std::string> cmd;
     if (u.language == NvccLanguage::cuda) {
@@ -428,7 +460,15 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     }
     cmd.insert(cmd.end(), c.compile_flags.begin(), c.compile_flags.end());
     cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
-    for (const auto& d : u.include_dirs) cmd.push_back("-I" + d.string());
+    for (const auto& d : u.include_dirs) {
+      // The toolkit's include/ holds HIP's headers under links: searched as system headers, as
+      // HIP's own folder is, so that their warnings stay out of the build's output.
+      if (toolkit_include.empty() || fs::weakly_canonical(d, ec) != toolkit_include) cmd.push_back("-I" + d.string());
+    }
+    if (!toolkit_include.empty()) {
+      cmd.push_back("-isystem");
+      cmd.push_back(toolkit_include.string());
+    }
     cmd.push_back(c.phase == NvccPhase::preprocess ? "-E" : "-c");
     cmd.push_back(u.translated.string());
     if (c.phase != NvccPhase::preprocess) {
@@ -439,7 +479,8 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back(c.output.string());
     }
     const Twin twin{u.translated_root.string() + "/", u.original_root.string() + "/"};
-    if (!run(cmd, options, &twin)) return 1;
+    const bool to_stdout = c.phase == NvccPhase::preprocess && c.output.empty();  // not held in memory
+    if (!run(cmd, options, to_stdout ? nullptr : &twin)) return 1;
     if (auto err = restore_dependency_paths(c, u.translated_root, u.original_root)) {
       std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
       return 1;

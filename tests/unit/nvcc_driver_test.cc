@@ -87,6 +87,11 @@ TEST(NvccDriver, TakesCMakesCommandLines) {
   EXPECT_FALSE(parse_nvcc_command({"-fvisibility=hidden", "a.cu"}).ok());  // not forwarded without the option
   EXPECT_EQ(parse({"-M", "a.cu", "-MT", "a.o", "-o", "a.d"}).phase, NvccPhase::preprocess);
   EXPECT_FALSE(parse_nvcc_command({"--options-file", (tmp.path() / "missing.rsp").string(), "a.cu"}).ok());
+  // Warning options reach the compilers; nvcc's -Werror takes a kind.
+  const auto w = parse({"-Wno-unused-result", "-Werror", "all-warnings", "-Werror=reorder", "a.cu"});
+  EXPECT_TRUE(has(w.compile_flags, "-Wno-unused-result"));
+  EXPECT_TRUE(has(w.compile_flags, "-Werror"));
+  EXPECT_EQ(w.notes.size(), 1u);
 }
 
 }  // namespace
