@@ -92,17 +92,22 @@ def first_error(log):
 
 
 def classify(error):
-    """The first error's class, as issue 28 names them."""
+    """The first error's class, as issue 28 names them, plus what this machine lacks."""
     e = error.lower()
-    if "gpuport nvcc" in e and "not supported" in e:
-        return "nvcc option"
-    if "cannot find -l" in e or "could not find" in e or "no such file" in e and (".h" in e or ".hpp" in e):
-        return "missing dependency"
-    if "cmake" in e:
-        return "cmake"
     if "timed out" in e:
         return "time"
-    if "error:" in e:
+    if "download" in e or "could not resolve host" in e or "installing" in e and "failed" in e:
+        return "network (offline)"
+    if "modulenotfounderror" in e or "cannot find -l" in e or "error while loading shared libraries" in e \
+            or ("no such file" in e and re.search(r"\.(h|hpp|cuh)\b", e)) or "could not find" in e:
+        return "missing dependency"
+    if "gpuport nvcc" in e and "not supported" in e:
+        return "nvcc option"
+    if "[unsupported-" in e or "[inline-ptx]" in e:
+        return "translation"
+    if "cmake" in e:
+        return "cmake"
+    if "error:" in e or "error " in e:
         return "compile"
     return "other"
 

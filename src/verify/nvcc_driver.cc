@@ -95,7 +95,9 @@ std::vector<std::string> split_commas(const std::string& value) {
   std::size_t at = 0;
   while (at <= value.size()) {
     const std::size_t comma = value.find(',', at);
-    const std::string item = value.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    std::string item = value.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    // FindCUDA writes each host flag quoted: -Xcompiler ,"-O3","-fPIC"
+    if (item.size() >= 2 && item.front() == '"' && item.back() == '"') item = item.substr(1, item.size() - 2);
     if (!item.empty()) out.push_back(item);
     if (comma == std::string::npos) break;
     at = comma + 1;
@@ -438,6 +440,9 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       // HIP 6 marks its API [[nodiscard]], CUDA does not: code written for nvcc ignores results
       // freely, and clang's warnings about it would bury the program's own.
       cmd.push_back("-Wno-unused-result");
+      // A narrowing conversion of a value known only at run time inside braces is an error
+      // for clang and a warning for nvcc's front end and GCC: code that builds with nvcc has them.
+      cmd.push_back("-Wno-error=c++11-narrowing");
       if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
       if (c.shared) cmd.push_back("-fPIC");
       if (u.identification) {

@@ -83,6 +83,8 @@ TEST(NvccDriver, TakesCMakesCommandLines) {
   EXPECT_EQ(c.include_dirs, (std::vector<std::filesystem::path>{"/src/include", "/src/with space"}));
   EXPECT_TRUE(has(c.compile_flags, "/opt/sys"));
   EXPECT_EQ(c.host_flags, (std::vector<std::string>{"-fvisibility=hidden", "-fPIC"}));
+  // FindCUDA quotes each host flag after a leading comma.
+  EXPECT_EQ(parse({"-Xcompiler", ",\"-O3\",\"-fno-builtin\"", "a.cu"}).host_flags, (std::vector<std::string>{"-O3", "-fno-builtin"}));
   EXPECT_EQ(c.phase, NvccPhase::compile);
   EXPECT_FALSE(parse_nvcc_command({"-fvisibility=hidden", "a.cu"}).ok());  // not forwarded without the option
   EXPECT_EQ(parse({"-M", "a.cu", "-MT", "a.o", "-o", "a.d"}).phase, NvccPhase::preprocess);
