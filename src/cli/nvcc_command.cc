@@ -18,6 +18,7 @@ Action add_nvcc_command(CLI::App& app) {
                                          "(make NVCC=\"gpuport nvcc\")");
   cmd->prefix_command();
   cmd->allow_extras();
+  cmd->set_help_flag();  // nvcc's --help and -h are the driver's: they list every nvcc option
   return [cmd] {
     std::vector<std::string> args = cmd->remaining();
     std::string version(verify::kDefaultHipVersion);

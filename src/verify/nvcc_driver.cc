@@ -15,6 +15,7 @@
 #include "common/temporary.h"
 #include "source/compile_db.h"
 #include "source/project.h"
+#include "verify/nvcc_options.h"
 
 namespace gpuport::verify {
 namespace fs = std::filesystem;
@@ -44,52 +45,6 @@ const std::map<std::string, std::string, std::less<>> kLibraries = {
     {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
 };
 
-// nvcc options whose meaning clang has by default or that name NVIDIA's code generation: read,
-// noted, and dropped. The value says why.
-const std::map<std::string, std::string, std::less<>> kDroppedFlags = {
-    {"-m64", "64-bit host code is clang's default"},
-    {"--expt-relaxed-constexpr", "clang allows constexpr calls across host and device"},
-    {"-expt-relaxed-constexpr", "clang allows constexpr calls across host and device"},
-    {"--expt-extended-lambda", "clang takes __device__ lambdas as they are"},
-    {"-expt-extended-lambda", "clang takes __device__ lambdas as they are"},
-    {"--extended-lambda", "clang takes __device__ lambdas as they are"},
-    {"-extended-lambda", "clang takes __device__ lambdas as they are"},
-    {"-Wno-deprecated-gpu-targets", "about NVIDIA architectures"},
-    {"--Wno-deprecated-gpu-targets", "about NVIDIA architectures"},
-    {"-Wno-deprecated-declarations", "passed to clang"},
-    {"--keep", "nvcc's intermediate files"},
-    {"-keep", "nvcc's intermediate files"},
-    {"-prec-div=true", "clang's default"},
-    {"-prec-sqrt=true", "clang's default"},
-    {"-ftz=false", "clang's default"},
-    {"-fmad=true", "clang's default"},
-};
-
-// nvcc options that take the next argument (or `=value`) and whose meaning is NVIDIA's code
-// generation or nvcc's own host compiler: dropped with why.
-const std::map<std::string, std::string, std::less<>> kDroppedWithValue = {
-    {"-arch", "AMD code is built for gfx1100"},        {"--gpu-architecture", "AMD code is built for gfx1100"},
-    {"-code", "AMD code is built for gfx1100"},        {"--gpu-code", "AMD code is built for gfx1100"},
-    {"-gencode", "AMD code is built for gfx1100"},     {"--generate-code", "AMD code is built for gfx1100"},
-    {"-Xptxas", "ptxas options have no AMD meaning"},   {"--ptxas-options", "ptxas options have no AMD meaning"},
-    {"-maxrregcount", "use __launch_bounds__ for register limits"},
-    {"--maxrregcount", "use __launch_bounds__ for register limits"},
-    {"-ccbin", "clang-19 compiles the host code too"},  {"--compiler-bindir", "clang-19 compiles the host code too"},
-    {"-Xcudafe", "nvcc's front end"},                   {"-t", "nvcc's parallel threads"},
-    {"--threads", "nvcc's parallel threads"},
-};
-
-// nvcc options with a clang equivalent.
-const std::map<std::string, std::string, std::less<>> kClangEquivalent = {
-    {"--use_fast_math", "-ffast-math"},    {"-use_fast_math", "-ffast-math"},   {"-lineinfo", "-gline-tables-only"},
-    {"--generate-line-info", "-gline-tables-only"}, {"-G", "-g"},              {"--device-debug", "-g"},
-    {"-g", "-g"},                          {"--debug", "-g"},                    {"-w", "-w"},
-    {"--default-stream=per-thread", "-fgpu-default-stream=per-thread"},
-    {"-default-stream=per-thread", "-fgpu-default-stream=per-thread"},
-    {"-ftz=true", "-fgpu-flush-denormals-to-zero"}, {"--ftz=true", "-fgpu-flush-denormals-to-zero"},
-    {"-fmad=false", "-ffp-contract=off"},  {"--fmad=false", "-ffp-contract=off"},
-};
-
 std::vector<std::string> split_commas(const std::string& value) {
   std::vector<std::string> out;
   std::size_t at = 0;
@@ -110,8 +65,9 @@ std::vector<std::string> split_commas(const std::string& value) {
 Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments) {
   NvccCommand c;
   std::vector<std::string> args = arguments;  // --options-file splices its contents in
-  c.forward_unknown = std::find(args.begin(), args.end(), "-forward-unknown-to-host-compiler") != args.end() ||
-                      std::find(args.begin(), args.end(), "--forward-unknown-to-host-compiler") != args.end();
+  for (const char* f : {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-linker",
+                        "--forward-unknown-to-host-linker", "-forward-unknown-opts", "--forward-unknown-opts"})
+    c.forward_unknown = c.forward_unknown || std::find(args.begin(), args.end(), f) != args.end();
   bool forced = false;  // -x cu / c / c++ given
   NvccLanguage forced_language = NvccLanguage::object;
   int options_files = 0;
@@ -144,12 +100,30 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       c.inputs.push_back(std::move(in));
       continue;
     }
-    // Whole options first: `-lineinfo` is not `-l ineinfo`.
-    if (const auto eq = kClangEquivalent.find(a); eq != kClangEquivalent.end()) {
-      c.compile_flags.push_back(eq->second);
-    } else if (const auto dropped = kDroppedFlags.find(a); dropped != kDroppedFlags.end()) {
-      c.notes.push_back(fmt::format("{} dropped: {}", a, dropped->second));
-    } else if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler") {
+    // Whole options of the table first (`-lineinfo` is not `-l ineinfo`): those replaced by a
+    // clang option, dropped or refused.
+    const std::string name = a.substr(0, a.find('='));
+    if (const NvccOption* row = find_nvcc_option(name); row && row->action != NvccOptionAction::handled) {
+      if (row->takes_value && name.size() < a.size()) {
+        v = a.substr(name.size() + 1);
+      } else if (row->takes_value) {
+        if (i + 1 >= args.size()) return usage_error(fmt::format("{} needs a value", name));
+        v = args[++i];
+      } else if (name.size() < a.size()) {
+        return usage_error(fmt::format("{} takes no value", name));
+      }
+      switch (row->action) {
+        case NvccOptionAction::clang: c.compile_flags.push_back(std::string(row->text) + v); break;
+        case NvccOptionAction::dropped: c.notes.push_back(fmt::format("{} dropped: {}", name, row->text)); break;
+        case NvccOptionAction::refused:
+          return usage_error(fmt::format("option {} is not supported by gpuport nvcc: {}", name, row->text));
+        case NvccOptionAction::handled: break;
+      }
+      continue;
+    }
+    if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler" ||
+        a == "-forward-unknown-to-host-linker" || a == "--forward-unknown-to-host-linker" || a == "-forward-unknown-opts" ||
+        a == "--forward-unknown-opts") {
       // read before the loop
     } else if (value_of("--options-file", v) || value_of("-optf", v)) {
       // CMake's response files hold include folders and flags, shell-quoted.
@@ -158,8 +132,6 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       if (!text) return usage_error(fmt::format("--options-file {}: cannot read it", v));
       const auto more = source::split_command_line(*text);
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, more.begin(), more.end());
-    } else if (value_of("--keep-dir", v) || value_of("-keep-dir", v)) {
-      c.notes.push_back(fmt::format("{} dropped: nvcc's intermediate files", a));
     } else if (a == "-c" || a == "--compile") {
       c.phase = NvccPhase::compile;
     } else if (a == "-dc" || a == "--device-c") {
@@ -169,8 +141,14 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       c.phase = NvccPhase::device_link;
     } else if (a == "-E" || a == "--preprocess") {
       c.phase = NvccPhase::preprocess;
+    } else if (a == "-lib" || a == "--lib") {
+      c.phase = NvccPhase::library;
+    } else if (a == "-link" || a == "--link") {
+      c.phase = NvccPhase::link;
     } else if (a == "--version" || a == "-V") {
       c.phase = NvccPhase::version;
+    } else if (a == "--help" || a == "-h") {
+      c.phase = NvccPhase::help;
     } else if (value_of("-rdc", v) || value_of("--relocatable-device-code", v)) {
       if (v != "true" && v != "false") return usage_error(fmt::format("{} takes true or false, not {}", a, v));
       c.relocatable_device_code = v == "true";
@@ -180,6 +158,8 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       c.verbose = true;
     } else if (value_of("-o", v) || value_of("--output-file", v)) {
       c.output = v;
+    } else if (value_of("-odir", v) || value_of("--output-directory", v)) {
+      c.output_dir = v;
     } else if (value_of("-x", v) || value_of("--x", v)) {
       forced = v != "none";
       if (v == "cu") forced_language = NvccLanguage::cuda;
@@ -187,21 +167,25 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       else if (v == "c++") forced_language = NvccLanguage::cxx;
       else if (v != "none") return usage_error(fmt::format("-x {}: gpuport nvcc takes cu, c, c++ and none", v));
     } else if (attached("-I", v) || value_of("--include-path", v)) {
-      c.include_dirs.emplace_back(v);
+      for (auto& d : split_commas(v)) c.include_dirs.emplace_back(d);
     } else if (attached("-isystem", v) || value_of("--system-include", v)) {
-      c.compile_flags.push_back("-isystem");
-      c.compile_flags.push_back(v.starts_with("=") ? v.substr(1) : v);  // CMake writes -isystem=DIR
+      for (auto& d : split_commas(v.starts_with("=") ? v.substr(1) : v)) {  // CMake writes -isystem=DIR
+        c.compile_flags.push_back("-isystem");
+        c.compile_flags.push_back(d);
+      }
     } else if (attached("-D", v) || value_of("--define-macro", v)) {
       c.compile_flags.push_back("-D" + v);
     } else if (attached("-U", v) || value_of("--undefine-macro", v)) {
       c.compile_flags.push_back("-U" + v);
     } else if (attached("-L", v) || value_of("--library-path", v)) {
-      c.link_flags.push_back("-L" + v);
+      for (auto& d : split_commas(v)) c.link_flags.push_back("-L" + d);
     } else if (attached("-l", v) || value_of("--library", v)) {
-      if (const auto m = kLibraries.find(v); m != kLibraries.end()) {
-        if (!m->second.empty()) c.link_flags.push_back("-l" + m->second);  // cudart: HIP's link flags hold libamdhip64
-      } else {
-        c.link_flags.push_back("-l" + v);
+      for (auto& lib : split_commas(v)) {
+        if (const auto m = kLibraries.find(lib); m != kLibraries.end()) {
+          if (!m->second.empty()) c.link_flags.push_back("-l" + m->second);  // cudart: HIP's link flags hold libamdhip64
+        } else {
+          c.link_flags.push_back("-l" + lib);
+        }
       }
     } else if (value_of("-Werror", v) || value_of("--Werror", v)) {
       // nvcc's -Werror names kinds of its own warnings; all-warnings is clang's -Werror.
@@ -211,40 +195,52 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       // Warning options (GCC's and clang's spelling, which builds written for SCALE or clang
       // pass to nvcc) reach both compilers.
       c.compile_flags.push_back(a);
+    } else if (a == "-O" && i + 1 < args.size() && (args[i + 1].size() == 1 && std::string_view("0123s").find(args[i + 1][0]) != std::string_view::npos)) {
+      c.compile_flags.push_back("-O" + args[++i]);  // nvcc's `-O 3`
     } else if (a.starts_with("-O") && a.size() <= 3) {
       c.compile_flags.push_back(a);
+    } else if (value_of("--optimize", v)) {
+      c.compile_flags.push_back("-O" + v);
     } else if (value_of("-std", v) || value_of("--std", v)) {
       c.compile_flags.push_back("-std=" + v);
     } else if (value_of("-Xcompiler", v) || value_of("--compiler-options", v)) {
       for (auto& f : split_commas(v)) c.host_flags.push_back(f);
     } else if (value_of("-Xlinker", v) || value_of("--linker-options", v)) {
       for (auto& f : split_commas(v)) c.link_flags.push_back("-Wl," + f);
-    } else if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MP") {
-      c.compile_flags.push_back(a);
-    } else if (value_of("-MF", v) || value_of("-MT", v)) {
-      c.compile_flags.push_back(a.substr(0, 3));
+    } else if (value_of("-Xarchive", v) || value_of("--archive-options", v)) {
+      for (auto& f : split_commas(v)) c.archive_flags.push_back(f);
+    } else if (value_of("-ftz", v) || value_of("--ftz", v)) {
+      if (v == "true") c.compile_flags.push_back("-fgpu-flush-denormals-to-zero");
+    } else if (value_of("-fmad", v) || value_of("--fmad", v)) {
+      if (v == "false") c.compile_flags.push_back("-ffp-contract=off");
+    } else if (value_of("-prec-div", v) || value_of("--prec-div", v) || value_of("-prec-sqrt", v) ||
+               value_of("--prec-sqrt", v)) {
+      if (v == "false") c.notes.push_back(fmt::format("{} dropped: clang's divisions and square roots stay IEEE", a));
+    } else if (value_of("-default-stream", v) || value_of("--default-stream", v)) {
+      if (v == "per-thread") c.compile_flags.push_back("-fgpu-default-stream=per-thread");
+      else if (v != "legacy" && v != "null") return usage_error(fmt::format("{} takes legacy, null or per-thread", name));
+    } else if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MP" || a == "--generate-dependencies" ||
+               a == "--generate-nonsystem-dependencies" || a == "--generate-dependencies-with-compile" ||
+               a == "--generate-nonsystem-dependencies-with-compile" || a == "--generate-dependency-targets") {
+      const NvccOption* row = find_nvcc_option(a);
+      c.compile_flags.emplace_back(row->short_name);
+    } else if (value_of("-MF", v) || value_of("--dependency-output", v)) {
+      c.compile_flags.push_back("-MF");
       c.compile_flags.push_back(v);
+    } else if (value_of("-MT", v) || value_of("--dependency-target-name", v)) {
+      c.compile_flags.push_back("-MT");
+      c.compile_flags.push_back(v);
+    } else if (c.forward_unknown) {
+      c.host_flags.push_back(a);  // as nvcc does: the option alone, for the host compiler
     } else {
-      bool known = false;
-      for (const auto& [name, why] : kDroppedWithValue)
-        if (a == name || (a.starts_with(name) && a.size() > name.size() && (a[name.size()] == '=' || name == "-arch"))) {
-          if (a == name) ++i;  // its value
-          c.notes.push_back(fmt::format("{} dropped: {}", name, why));
-          known = true;
-          break;
-        }
-      if (!known && c.forward_unknown) {
-        c.host_flags.push_back(a);  // as nvcc does: the option alone, for the host compiler
-      } else if (!known) {
-        return usage_error(fmt::format("option {} is not supported by gpuport nvcc", a));
-      }
+      return usage_error(fmt::format("option {} is not supported by gpuport nvcc", a));
     }
   }
   // -M alone lists dependencies (CMake's dependency scan): a preprocessing run.
   if (c.phase == NvccPhase::link && (std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
                                      std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end()))
     c.phase = NvccPhase::preprocess;
-  if (c.phase != NvccPhase::version && c.inputs.empty()) return usage_error("no input files");
+  if (c.phase != NvccPhase::version && c.phase != NvccPhase::help && c.inputs.empty()) return usage_error("no input files");
   return c;
 }
 
@@ -343,6 +339,18 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
                 kNvccCudaMajor, kNvccCudaMinor);
     return 0;
   }
+  if (c.phase == NvccPhase::help) {
+    std::printf("gpuport nvcc: nvcc's command line, built for AMD %s: CUDA sources are translated to HIP %s and compiled\n"
+                "by clang-19, host sources by gcc/g++, programs linked with HIP's runtime. Every nvcc option is read:\n"
+                "handled, replaced by clang's, dropped with the reason (-v shows it) or refused with the reason.\n"
+                "`gpuport nvcc --toolkit DIR` writes a CUDA toolkit folder whose bin/nvcc this is.\n",
+                options.compiler.amd_arch.c_str(), options.compiler.hip.version.c_str());
+    std::printf("\nnvcc's options (nvcc 11.8 and 13.0):\n");
+    for (const auto& o : nvcc_options())
+      std::printf("  %s (%s)%s  %s: %s\n", std::string(o.long_name).c_str(), std::string(o.short_name).c_str(),
+                  o.takes_value ? " VALUE" : "", std::string(nvcc_action_name(o.action)).c_str(), std::string(o.text).c_str());
+    return 0;
+  }
   const std::string toolkit_libraries =
       options.toolkit_root.empty() ? std::string() : shell_quote("-L" + (options.toolkit_root / "lib64").string());
   if (options.verbose && !options.toolkit_root.empty()) {
@@ -420,7 +428,9 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     // generated ones) are still found.
     u.include_dirs.push_back(fs::absolute(in.path, ec).parent_path());
     if (c.phase == NvccPhase::compile) {
-      u.object = !c.output.empty() ? c.output : fs::path(in.path.filename()).replace_extension(".o");
+      u.object = !c.output.empty()       ? c.output
+                 : c.output_dir.empty() ? fs::path(in.path.filename()).replace_extension(".o")
+                                        : c.output_dir / fs::path(in.path.filename()).replace_extension(".o");
     } else {
       u.object = tmp.path() / fmt::format("unit{}.o", index);
     }
@@ -491,6 +501,13 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       return 1;
     }
     link_inputs.push_back(u.object.string());
+  }
+  if (c.phase == NvccPhase::library) {
+    std::vector<std::string> ar = {"ar", "rcs"};
+    ar.insert(ar.end(), c.archive_flags.begin(), c.archive_flags.end());
+    ar.push_back(c.output.empty() ? "a.a" : c.output.string());
+    ar.insert(ar.end(), link_inputs.begin(), link_inputs.end());
+    return run(ar, options) ? 0 : 1;
   }
   if (c.phase != NvccPhase::link) return 0;
 

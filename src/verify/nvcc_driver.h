@@ -34,7 +34,9 @@ enum class NvccPhase {
   compile,       // -c: one object per input
   device_link,   // -dlink: clang links device code with the executable (-fgpu-rdc), so an empty object
   preprocess,    // -E
+  library,       // -lib: compile, then a static library of the objects
   version,       // --version
+  help,          // --help
 };
 
 // nvcc's command line, read.
@@ -42,6 +44,7 @@ struct NvccCommand {
   NvccPhase phase = NvccPhase::link;
   std::vector<NvccInput> inputs;
   std::filesystem::path output;                  // -o; empty: nvcc's default (a.out, NAME.o)
+  std::filesystem::path output_dir;              // -odir: where -c puts its objects
   bool relocatable_device_code = false;          // -rdc=true, -dc
   bool shared = false;                           // -shared
   bool verbose = false;                          // -v: each command on stderr
@@ -49,6 +52,7 @@ struct NvccCommand {
   std::vector<std::filesystem::path> include_dirs;  // -I, also for finding the local headers to translate
   std::vector<std::string> host_flags;           // -Xcompiler, for host and device compilation
   std::vector<std::string> link_flags;           // -L, -l (CUDA's libraries mapped), -Xlinker
+  std::vector<std::string> archive_flags;        // -Xarchive, for -lib
   std::vector<std::string> notes;                // options read but not needed by clang, with why
   // -forward-unknown-to-host-compiler (CMake passes it): options nvcc does not know go to the
   // host compiler, as nvcc does, instead of being refused.

@@ -31,6 +31,11 @@ if shutil.which("clang++-19") and os.path.exists("/usr/include/hip/hip_runtime.h
 if shutil.which("cmake") and os.path.exists("/usr/bin/hipcc") and \
         os.path.exists("/usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake"):
     config.available_features.add("cmake-hip")
+# nvcc's own option lists (`nvcc --help`), to compare gpuport nvcc's table with.
+if os.access("/usr/lib/nvidia-cuda-toolkit/bin/nvcc", os.X_OK):
+    config.available_features.add("nvcc11")
+if os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+    config.available_features.add("nvcc13")
 # CMake's CUDA language with CUDA 13's nvcc (which takes Debian's gcc 12 as its host compiler).
 if shutil.which("cmake") and os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
     config.available_features.add("cmake-cuda13")
