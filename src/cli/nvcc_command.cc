@@ -1,5 +1,5 @@
-// `gpuport nvcc [--hip-version V] NVCC-ARGS...`: nvcc's command line, built for AMD gfx1100
-// (verify/nvcc_driver.h). Everything after the subcommand is nvcc's, read by the library.
+// `gpuport nvcc [--hip-version V] [--hip-sources] NVCC-ARGS...`: nvcc's command line, built for
+// AMD gfx1100 (verify/nvcc_driver.h); --hip-sources: the sources are HIP already. Everything after the subcommand is nvcc's, read by the library.
 // `gpuport nvcc [--hip-version V] --toolkit DIR` writes a folder laid out as a CUDA toolkit
 // whose nvcc this is, for Makefiles that take CUDA_DIR and for CMake's CMAKE_CUDA_COMPILER. Its
 // bin/nvcc passes `--toolkit-root DIR` after the HIP version.
@@ -30,6 +30,11 @@ Action add_nvcc_command(CLI::App& app) {
     if (args.size() >= 2 && args[0] == "--toolkit-root") {
       toolkit_root = args[1];
       args.erase(args.begin(), args.begin() + 2);
+    }
+    bool translate = true;  // --hip-sources: written into Makefiles by translate --project
+    if (!args.empty() && args[0] == "--hip-sources") {
+      translate = false;
+      args.erase(args.begin());
     }
     const auto hip = verify::hip_target(version);
     if (!hip) {
@@ -65,6 +70,7 @@ Action add_nvcc_command(CLI::App& app) {
     verify::NvccDriverOptions options;
     options.compiler.hip = *hip;
     options.toolkit_root = toolkit_root;
+    options.translate = translate;
     return verify::run_nvcc_command(*command, *map, options);
   };
 }

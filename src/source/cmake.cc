@@ -759,55 +759,82 @@ bool is_makefile(std::string_view name) {
   return name == "Makefile" || name == "makefile" || name == "GNUmakefile" || (name.size() > 3 && name.ends_with(".mk"));
 }
 
-FileTranslation scan_makefile(std::string_view path, std::string_view text) {
-  // Makefiles are not rewritten (their logic is arbitrary): each line that runs nvcc or names
-  // CUDA's options or libraries gets a finding with the change to make; the file is kept.
+FileTranslation translate_makefile(std::string_view path, std::string_view text, const CMakeOptions& options) {
+  // A Makefile's logic is arbitrary, so only its nvcc is replaced: each command word `nvcc` (or
+  // a path ending in /nvcc) becomes $(GPUPORT_NVCC), defined at the top as `gpuport nvcc
+  // --hip-sources`, which reads nvcc's options and builds the translated (HIP) sources for
+  // gfx1100. Lines that link CUDA's libraries without nvcc get a warning with the change to make.
   static const std::map<std::string_view, std::string_view> kLibraries = {
       {"-lcudart", "-lamdhip64"}, {"-lcuda", "-lamdhip64"},         {"-lcublas", "-lhipblas"},     {"-lcurand", "-lhiprand"},
       {"-lcufft", "-lhipfft"},    {"-lcusparse", "-lhipsparse"},    {"-lcusolver", "-lhipsolver"}, {"-lnvToolsExt", "-lroctx64"},
   };
   FileTranslation r;
   r.path = std::string(path);
-  r.output = std::string(text);
+  std::string out;
   LineIndex lines(text);
+  bool replaced = false;
   for (std::size_t b = 0; b < text.size();) {
     std::size_t e = text.find('\n', b);
     if (e == std::string_view::npos) e = text.size();
     const std::string_view line = text.substr(b, e - b);
-    const std::string_view code = line.substr(0, line.find('#'));
+    const std::size_t hash = line.find('#');
+    const std::string_view code = line.substr(0, hash);
     std::vector<std::string> changes;
-    bool runs_nvcc = false;
+    std::string new_line;
+    std::size_t copied = 0;  // of `line`
+    bool runs_nvcc = false, through_nvcc = false;
     for (std::size_t i = 0; i < code.size();) {
       while (i < code.size() && (code[i] == ' ' || code[i] == '\t')) ++i;
       std::size_t k = i;
       while (k < code.size() && code[k] != ' ' && code[k] != '\t') ++k;
       const std::string_view word = code.substr(i, k - i);
-      if (word == "nvcc" || word.ends_with("/nvcc")) runs_nvcc = true;
-      if (auto m = kNvccToClang.find(word); m != kNvccToClang.end()) changes.push_back(fmt::format("{} -> {}", word, m->second));
-      else if (kNvccNotNeeded.count(word)) changes.push_back(fmt::format("{}: drop it", word));
-      else if (word.starts_with("-arch=sm_") || word.starts_with("--gpu-architecture=") || word.starts_with("-gencode"))
-        changes.push_back(fmt::format("{} -> --offload-arch=gfx1100", word));
-      else if (word == "-Xcompiler" || word.starts_with("-Xcompiler=")) changes.push_back(fmt::format("{}: pass its options directly", word));
-      else if (auto l = kLibraries.find(word); l != kLibraries.end()) changes.push_back(fmt::format("{} -> {}", word, l->second));
-      else if (word.find("cuda/lib64") != std::string_view::npos)
+      if ((word.starts_with("$(") || word.starts_with("${")) && upper_case(word).find("NVCC") != std::string::npos) {
+        through_nvcc = true;  // $(NVCC): its libraries are gpuport nvcc's to map
+      } else if (word == "nvcc" || word.ends_with("/nvcc")) {
+        runs_nvcc = true;
+        new_line += std::string(line.substr(copied, i - copied)) + "$(GPUPORT_NVCC)";
+        copied = k;
+      } else if (auto l = kLibraries.find(word); l != kLibraries.end()) {
+        changes.push_back(fmt::format("{} -> {}", word, l->second));
+      } else if (word.find("cuda/lib64") != std::string_view::npos) {
         changes.push_back(fmt::format("{}: HIP's libraries are on the default path", word));
+      }
       i = k;
     }
-    if (runs_nvcc || !changes.empty()) {
+    new_line += std::string(line.substr(copied));
+    out += new_line;
+    if (e < text.size()) out += '\n';
+    const std::size_t first = code.find_first_not_of(" \t");
+    const auto lc = lines.locate(static_cast<std::uint32_t>(b + (first == std::string_view::npos ? 0 : first)));
+    if (runs_nvcc) {
+      replaced = true;
+      Diagnostic d;
+      d.severity = Severity::note;
+      d.code = "makefile-nvcc";
+      d.message = "nvcc -> $(GPUPORT_NVCC) (gpuport nvcc --hip-sources: nvcc's options, the HIP sources built for gfx1100)";
+      d.location = {std::string(path), lc.line, lc.column};
+      r.findings.push_back(std::move(d));
+    } else if (!changes.empty() && !through_nvcc) {
       Diagnostic d;
       d.severity = Severity::warning;
       d.code = "makefile-nvcc";
-      d.message = runs_nvcc ? "this line runs nvcc; Makefiles are not rewritten" : "this line names CUDA options or libraries; Makefiles are not rewritten";
-      std::string fix = runs_nvcc ? "use clang++-19 -x hip --offload-arch=gfx1100 (or hipcc)" : "";
+      d.message = "this line links CUDA's libraries without nvcc; it is not rewritten";
+      std::string fix;
       for (const auto& c : changes) fix += (fix.empty() ? "" : "; ") + c;
-      d.fix = fix;
-      const std::size_t first = code.find_first_not_of(" \t");
-      const auto lc = lines.locate(static_cast<std::uint32_t>(b + (first == std::string_view::npos ? 0 : first)));
+      d.fix = fix + " (or link with $(GPUPORT_NVCC), or give CUDA's folder as `gpuport nvcc --toolkit DIR` writes it)";
       d.location = {std::string(path), lc.line, lc.column};
       r.findings.push_back(std::move(d));
     }
     b = e + 1;
   }
+  if (replaced) {
+    const std::string version = options.hip_version.empty() ? "" : " --hip-version " + options.hip_version;
+    out = fmt::format("# added by gpuport: nvcc's command lines build the translated HIP sources for AMD gfx1100\n"
+                      "GPUPORT_NVCC ?= gpuport nvcc{} --hip-sources\n",
+                      version) +
+          out;
+  }
+  r.output = std::move(out);
   return r;
 }
 

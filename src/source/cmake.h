@@ -33,9 +33,9 @@ FileTranslation translate_cmake(std::string_view path, std::string_view text, co
 bool is_build_file(std::string_view file_name);
 // Makefile, makefile, GNUmakefile or *.mk.
 bool is_makefile(std::string_view file_name);
-// A Makefile is kept as it is; each line that runs nvcc or names CUDA options or libraries gets
-// a warning with the change to make.
-FileTranslation scan_makefile(std::string_view path, std::string_view text);
+// A Makefile with its nvcc replaced by `gpuport nvcc --hip-sources` ($(GPUPORT_NVCC), defined
+// at the top); lines that link CUDA's libraries without nvcc get a warning with the change.
+FileTranslation translate_makefile(std::string_view path, std::string_view text, const CMakeOptions& options);
 
 // The text of gpuport-hip.cmake: how a translated tree finds clang and Debian's HIP with CMake's
 // HIP language (CMake 3.21 on).

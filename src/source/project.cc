@@ -378,7 +378,7 @@ ProjectResult translate_project(const std::vector<fs::path>& inputs, const maps:
       }
     }
     const bool makefile = options.translate_build_files && !options.cmake.to_cuda && is_makefile(item.input.filename().string());
-    t = makefile     ? scan_makefile(fr.input, *content)
+    t = makefile     ? translate_makefile(fr.input, *content, options.cmake)
         : build_file ? translate_cmake(fr.input, *content, options.cmake)
                      : translate_text(fr.input, *content, map, *translate_options);
     fr.translated = t.ok;

@@ -401,29 +401,36 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       link_inputs.push_back(in.path.string());
       continue;
     }
-    source::ProjectOptions po;
-    po.mode = source::OutputMode::directory;
-    po.output_dir = tmp.path() / fmt::format("unit{}", index++);
-    po.include_dirs = c.include_dirs;
-    po.follow_includes = true;
-    const auto result = source::translate_project({in.path}, map, po);
-    bool rejected = false;
-    for (const auto& f : result.report.files) {
-      for (const auto& d : f.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
-      rejected = rejected || f.rejected;
-    }
-    if (rejected) return 1;
     Unit u;
     u.language = in.language;
-    u.original_root = result.root;
-    u.translated_root = po.output_dir;
     u.identification = in.path.filename() == "CMakeCUDACompilerId.cu";
-    u.translated = po.output_dir / fs::relative(fs::absolute(in.path, ec), result.root, ec);
-    for (const auto& dir : c.include_dirs) {
-      const fs::path twin = po.output_dir / fs::relative(fs::absolute(dir, ec), result.root, ec);
-      if (fs::is_directory(twin, ec)) u.include_dirs.push_back(twin);
-      u.include_dirs.push_back(dir);
+    if (!options.translate) {
+      // HIP sources (a tree `translate --project` wrote): compiled as they are.
+      u.translated = in.path;
+      u.include_dirs = c.include_dirs;
+    } else {
+      source::ProjectOptions po;
+      po.mode = source::OutputMode::directory;
+      po.output_dir = tmp.path() / fmt::format("unit{}", index);
+      po.include_dirs = c.include_dirs;
+      po.follow_includes = true;
+      const auto result = source::translate_project({in.path}, map, po);
+      bool rejected = false;
+      for (const auto& f : result.report.files) {
+        for (const auto& d : f.findings) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+        rejected = rejected || f.rejected;
+      }
+      if (rejected) return 1;
+      u.original_root = result.root;
+      u.translated_root = po.output_dir;
+      u.translated = po.output_dir / fs::relative(fs::absolute(in.path, ec), result.root, ec);
+      for (const auto& dir : c.include_dirs) {
+        const fs::path twin = po.output_dir / fs::relative(fs::absolute(dir, ec), result.root, ec);
+        if (fs::is_directory(twin, ec)) u.include_dirs.push_back(twin);
+        u.include_dirs.push_back(dir);
+      }
     }
+    ++index;
     // The original's folder after the translation's: headers nobody translated (text files,
     // generated ones) are still found.
     u.include_dirs.push_back(fs::absolute(in.path, ec).parent_path());
@@ -495,11 +502,12 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     }
     const Twin twin{u.translated_root.string() + "/", u.original_root.string() + "/"};
     const bool to_stdout = c.phase == NvccPhase::preprocess && c.output.empty();  // not held in memory
-    if (!run(cmd, options, to_stdout ? nullptr : &twin)) return 1;
-    if (auto err = restore_dependency_paths(c, u.translated_root, u.original_root)) {
-      std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
-      return 1;
-    }
+    if (!run(cmd, options, to_stdout || !options.translate ? nullptr : &twin)) return 1;
+    if (options.translate)
+      if (auto err = restore_dependency_paths(c, u.translated_root, u.original_root)) {
+        std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
+        return 1;
+      }
     link_inputs.push_back(u.object.string());
   }
   if (c.phase == NvccPhase::library) {

@@ -75,6 +75,9 @@ struct NvccDriverOptions {
   // The toolkit folder whose bin/nvcc this is (--toolkit): with -v, its paths are shown in the
   // `#$ NAME=value` lines nvcc prints, which CMake reads to find the toolkit and its link line.
   std::filesystem::path toolkit_root;
+  // false (--hip-sources): the sources are HIP already (a tree `translate --project` wrote, whose
+  // Makefiles call gpuport nvcc): compiled as they are, nvcc's options read as ever.
+  bool translate = true;
 };
 
 // Runs the command; returns nvcc's exit status (0 when everything built). Findings and the
