@@ -180,6 +180,8 @@ constexpr TargetMap kTargets[] = {
     {"CUDA::cufft", "hip::hipfft", "hipfft"},   {"CUDA::cufft_static", "hip::hipfft", "hipfft"},
     {"CUDA::cusparse", "roc::hipsparse", "hipsparse"}, {"CUDA::cusparse_static", "roc::hipsparse", "hipsparse"},
     {"CUDA::cusolver", "roc::hipsolver", "hipsolver"}, {"CUDA::cusolver_static", "roc::hipsolver", "hipsolver"},
+    // NVTX is gpuport's shim in the translated sources (roctx's header where installed): no library.
+    {"CUDA::nvToolsExt", "hip::host", ""},      {"CUDA::nvtx3", "hip::host", ""},
 };
 
 // nvcc options with a clang equivalent, and those clang does not need.
@@ -766,7 +768,7 @@ FileTranslation translate_makefile(std::string_view path, std::string_view text,
   // gfx1100. Lines that link CUDA's libraries without nvcc get a warning with the change to make.
   static const std::map<std::string_view, std::string_view> kLibraries = {
       {"-lcudart", "-lamdhip64"}, {"-lcuda", "-lamdhip64"},         {"-lcublas", "-lhipblas"},     {"-lcurand", "-lhiprand"},
-      {"-lcufft", "-lhipfft"},    {"-lcusparse", "-lhipsparse"},    {"-lcusolver", "-lhipsolver"}, {"-lnvToolsExt", "-lroctx64"},
+      {"-lcufft", "-lhipfft"},    {"-lcusparse", "-lhipsparse"},    {"-lcusolver", "-lhipsolver"}, {"-lnvToolsExt", "(nothing: NVTX is gpuport's shim)"},
   };
   FileTranslation r;
   r.path = std::string(path);

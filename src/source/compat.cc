@@ -131,6 +131,106 @@ constexpr std::string_view kStoreHints =
 constexpr std::array<std::string_view, 4> kStoreHintsTriggers = {"gpuport_stcg", "gpuport_stcs", "gpuport_stwb",
                                                                   "gpuport_stwt"};
 
+// NVTX (profiler annotations: ranges, marks, names) for a file that includes NVTX's headers.
+// They change nothing a program computes. On AMD the ranges and marks go to roctx where
+// roctracer's header is installed and do nothing otherwise; the names and domains do nothing
+// (roctx has none). On NVIDIA, NVTX's own headers. The types and constants are NVTX 3's.
+constexpr std::string_view kNvtx =
+    "#if !defined(GPUPORT_NVTX)\n"
+    "#define GPUPORT_NVTX /* added by gpuport: NVTX's annotations, roctx's where installed (they change no result) */\n"
+    "#if defined(__HIP_PLATFORM_NVIDIA__)\n"
+    "#include <nvtx3/nvToolsExt.h>\n"
+    "#include <nvtx3/nvToolsExtCudaRt.h>\n"
+    "#else\n"
+    "#include <stdint.h>\n"
+    "#include <wchar.h>\n"
+    "#if defined(__has_include)\n"
+    "#if __has_include(<roctracer/roctx.h>)\n"
+    "#include <roctracer/roctx.h>\n"
+    "#define GPUPORT_NVTX_ROCTX 1\n"
+    "#endif\n"
+    "#endif\n"
+    "typedef uint64_t nvtxRangeId_t;\n"
+    "typedef struct gpuport_nvtx_domain* nvtxDomainHandle_t;\n"
+    "typedef struct gpuport_nvtx_string* nvtxStringHandle_t;\n"
+    "typedef union nvtxMessageValue_t { const char* ascii; const wchar_t* unicode; nvtxStringHandle_t registered; } nvtxMessageValue_t;\n"
+    "typedef struct nvtxEventAttributes_v2 {\n"
+    "  uint16_t version; uint16_t size; uint32_t category; int32_t colorType; uint32_t color; int32_t payloadType;\n"
+    "  int32_t reserved0;\n"
+    "  union payload_t { uint64_t ullValue; int64_t llValue; double dValue; uint32_t uiValue; int32_t iValue; float fValue; } payload;\n"
+    "  int32_t messageType; nvtxMessageValue_t message;\n"
+    "} nvtxEventAttributes_t;\n"
+    "#define NVTX_VERSION 3\n"
+    "#define NVTX_EVENT_ATTRIB_STRUCT_SIZE ((uint16_t)(sizeof(nvtxEventAttributes_t)))\n"
+    "enum { NVTX_COLOR_UNKNOWN = 0, NVTX_COLOR_ARGB = 1 };\n"
+    "enum { NVTX_MESSAGE_UNKNOWN = 0, NVTX_MESSAGE_TYPE_ASCII = 1, NVTX_MESSAGE_TYPE_UNICODE = 2, NVTX_MESSAGE_TYPE_REGISTERED = 3 };\n"
+    "enum { NVTX_PAYLOAD_UNKNOWN = 0, NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 = 1, NVTX_PAYLOAD_TYPE_INT64 = 2, NVTX_PAYLOAD_TYPE_DOUBLE = 3,\n"
+    "       NVTX_PAYLOAD_TYPE_UNSIGNED_INT32 = 4, NVTX_PAYLOAD_TYPE_INT32 = 5, NVTX_PAYLOAD_TYPE_FLOAT = 6 };\n"
+    "static inline const char* gpuport_nvtx_ascii(const nvtxEventAttributes_t* a) {\n"
+    "  return a && a->messageType == NVTX_MESSAGE_TYPE_ASCII && a->message.ascii ? a->message.ascii : \"\";\n"
+    "}\n"
+    "#if defined(GPUPORT_NVTX_ROCTX)\n"
+    "static inline int nvtxRangePushA(const char* message) { return roctxRangePushA(message); }\n"
+    "static inline int nvtxRangePop(void) { return roctxRangePop(); }\n"
+    "static inline nvtxRangeId_t nvtxRangeStartA(const char* message) { return roctxRangeStartA(message); }\n"
+    "static inline void nvtxRangeEnd(nvtxRangeId_t id) { roctxRangeStop(id); }\n"
+    "static inline void nvtxMarkA(const char* message) { roctxMarkA(message); }\n"
+    "#else\n"
+    "static inline int nvtxRangePushA(const char* message) { (void)message; return 0; }\n"
+    "static inline int nvtxRangePop(void) { return 0; }\n"
+    "static inline nvtxRangeId_t nvtxRangeStartA(const char* message) { (void)message; return 0; }\n"
+    "static inline void nvtxRangeEnd(nvtxRangeId_t id) { (void)id; }\n"
+    "static inline void nvtxMarkA(const char* message) { (void)message; }\n"
+    "#endif\n"
+    "static inline int nvtxRangePushW(const wchar_t* message) { (void)message; return nvtxRangePushA(\"\"); }\n"
+    "static inline int nvtxRangePushEx(const nvtxEventAttributes_t* a) { return nvtxRangePushA(gpuport_nvtx_ascii(a)); }\n"
+    "static inline nvtxRangeId_t nvtxRangeStartW(const wchar_t* message) { (void)message; return nvtxRangeStartA(\"\"); }\n"
+    "static inline nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t* a) { return nvtxRangeStartA(gpuport_nvtx_ascii(a)); }\n"
+    "static inline void nvtxMarkW(const wchar_t* message) { (void)message; }\n"
+    "static inline void nvtxMarkEx(const nvtxEventAttributes_t* a) { nvtxMarkA(gpuport_nvtx_ascii(a)); }\n"
+    "static inline void nvtxInitialize(const void* reserved) { (void)reserved; }\n"
+    "static inline nvtxDomainHandle_t nvtxDomainCreateA(const char* name) { (void)name; return (nvtxDomainHandle_t)0; }\n"
+    "static inline nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t* name) { (void)name; return (nvtxDomainHandle_t)0; }\n"
+    "static inline void nvtxDomainDestroy(nvtxDomainHandle_t d) { (void)d; }\n"
+    "static inline void nvtxDomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) { (void)d; nvtxMarkEx(a); }\n"
+    "static inline nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) { (void)d; return nvtxRangeStartEx(a); }\n"
+    "static inline void nvtxDomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id) { (void)d; nvtxRangeEnd(id); }\n"
+    "static inline int nvtxDomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t* a) { (void)d; return nvtxRangePushEx(a); }\n"
+    "static inline int nvtxDomainRangePop(nvtxDomainHandle_t d) { (void)d; return nvtxRangePop(); }\n"
+    "static inline nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t d, const char* s) { (void)d; (void)s; return (nvtxStringHandle_t)0; }\n"
+    "static inline nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t d, const wchar_t* s) { (void)d; (void)s; return (nvtxStringHandle_t)0; }\n"
+    "static inline void nvtxDomainNameCategoryA(nvtxDomainHandle_t d, uint32_t c, const char* n) { (void)d; (void)c; (void)n; }\n"
+    "static inline void nvtxNameCategoryA(uint32_t c, const char* n) { (void)c; (void)n; }\n"
+    "static inline void nvtxNameCategoryW(uint32_t c, const wchar_t* n) { (void)c; (void)n; }\n"
+    "static inline void nvtxNameOsThreadA(uint32_t t, const char* n) { (void)t; (void)n; }\n"
+    "static inline void nvtxNameOsThreadW(uint32_t t, const wchar_t* n) { (void)t; (void)n; }\n"
+    "static inline void nvtxNameCudaDeviceA(int device, const char* n) { (void)device; (void)n; }\n"
+    "static inline void nvtxNameCudaStreamA(hipStream_t s, const char* n) { (void)s; (void)n; }\n"
+    "static inline void nvtxNameCudaEventA(hipEvent_t e, const char* n) { (void)e; (void)n; }\n"
+    "static inline void nvtxNameCuDeviceA(hipDevice_t device, const char* n) { (void)device; (void)n; }\n"
+    "static inline void nvtxNameCuContextA(hipCtx_t c, const char* n) { (void)c; (void)n; }\n"
+    "static inline void nvtxNameCuStreamA(hipStream_t s, const char* n) { (void)s; (void)n; }\n"
+    "static inline void nvtxNameCuEventA(hipEvent_t e, const char* n) { (void)e; (void)n; }\n"
+    "#define nvtxMark nvtxMarkA\n"
+    "#define nvtxRangeStart nvtxRangeStartA\n"
+    "#define nvtxRangePush nvtxRangePushA\n"
+    "#define nvtxNameCategory nvtxNameCategoryA\n"
+    "#define nvtxNameOsThread nvtxNameOsThreadA\n"
+    "#define nvtxDomainCreate nvtxDomainCreateA\n"
+    "#define nvtxDomainRegisterString nvtxDomainRegisterStringA\n"
+    "#define nvtxDomainNameCategory nvtxDomainNameCategoryA\n"
+    "#define nvtxNameCudaDevice nvtxNameCudaDeviceA\n"
+    "#define nvtxNameCudaStream nvtxNameCudaStreamA\n"
+    "#define nvtxNameCudaEvent nvtxNameCudaEventA\n"
+    "#define nvtxNameCuDevice nvtxNameCuDeviceA\n"
+    "#define nvtxNameCuContext nvtxNameCuContextA\n"
+    "#define nvtxNameCuStream nvtxNameCuStreamA\n"
+    "#define nvtxNameCuEvent nvtxNameCuEventA\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 6> kNvtxHeaders = {"nvToolsExt.h",       "nvToolsExtCuda.h",       "nvToolsExtCudaRt.h",
+                                                          "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"};
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -527,7 +627,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 14> kShims = {{
+constexpr std::array<Shim, 15> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -542,6 +642,7 @@ constexpr std::array<Shim, 14> kShims = {{
     {"GPUPORT_OCCUPANCY", kOccupancy, kOccupancyTriggers},
     {"GPUPORT_AMD_ATOMIC_MINMAX_LL", kAtomicMinMaxLongLong, kAtomicMinMaxTriggers},
     {"GPUPORT_STORE_HINTS", kStoreHints, kStoreHintsTriggers},
+    {"GPUPORT_NVTX", kNvtx, {}, kNvtxHeaders},
 }};
 
 }  // namespace

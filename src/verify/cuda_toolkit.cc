@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/file_io.h"
+#include "source/compat.h"
 
 namespace gpuport::verify {
 namespace fs = std::filesystem;
@@ -52,6 +53,17 @@ std::string cuda_guards(std::string_view header) {
   std::string out;
   if (const auto it = kGuards.find(header); it != kGuards.end())
     for (auto g : it->second) out += fmt::format("#ifndef {0}\n#define {0}\n#endif\n", g);
+  return out;
+}
+
+// The shims a translation writes into a file that includes `header` (NVTX's), for host code
+// that includes it without being translated.
+std::string shims_for(std::string_view header) {
+  std::string out;
+  const std::uint32_t bits = source::shim_for_header(header);
+  const auto all = source::shims();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (bits & (1u << i)) out += std::string(all[i].text);
   return out;
 }
 
@@ -142,7 +154,7 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
         "#if defined(__GNUC__)\n"
         "#pragma GCC diagnostic ignored \"-Wunused-result\"\n"
         "#endif\n",
-        e.cuda, e.hip, cuda_guards(e.cuda));
+        e.cuda, e.hip, cuda_guards(e.cuda) + shims_for(e.cuda));
     fs::create_directories((dir / "include" / rel).parent_path(), ec);
     if (auto err = write_file_atomic(dir / "include" / rel, text)) return err;
   }

@@ -43,6 +43,7 @@ const std::map<std::string, std::string, std::less<>> kLibraries = {
     {"cudart", ""},          {"cudart_static", ""},   {"cuda", ""},           {"cudadevrt", ""},
     {"curand", "hiprand"},   {"cublas", "hipblas"},   {"cublasLt", "hipblaslt"}, {"cufft", "hipfft"},
     {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
+    {"nvToolsExt", ""},  // NVTX is gpuport's shim in the translated sources
 };
 
 std::vector<std::string> split_commas(const std::string& value) {
