@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "common/file_io.h"
@@ -67,24 +69,85 @@ std::string shims_for(std::string_view header) {
   return out;
 }
 
+// The arguments a1..an of a call with n arguments as one of the translator's call rules leaves
+// them, and the function it calls; std::nullopt when the rules say there is no HIP form.
+std::optional<std::string> rewritten_call(const maps::ApiEntry& e, std::span<const maps::CallRule> rules, int n) {
+  std::string callee = e.hip;
+  std::vector<std::string> args;
+  for (int i = 1; i <= n; ++i) args.push_back(fmt::format("a{}", i));
+  std::vector<bool> dropped(args.size(), false);
+  for (const auto& r : rules) {
+    if (r.argc != -1 && r.argc != n) continue;
+    const bool in_range = r.index >= 0 && r.index < n;
+    switch (r.action) {
+      case maps::CallAction::unsupported: return std::nullopt;
+      case maps::CallAction::rename: callee = r.value; break;
+      case maps::CallAction::append: args.push_back(r.value); dropped.push_back(false); break;
+      case maps::CallAction::drop: if (in_range) dropped[static_cast<std::size_t>(r.index)] = true; break;
+      case maps::CallAction::wrap:
+        if (in_range) args[static_cast<std::size_t>(r.index)] = fmt::format("{}({})", r.value, args[static_cast<std::size_t>(r.index)]);
+        break;
+      default: break;  // type-dependent reports and the reversed tables' rules: nothing to rewrite
+    }
+  }
+  std::string call = callee + "(";
+  bool first = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (dropped[i]) continue;
+    call += (first ? "" : ", ") + args[i];
+    first = false;
+  }
+  return call + ")";
+}
+
 }  // namespace
 
 std::string cuda_names_header(const maps::ApiMap& map) {
   std::set<std::string> lines;  // sorted: the file does not change with the tables' order
+  std::set<std::string> dispatched;
+  constexpr int kMaxArguments = 20;  // cuBLAS calls take up to 19
   for (const auto& e : map.entries()) {
     if (e.status == maps::Status::unsupported) continue;
     if (e.kind != maps::Kind::function && e.kind != maps::Kind::type && e.kind != maps::Kind::constant &&
         e.kind != maps::Kind::tag)
       continue;
-    if (!is_identifier(e.cuda) || !is_identifier(e.hip) || e.cuda == e.hip) continue;
-    if (!map.call_rules(e.cuda).empty()) continue;
-    lines.insert(fmt::format("#define {} {}\n", e.cuda, e.hip));
+    if (!is_identifier(e.cuda) || !is_identifier(e.hip)) continue;
+    const auto rules = map.call_rules(e.cuda);
+    if (rules.empty() || e.kind != maps::Kind::function) {
+      if (e.cuda != e.hip) lines.insert(fmt::format("#define {} {}\n", e.cuda, e.hip));
+      continue;
+    }
+    // A call the translator rewrites by its number of arguments: the macro counts them and
+    // expands to the rewritten call (an argument count with no HIP form expands to a name that
+    // says so, which does not compile).
+    std::string block = fmt::format("#define {0}(...) GPUPORT_CALL(gpuport_{0}_, __VA_ARGS__)\n", e.cuda);
+    for (int n = 1; n <= kMaxArguments; ++n) {
+      std::string params;
+      for (int i = 1; i <= n; ++i) params += fmt::format("{}a{}", i > 1 ? ", " : "", i);
+      const auto call = rewritten_call(e, rules, n);
+      block += fmt::format("#define gpuport_{}_{}({}) {}\n", e.cuda, n, params,
+                           call ? *call : fmt::format("GPUPORT_NO_HIP_FORM_OF_{}_WITH_{}_ARGUMENTS", e.cuda, n));
+    }
+    dispatched.insert(block);
   }
   std::string out =
       "/* Written by gpuport nvcc --toolkit from gpuport's translation tables: CUDA's names as HIP's,\n"
-      "   for host code compiled without nvcc. Names whose calls need rewriting are not here. */\n"
+      "   for host code compiled without nvcc; calls the translator rewrites by their arguments are\n"
+      "   rewritten the same way here. */\n"
       "#pragma once\n";
   for (const auto& l : lines) out += l;
+  if (!dispatched.empty()) {
+    std::string counts, places;
+    for (int i = kMaxArguments; i >= 0; --i) counts += fmt::format(", {}", i);
+    for (int i = 1; i <= kMaxArguments; ++i) places += fmt::format("_{}, ", i);
+    out += fmt::format("#define GPUPORT_ARGC(...) GPUPORT_ARGC_(__VA_ARGS__{})\n", counts);
+    out += fmt::format("#define GPUPORT_ARGC_({}N, ...) N\n", places);
+    out +=
+        "#define GPUPORT_CAT(a, b) GPUPORT_CAT_(a, b)\n"
+        "#define GPUPORT_CAT_(a, b) a##b\n"
+        "#define GPUPORT_CALL(name, ...) GPUPORT_CAT(name, GPUPORT_ARGC(__VA_ARGS__))(__VA_ARGS__)\n";
+    for (const auto& d : dispatched) out += d;
+  }
   return out;
 }
 

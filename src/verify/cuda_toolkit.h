@@ -35,8 +35,11 @@ struct CudaToolkitFolder {
 std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& folder, const maps::ApiMap& map);
 
 // gpuport/cuda_names.h: `#define cudaMalloc hipMalloc` for every CUDA function, type, constant
-// and tag of `map` whose HIP twin is a plain rename. Names whose calls need rewriting (call
-// rules) are left out: host code using them fails to compile rather than calling the wrong thing.
+// and tag of `map` whose HIP twin is a plain rename. A function whose calls the translator
+// rewrites by their arguments (call rules: cudaEventCreate with two becomes
+// hipEventCreateWithFlags, cudaMallocHost gets hipHostMallocDefault) is a macro that counts
+// them and expands to the same rewrite; where the rules say a call has no HIP form, to a name
+// that says so and does not compile.
 std::string cuda_names_header(const maps::ApiMap& map);
 
 }  // namespace gpuport::verify
