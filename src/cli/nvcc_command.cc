@@ -62,6 +62,12 @@ Action add_nvcc_command(CLI::App& app) {
                   args[1].c_str(), version.c_str(), args[1].c_str(), args[1].c_str());
       return 0;
     }
+    if (!args.empty() && args[0] == "--host-link") {  // the toolkit's bin/nvcc-host-link
+      verify::NvccDriverOptions options;
+      options.compiler.hip = *hip;
+      options.toolkit_root = toolkit_root;
+      return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
+    }
     auto command = verify::parse_nvcc_command(args);
     if (!command) {
       for (const auto& d : command.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());

@@ -163,9 +163,17 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
       "#!/bin/sh\n# Written by gpuport nvcc --toolkit: nvcc's command line, built for AMD gfx1100.\n"
       "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/..\" && pwd)\nexec {} --toolkit-root \"$root\" \"$@\"\n",
       folder.gpuport_command);
-  if (auto err = write_file_atomic(dir / "bin" / "nvcc", nvcc)) return err;
-  fs::permissions(dir / "bin" / "nvcc", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+  // The host link command gpuport nvcc links programs with here, and CMake after it (it reads it
+  // from `nvcc -v`): clang's link with HIP's runtime, the device link of -fgpu-rdc objects.
+  const std::string host_link = fmt::format(
+      "#!/bin/sh\n# Written by gpuport nvcc --toolkit: a host link line, linked by clang for AMD gfx1100.\n"
+      "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/..\" && pwd)\nexec {} --toolkit-root \"$root\" --host-link \"$@\"\n",
+      folder.gpuport_command);
+  for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"nvcc", nvcc}, {"nvcc-host-link", host_link}}) {
+    if (auto err = write_file_atomic(dir / "bin" / name, text)) return err;
+    fs::permissions(dir / "bin" / name, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                             fs::perms::others_read | fs::perms::others_exec, ec);
+  }
 
   // GNU ld reads a file it cannot take as an object or archive as a linker script.
   const std::string script = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's runtime is HIP's here. */\nINPUT({})\n",
@@ -178,6 +186,23 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
                                      "/* Written by gpuport nvcc --toolkit: clang links device code itself. */\n"))
       return err;
   }
+  // CUDA's math libraries, for FindCUDAToolkit's CUDA::curand and the like: HIP's where this
+  // HIP can link them (the host link command links with their own libraries unresolved, as
+  // gpuport nvcc does); NVTX is a shim in the sources and links nothing.
+  static const std::pair<const char*, const char*> kMath[] = {
+      {"curand", "hiprand"}, {"cublas", "hipblas"}, {"cufft", "hipfft"}, {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"}};
+  const fs::path hip_lib_dir = folder.hip.root.empty() ? fs::path("/usr/lib/x86_64-linux-gnu") : folder.hip.root / "usr/lib/x86_64-linux-gnu";
+  for (const auto& [cuda, hip] : kMath) {
+    if (!folder.hip.can_link(std::string("-l") + hip)) continue;
+    const std::string text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} is HIP's lib{}. */\nINPUT({})\n",
+                                         cuda, hip, (hip_lib_dir / fmt::format("lib{}.so", hip)).string());
+    for (const char* sub : {"lib64", "lib"})
+      if (auto err = write_file_atomic(dir / sub / fmt::format("lib{}.so", cuda), text)) return err;
+  }
+  for (const char* sub : {"lib64", "lib"})
+    if (auto err = write_file_atomic(dir / sub / "libnvToolsExt.so",
+                                     "/* Written by gpuport nvcc --toolkit: NVTX is gpuport's shim in the sources. */\n"))
+      return err;
   if (auto err = write_file_atomic(dir / "nvvm" / "libdevice" / "README",
                                    "Written by gpuport nvcc --toolkit: CMake looks for this folder. Device code is "
                                    "linked with ROCm's device libraries.\n"))

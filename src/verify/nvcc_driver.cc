@@ -520,16 +520,67 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
   }
   if (c.phase != NvccPhase::link) return 0;
 
-  // The link: clang links the device code of every HIP object (--hip-link) and HIP's runtime.
+  std::vector<std::string> inputs = link_inputs;
+  inputs.insert(inputs.end(), c.host_flags.begin(), c.host_flags.end());
+  inputs.insert(inputs.end(), c.link_flags.begin(), c.link_flags.end());
+  if (c.shared) inputs.push_back("-shared");
+  inputs.push_back("-o");
+  inputs.push_back(c.output.empty() ? "a.out" : c.output.string());
+  if (!options.toolkit_root.empty()) {
+    // Through the toolkit's host-link command, which CMake reads from this line and then links
+    // CUDA programs with.
+    std::vector<std::string> cmd = {(options.toolkit_root / "bin" / "nvcc-host-link").string()};
+    if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
+    cmd.insert(cmd.end(), inputs.begin(), inputs.end());
+    cmd.push_back("-L" + (options.toolkit_root / "lib64").string());
+    return run(cmd, options) ? 0 : 1;
+  }
+  return link_program(inputs, c.relocatable_device_code, options);
+}
+
+int run_host_link(const std::vector<std::string>& args, const NvccDriverOptions& options) {
+  // CUDA's libraries named on the line become HIP's; objects made with -fgpu-rdc (their device
+  // code is bitcode in an offload bundle) need clang's device link.
+  std::vector<std::string> inputs;
+  bool rdc = false;
+  std::error_code ec;
+  std::vector<std::string> expanded;  // CMake's response files (@objects1, @linkLibs.rsp) read in place
+  for (const auto& a : args) {
+    if (a.size() > 1 && a[0] == '@') {
+      if (auto text = read_file(a.substr(1), 16u << 20)) {
+        const auto words = source::split_command_line(*text);
+        expanded.insert(expanded.end(), words.begin(), words.end());
+        continue;
+      }
+    }
+    expanded.push_back(a);
+  }
+  for (const auto& a : expanded) {
+    if (a == "-fgpu-rdc") {
+      rdc = true;
+      continue;
+    }
+    if (a.starts_with("-l")) {
+      if (const auto m = kLibraries.find(a.substr(2)); m != kLibraries.end()) {
+        if (!m->second.empty()) inputs.push_back("-l" + m->second);
+        continue;
+      }
+    }
+    if (!a.starts_with("-") && (a.ends_with(".o") || a.ends_with(".a")) && fs::is_regular_file(a, ec))
+      if (auto bytes = read_file(a, 1ull << 31); bytes && bytes->find("__CLANG_OFFLOAD_BUNDLE__hip") != std::string::npos) rdc = true;
+    inputs.push_back(a);
+  }
+  return link_program(inputs, rdc, options);
+}
+
+int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDriverOptions& options) {
+  // clang links the device code of every HIP object (--hip-link) and HIP's runtime.
   std::vector<std::string> cmd = {options.linker, "--hip-link", "--offload-arch=" + options.compiler.amd_arch};
   const auto hip_flags = options.compiler.hip.clang_flags();  // the ROCm path, as the compile had it
   cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
-  if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
-  if (c.shared) cmd.push_back("-shared");
+  if (rdc) cmd.push_back("-fgpu-rdc");
   cmd.push_back("--rocm-device-lib-path=" + resolve_device_lib_dir(options.compiler).string());
-  cmd.insert(cmd.end(), link_inputs.begin(), link_inputs.end());
-  cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
-  for (const auto& f : c.link_flags) {
+  for (const auto& f : inputs) {
     // A HIP library this HIP cannot link here (hipBLASLt is in no Debian release) is left out:
     // a program that calls it then fails to link by name, one that only lists it links.
     const bool hip_library = f.starts_with("-l") && std::any_of(kLibraries.begin(), kLibraries.end(), [&](const auto& m) {
@@ -542,11 +593,8 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     }
     cmd.push_back(f);
   }
-  if (!options.toolkit_root.empty()) cmd.push_back("-L" + (options.toolkit_root / "lib64").string());
   const auto hip_link = options.compiler.hip.link_flags();
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
-  cmd.push_back("-o");
-  cmd.push_back(c.output.empty() ? "a.out" : c.output.string());
   return run(cmd, options) ? 0 : 1;
 }
 

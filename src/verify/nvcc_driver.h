@@ -32,7 +32,7 @@ struct NvccInput {
 enum class NvccPhase {
   link,          // compile what needs it, then link an executable (or a shared library)
   compile,       // -c: one object per input
-  device_link,   // -dlink: clang links device code with the executable (-fgpu-rdc), so an empty object
+  device_link,   // -dlink: clang links device code with the program (-fgpu-rdc), so an empty object
   preprocess,    // -E
   library,       // -lib: compile, then a static library of the objects
   version,       // --version
@@ -83,5 +83,15 @@ struct NvccDriverOptions {
 // Runs the command; returns nvcc's exit status (0 when everything built). Findings and the
 // compilers' messages go to stderr.
 int run_nvcc_command(const NvccCommand& command, const maps::ApiMap& map, const NvccDriverOptions& options);
+
+// `gpuport nvcc --host-link ARGS` (the toolkit's bin/nvcc-host-link): a host compiler's link
+// line, as CMake runs it for CUDA programs after reading it from `nvcc -v`, linked by clang with
+// HIP's runtime: CUDA's libraries become HIP's, and objects made with -fgpu-rdc get their
+// device code linked (CMake's separable compilation).
+int run_host_link(const std::vector<std::string>& args, const NvccDriverOptions& options);
+
+// clang's link of a program: --hip-link for gfx1100 (with -fgpu-rdc, the device link of
+// relocatable device code), `inputs` (objects, flags, -o), and the target HIP's libraries.
+int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDriverOptions& options);
 
 }  // namespace gpuport::verify
