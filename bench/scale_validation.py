@@ -96,7 +96,8 @@ def classify(error):
     e = error.lower()
     if "timed out" in e:
         return "time"
-    if "download" in e or "could not resolve host" in e or "installing" in e and "failed" in e:
+    if "download" in e or "could not resolve host" in e or ("installing" in e and "failed" in e) or "error 128" in e \
+            or "gitclone" in e:
         return "network (offline)"
     if "modulenotfounderror" in e or "cannot find -l" in e or "error while loading shared libraries" in e \
             or ("no such file" in e and re.search(r"\.(h|hpp|cuh)\b", e)) or "could not find" in e:

@@ -231,6 +231,21 @@ constexpr std::string_view kNvtx =
 constexpr std::array<std::string_view, 6> kNvtxHeaders = {"nvToolsExt.h",       "nvToolsExtCuda.h",       "nvToolsExtCudaRt.h",
                                                           "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"};
 
+// CUDART_VERSION and CUDA_VERSION, which code tests to pick the CUDA features it uses: on AMD
+// the release whose API the tables map (kMappedCudaRelease), so that the branches taken are the
+// ones whose calls the translation covers; on NVIDIA CUDA's own.
+constexpr std::string_view kCudartVersion =
+    "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_CUDART_VERSION)\n"
+    "#define GPUPORT_CUDART_VERSION /* added by gpuport: the CUDA release whose API the translation covers */\n"
+    "#if !defined(CUDART_VERSION)\n"
+    "#define CUDART_VERSION 12060\n"
+    "#endif\n"
+    "#if !defined(CUDA_VERSION)\n"
+    "#define CUDA_VERSION 12060\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 2> kCudartVersionTriggers = {"CUDART_VERSION", "CUDA_VERSION"};
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -627,7 +642,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 15> kShims = {{
+constexpr std::array<Shim, 16> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -643,6 +658,7 @@ constexpr std::array<Shim, 15> kShims = {{
     {"GPUPORT_AMD_ATOMIC_MINMAX_LL", kAtomicMinMaxLongLong, kAtomicMinMaxTriggers},
     {"GPUPORT_STORE_HINTS", kStoreHints, kStoreHintsTriggers},
     {"GPUPORT_NVTX", kNvtx, {}, kNvtxHeaders},
+    {"GPUPORT_CUDART_VERSION", kCudartVersion, kCudartVersionTriggers},
 }};
 
 }  // namespace

@@ -20,6 +20,11 @@ struct Shim {
   std::span<const std::string_view> headers = {};  // CUDA include paths that need it
 };
 
+// The CUDA release whose runtime API the translation tables cover, as CUDART_VERSION spells it
+// (12.6): what CUDART_VERSION and CUDA_VERSION read as in translated code on AMD, and the
+// release `gpuport nvcc --version` reports.
+inline constexpr int kMappedCudaRelease = 12060;
+
 // In the order they are written into a file.
 std::span<const Shim> shims();
 

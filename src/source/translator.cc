@@ -947,6 +947,7 @@ void IdentifierRewriter::run() {
         continue;
       }
     }
+    if (entry->kind == maps::Kind::constant) e.needed_shims |= shim_for_call(entry->hip);  // CUDART_VERSION
     if (Engine::equals(next, "(")) {
       // atomicMin/atomicMax on long long (HIP 5.2 lacks those): only where the file has the type.
       static const std::uint32_t minmax_ll = shim_for_guard("GPUPORT_AMD_ATOMIC_MINMAX_LL");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/diagnostic.h"
+#include "source/compat.h"
 #include "maps/api_map.h"
 #include "verify/compile_check.h"
 
@@ -19,8 +20,8 @@ namespace gpuport::verify {
 
 // The CUDA release gpuport nvcc answers to build systems as (`--version`, CMake's compiler
 // identification): the newest one whose runtime API the translation tables cover.
-inline constexpr int kNvccCudaMajor = 12;
-inline constexpr int kNvccCudaMinor = 6;
+inline constexpr int kNvccCudaMajor = source::kMappedCudaRelease / 1000;
+inline constexpr int kNvccCudaMinor = source::kMappedCudaRelease % 1000 / 10;
 
 enum class NvccLanguage { cuda, c, cxx, object };
 
