@@ -440,6 +440,21 @@ constexpr std::string_view kSimdVideo =
     "#endif\n";
 constexpr std::array<std::string_view, 81> kSimdVideoTriggers = {"gpuport_vabs4", "gpuport_vabsss4", "gpuport_vneg4", "gpuport_vnegss4", "gpuport_vabsdiffs4", "gpuport_vabsdiffu4", "gpuport_vadd4", "gpuport_vaddss4", "gpuport_vaddus4", "gpuport_vsub4", "gpuport_vsubss4", "gpuport_vsubus4", "gpuport_vavgu4", "gpuport_vhaddu4", "gpuport_vmaxs4", "gpuport_vmaxu4", "gpuport_vmins4", "gpuport_vminu4", "gpuport_vcmpeq4", "gpuport_vseteq4", "gpuport_vcmpne4", "gpuport_vsetne4", "gpuport_vcmpges4", "gpuport_vcmpgeu4", "gpuport_vsetges4", "gpuport_vsetgeu4", "gpuport_vcmpgts4", "gpuport_vcmpgtu4", "gpuport_vsetgts4", "gpuport_vsetgtu4", "gpuport_vcmples4", "gpuport_vcmpleu4", "gpuport_vsetles4", "gpuport_vsetleu4", "gpuport_vcmplts4", "gpuport_vcmpltu4", "gpuport_vsetlts4", "gpuport_vsetltu4", "gpuport_vabs2", "gpuport_vabsss2", "gpuport_vneg2", "gpuport_vnegss2", "gpuport_vabsdiffs2", "gpuport_vabsdiffu2", "gpuport_vadd2", "gpuport_vaddss2", "gpuport_vaddus2", "gpuport_vsub2", "gpuport_vsubss2", "gpuport_vsubus2", "gpuport_vavgu2", "gpuport_vhaddu2", "gpuport_vmaxs2", "gpuport_vmaxu2", "gpuport_vmins2", "gpuport_vminu2", "gpuport_vcmpeq2", "gpuport_vseteq2", "gpuport_vcmpne2", "gpuport_vsetne2", "gpuport_vcmpges2", "gpuport_vcmpgeu2", "gpuport_vsetges2", "gpuport_vsetgeu2", "gpuport_vcmpgts2", "gpuport_vcmpgtu2", "gpuport_vsetgts2", "gpuport_vsetgtu2", "gpuport_vcmples2", "gpuport_vcmpleu2", "gpuport_vsetles2", "gpuport_vsetleu2", "gpuport_vcmplts2", "gpuport_vcmpltu2", "gpuport_vsetlts2", "gpuport_vsetltu2", "gpuport_vsads4", "gpuport_vsadu4", "gpuport_vsads2", "gpuport_vsadu2", "gpuport_dp4a"};
 
+// __CUDA_ARCH__ for its value where gpuport cannot decide a comparison in its place (a macro's
+// body, a comparison with another macro: ggml's `#define NO_DEVICE_CODE ...(__CUDA_ARCH__)`,
+// `__CUDA_ARCH__ >= CC_PASCAL`): gfx1100's device passes read as sm_60's level, the host pass 0
+// (in #if CUDA's host pass reads the undefined name as 0 too); on NVIDIA CUDA's own.
+constexpr std::string_view kCudaArch =
+    "#if !defined(GPUPORT_CUDA_ARCH)\n"
+    "#if defined(__HIP_PLATFORM_NVIDIA__) && defined(__CUDA_ARCH__)\n"
+    "#define GPUPORT_CUDA_ARCH __CUDA_ARCH__\n"
+    "#elif defined(__HIP_DEVICE_COMPILE__)\n"
+    "#define GPUPORT_CUDA_ARCH 600 /* added by gpuport: gfx1100's device code read as sm_60's features */\n"
+    "#else\n"
+    "#define GPUPORT_CUDA_ARCH 0\n"
+    "#endif\n"
+    "#endif\n";
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -836,7 +851,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 17> kShims = {{
+constexpr std::array<Shim, 18> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -854,6 +869,7 @@ constexpr std::array<Shim, 17> kShims = {{
     {"GPUPORT_NVTX", kNvtx, {}, kNvtxHeaders},
     {"GPUPORT_CUDART_VERSION", kCudartVersion, kCudartVersionTriggers},
     {"GPUPORT_SIMD_VIDEO", kSimdVideo, kSimdVideoTriggers},
+    {"GPUPORT_CUDA_ARCH", kCudaArch, {}},
 }};
 
 }  // namespace

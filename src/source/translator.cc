@@ -904,8 +904,23 @@ void IdentifierRewriter::run() {
                                                                           directive.name == "elifndef")) ||
                                              Engine::equals(prev, "defined") || (Engine::equals(prev, "(") && i >= 2 && e.is(i - 2, "defined")));
         if (!tested) {
-          if (in_directive && directive.name == "define" ) continue;
-          if (name == "__CUDA_ARCH__" && in_directive && rewrite_arch_comparison(e, i)) continue;
+          const bool defined_name = (directive.name == "define" || directive.name == "undef") && i == directive.hash + 2;
+          if (name == "__CUDA_ARCH__" && in_directive && !defined_name &&
+              (directive.name == "define" || !rewrite_arch_comparison(e, i))) {
+            // For its value where no comparison with a number decides it here (a macro's body,
+            // `__CUDA_ARCH__ >= CC_PASCAL`): gpuport's GPUPORT_CUDA_ARCH, 600 in gfx1100's device
+            // passes and 0 in the host pass.
+            static const std::uint32_t arch_shim = shim_for_guard("GPUPORT_CUDA_ARCH");
+            e.replace(i, "GPUPORT_CUDA_ARCH");
+            e.needed_shims |= arch_shim;
+            ++e.result().rewrites;
+            e.report(i, Severity::note, "cuda-arch-value",
+                     "__CUDA_ARCH__ for its value: GPUPORT_CUDA_ARCH, 600 in gfx1100's device passes (sm_60's features) and 0 "
+                     "in the host pass");
+            continue;
+          }
+          if (in_directive && directive.name == "define") continue;
+          if (name == "__CUDA_ARCH__" && in_directive) continue;  // decided by rewrite_arch_comparison above
           if (name == "__CUDA_ARCH__" && !in_directive) {
             // In code it is only ever compiled in a device pass (nvcc's host pass would not know
             // the name): gfx1100's device code, read as sm_60's level.
