@@ -455,6 +455,51 @@ constexpr std::string_view kCudaArch =
     "#endif\n"
     "#endif\n";
 
+// CUDA's half max/min (__hmax, __hmin, their _nan forms and the __half2 ones; ggml's warp
+// reductions use __hmax2): HIP 5.2 has none, HIP 6's only for __half. Through float, where a half
+// is exact: a NaN operand yields the other one (fmaxf), or NaN for the _nan forms, as CUDA does.
+constexpr std::string_view kHalfMinMax =
+    "#if !defined(GPUPORT_HALF_MINMAX)\n"
+    "#define GPUPORT_HALF_MINMAX /* added by gpuport: CUDA's __hmax/__hmin (and __half2, _nan forms) */\n"
+    "#if defined(__HIP_PLATFORM_AMD__)\n"
+    "#include <hip/hip_fp16.h>\n"
+    "__device__ static inline __half gpuport_hmax(__half a, __half b) { return __float2half(fmaxf(__half2float(a), __half2float(b))); }\n"
+    "__device__ static inline __half gpuport_hmin(__half a, __half b) { return __float2half(fminf(__half2float(a), __half2float(b))); }\n"
+    "__device__ static inline __half gpuport_hmax_nan(__half a, __half b) {\n"
+    "  const float x = __half2float(a), y = __half2float(b);\n"
+    "  return __float2half(x != x || y != y ? __builtin_nanf(\"\") : fmaxf(x, y));\n"
+    "}\n"
+    "__device__ static inline __half gpuport_hmin_nan(__half a, __half b) {\n"
+    "  const float x = __half2float(a), y = __half2float(b);\n"
+    "  return __float2half(x != x || y != y ? __builtin_nanf(\"\") : fminf(x, y));\n"
+    "}\n"
+    "__device__ static inline __half2 gpuport_hmax2(__half2 a, __half2 b) {\n"
+    "  return __halves2half2(gpuport_hmax(__low2half(a), __low2half(b)), gpuport_hmax(__high2half(a), __high2half(b)));\n"
+    "}\n"
+    "__device__ static inline __half2 gpuport_hmin2(__half2 a, __half2 b) {\n"
+    "  return __halves2half2(gpuport_hmin(__low2half(a), __low2half(b)), gpuport_hmin(__high2half(a), __high2half(b)));\n"
+    "}\n"
+    "__device__ static inline __half2 gpuport_hmax2_nan(__half2 a, __half2 b) {\n"
+    "  return __halves2half2(gpuport_hmax_nan(__low2half(a), __low2half(b)), gpuport_hmax_nan(__high2half(a), __high2half(b)));\n"
+    "}\n"
+    "__device__ static inline __half2 gpuport_hmin2_nan(__half2 a, __half2 b) {\n"
+    "  return __halves2half2(gpuport_hmin_nan(__low2half(a), __low2half(b)), gpuport_hmin_nan(__high2half(a), __high2half(b)));\n"
+    "}\n"
+    "#else\n"
+    "#define gpuport_hmax(...) __hmax(__VA_ARGS__)\n"
+    "#define gpuport_hmin(...) __hmin(__VA_ARGS__)\n"
+    "#define gpuport_hmax_nan(...) __hmax_nan(__VA_ARGS__)\n"
+    "#define gpuport_hmin_nan(...) __hmin_nan(__VA_ARGS__)\n"
+    "#define gpuport_hmax2(...) __hmax2(__VA_ARGS__)\n"
+    "#define gpuport_hmin2(...) __hmin2(__VA_ARGS__)\n"
+    "#define gpuport_hmax2_nan(...) __hmax2_nan(__VA_ARGS__)\n"
+    "#define gpuport_hmin2_nan(...) __hmin2_nan(__VA_ARGS__)\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 8> kHalfMinMaxTriggers = {"gpuport_hmax",  "gpuport_hmin",  "gpuport_hmax_nan",
+                                                                 "gpuport_hmin_nan", "gpuport_hmax2", "gpuport_hmin2",
+                                                                 "gpuport_hmax2_nan", "gpuport_hmin2_nan"};
+
 // On gfx10/gfx11 in wave64 a ds_bpermute, which HIP's __shfl* all are (HIP 5.2's, and clr's later
 // header still), reads lane (own lane & 32) | (index & 31): only the lane's own 32-lane half (RDNA3 guide,
 // DS_BPERMUTE_B32: lane "MOD 32 regardless of wave size"), so a width-64 step whose source is in
@@ -851,7 +896,7 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 18> kShims = {{
+constexpr std::array<Shim, 19> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -870,6 +915,7 @@ constexpr std::array<Shim, 18> kShims = {{
     {"GPUPORT_CUDART_VERSION", kCudartVersion, kCudartVersionTriggers},
     {"GPUPORT_SIMD_VIDEO", kSimdVideo, kSimdVideoTriggers},
     {"GPUPORT_CUDA_ARCH", kCudaArch, {}},
+    {"GPUPORT_HALF_MINMAX", kHalfMinMax, kHalfMinMaxTriggers},
 }};
 
 }  // namespace
