@@ -274,6 +274,7 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
 
   bool has_runtime = false, has_runtime_api = false;
   std::optional<std::size_t> runtime_hash;  // the first unconditional runtime include
+  std::vector<std::size_t> conditional_runtime_hashes;  // runtime includes inside #if branches
   std::optional<std::uint32_t> first_hip_include;  // offset of the first include of a HIP header
   for (const auto& inc : find_includes(e)) {
     std::string_view target = inc.path;
@@ -282,6 +283,8 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
     has_runtime |= target == kRuntime;
     has_runtime_api |= target == kRuntimeApi;
     if (target == kRuntime && inc.depth == 0 && !runtime_hash) runtime_hash = inc.hash;
+    if (target == kRuntime && inc.depth > 0 && !e.tok(inc.hash).has(lex::kInDisabledGroup))
+      conditional_runtime_hashes.push_back(inc.hash);
     if (target.starts_with("hip") && !first_hip_include) first_hip_include = e.tok(inc.hash).offset;
   }
   // A rewritten condition on a HIP macro (#ifdef __CUDACC__ -> #ifdef __HIPCC__): on NVIDIA only
@@ -326,8 +329,15 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   }
   const bool add_shim = missing_shims != 0;
   if (has_runtime || (!device && has_runtime_api && !every_file)) {
-    if (add_shim && runtime_hash) {
-      const auto at = after_line(*runtime_hash);
+    // After the unconditional runtime include; with none, after each conditional one (llama.cpp
+    // includes HIP's or CUDA's runtime by a macro): the shims' guards keep one copy.
+    std::vector<std::size_t> after;
+    if (runtime_hash) after.push_back(*runtime_hash);
+    else after = conditional_runtime_hashes;
+    std::set<std::uint32_t> done;
+    for (std::size_t hash : add_shim ? after : std::vector<std::size_t>{}) {
+      const auto at = after_line(hash);
+      if (!done.insert(at).second) continue;
       // An include on the last line, without a line end: the shim starts a line of its own.
       const bool open_line = at == e.source().size() && e.source().back() != '\n';
       e.insert(at, open_line ? std::string(eol) + shim() : shim());
