@@ -177,7 +177,9 @@ class Engine {
   bool is_dropped(std::size_t i) const { return i < dropped_.size() && dropped_[i]; }
 
   // The edited text, built in `out`'s storage (reused across files).
-  std::string apply_edits(std::string out = {});
+  // With `line_marker_path`, whole lines an edit adds are followed by a `#line` naming that
+  // file and the line that follows in it (TranslateOptions::line_markers).
+  std::string apply_edits(std::string out = {}, std::string_view line_marker_path = {});
 
  private:
   struct DeviceRange {

@@ -300,7 +300,7 @@ const Engine::DeviceRange* Engine::device_range(std::size_t i) const {
   return c < n && device_ranges_[c].first <= i ? &device_ranges_[c] : nullptr;
 }
 
-std::string Engine::apply_edits(std::string out) {
+std::string Engine::apply_edits(std::string out, std::string_view line_marker_path) {
   // Sort packed keys rather than the edits themselves (each holds a string): offset, then
   // insertions before a replacement at the same offset, then creation order.
   std::vector<std::uint64_t> keys(edits_.size());
@@ -348,6 +348,15 @@ std::string Engine::apply_edits(std::string out) {
       out.append(src.substr(pos, e.begin - pos));
       out.append(e.text);
       pos = e.end;
+      if (!line_marker_path.empty()) {
+        const auto added = std::count(e.text.begin(), e.text.end(), '\n') -
+                           std::count(src.begin() + e.begin, src.begin() + e.end, '\n');
+        const bool whole_lines = !e.text.empty() && e.text.back() == '\n' && (e.begin == 0 || src[e.begin - 1] == '\n');
+        if (added != 0 && whole_lines) {
+          const auto line = 1 + std::count(src.begin(), src.begin() + e.end, '\n');
+          out.append(fmt::format("#line {} \"{}\"\n", line, line_marker_path));
+        }
+      }
     }
   }
   out.append(src.substr(pos));
@@ -1141,7 +1150,7 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
     place_runtime_include(engine, include_rewrites);
     if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
   }
-  result.output = engine.apply_edits(std::move(spare_output));
+  result.output = engine.apply_edits(std::move(spare_output), options.line_markers ? path : std::string_view());
   sort_by_position(result.findings);
   return result;
 }

@@ -40,6 +40,10 @@ struct TranslateOptions {
   // With to_cuda: leave __HIP_PLATFORM_NVIDIA__ / __HIP_PLATFORM_NVCC__ as written (the build
   // defines them itself) instead of reading them as __CUDACC__.
   bool keep_platform_macros = false;
+  // For a compiler that reads the translation in the original's place (gpuport nvcc): after each
+  // whole lines gpuport adds (the runtime include, shims), a `#line` naming the original file and
+  // its line, so that messages and __FILE__/__LINE__ are the original's.
+  bool line_markers = false;
 };
 
 // A use of a CUDA-looking name that no table knows. Whether it is reported depends on the

@@ -415,6 +415,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       po.output_dir = tmp.path() / fmt::format("unit{}", index);
       po.include_dirs = c.include_dirs;
       po.follow_includes = true;
+      po.translate.line_markers = true;  // clang's messages at the original's lines
       const auto result = source::translate_project({in.path}, map, po);
       bool rejected = false;
       for (const auto& f : result.report.files) {
