@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "common/temporary.h"
+#include "source/compat.h"
 
 namespace gpuport::verify {
 namespace {
@@ -94,6 +95,19 @@ TEST(NvccDriver, TakesCMakesCommandLines) {
   EXPECT_TRUE(has(w.compile_flags, "-Wno-unused-result"));
   EXPECT_TRUE(has(w.compile_flags, "-Werror"));
   EXPECT_EQ(w.notes.size(), 1u);
+}
+
+// One CUDA release: what gpuport nvcc --version reports (CMake's CMAKE_CUDA_COMPILER_VERSION) and
+// what CUDART_VERSION reads as in translated code.
+TEST(NvccDriver, ReportsTheReleaseTheTranslationDefines) {
+  EXPECT_EQ(kNvccCudaMajor * 1000 + kNvccCudaMinor * 10, source::kMappedCudaRelease);
+  const std::uint32_t bit = source::shim_for_guard("GPUPORT_CUDART_VERSION");
+  ASSERT_NE(bit, 0u);
+  std::string text;
+  for (std::size_t i = 0; i < source::shims().size(); ++i)
+    if (bit & (1u << i)) text = std::string(source::shims()[i].text);
+  EXPECT_NE(text.find("#define CUDART_VERSION " + std::to_string(source::kMappedCudaRelease) + "\n"), std::string::npos);
+  EXPECT_NE(text.find("#define CUDA_VERSION " + std::to_string(source::kMappedCudaRelease) + "\n"), std::string::npos);
 }
 
 }  // namespace
