@@ -41,6 +41,12 @@ Action add_nvcc_command(CLI::App& app) {
       std::fprintf(stderr, "gpuport nvcc: unknown HIP version %s\n", version.c_str());
       return 2;
     }
+    if (!args.empty() && args[0] == "--host-link") {  // the toolkit's bin/nvcc-host-link: no tables needed
+      verify::NvccDriverOptions options;
+      options.compiler.hip = *hip;
+      options.toolkit_root = toolkit_root;
+      return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
+    }
     auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
     if (!map) {
       for (const auto& d : map.diagnostics()) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
@@ -61,12 +67,6 @@ Action add_nvcc_command(CLI::App& app) {
                   "make CUDA_DIR=%s, cmake -DCMAKE_CUDA_COMPILER=%s/bin/nvcc\n",
                   args[1].c_str(), version.c_str(), args[1].c_str(), args[1].c_str());
       return 0;
-    }
-    if (!args.empty() && args[0] == "--host-link") {  // the toolkit's bin/nvcc-host-link
-      verify::NvccDriverOptions options;
-      options.compiler.hip = *hip;
-      options.toolkit_root = toolkit_root;
-      return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
     }
     auto command = verify::parse_nvcc_command(args);
     if (!command) {

@@ -1,6 +1,7 @@
 #include "source/compat.h"
 
 #include <array>
+#include <unordered_map>
 
 namespace gpuport::source {
 namespace {
@@ -926,12 +927,19 @@ namespace {
 
 // Bits of the shims whose list (triggers or headers) holds `name`: one per platform may
 // answer the same name (hipLaunchHostFunc).
+// Asked for every translated call and constant: the names are indexed once.
 std::uint32_t shims_listing(std::string_view name, std::span<const std::string_view> Shim::*list) {
-  std::uint32_t bits = 0;
-  for (std::size_t i = 0; i < kShims.size(); ++i)
-    for (auto n : kShims[i].*list)
-      if (n == name) bits |= 1u << i;
-  return bits;
+  static const auto index = [] {
+    std::array<std::unordered_map<std::string_view, std::uint32_t>, 2> by_list;  // triggers, headers
+    for (std::size_t i = 0; i < kShims.size(); ++i) {
+      for (auto n : kShims[i].triggers) by_list[0][n] |= 1u << i;
+      for (auto n : kShims[i].headers) by_list[1][n] |= 1u << i;
+    }
+    return by_list;
+  }();
+  const auto& names = index[list == &Shim::triggers ? 0 : 1];
+  const auto it = names.find(name);
+  return it == names.end() ? 0 : it->second;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "common/file_io.h"
 #include "source/compat.h"
+#include "verify/nvcc_driver.h"
 
 namespace gpuport::verify {
 namespace fs = std::filesystem;
@@ -189,20 +190,20 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
   // CUDA's math libraries, for FindCUDAToolkit's CUDA::curand and the like: HIP's where this
   // HIP can link them (the host link command links with their own libraries unresolved, as
   // gpuport nvcc does); NVTX is a shim in the sources and links nothing.
-  static const std::pair<const char*, const char*> kMath[] = {
-      {"curand", "hiprand"}, {"cublas", "hipblas"}, {"cufft", "hipfft"}, {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"}};
-  const fs::path hip_lib_dir = folder.hip.root.empty() ? fs::path("/usr/lib/x86_64-linux-gnu") : folder.hip.root / "usr/lib/x86_64-linux-gnu";
-  for (const auto& [cuda, hip] : kMath) {
-    if (!folder.hip.can_link(std::string("-l") + hip)) continue;
-    const std::string text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} is HIP's lib{}. */\nINPUT({})\n",
-                                         cuda, hip, (hip_lib_dir / fmt::format("lib{}.so", hip)).string());
+  for (const auto& [cuda, hip] : cuda_libraries()) {
+    if (cuda == "cudart" || cuda == "cudart_static" || cuda == "cuda" || cuda == "cudadevrt") continue;  // written above
+    std::string text;
+    if (hip.empty()) {
+      text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} links nothing here. */\n", cuda);
+    } else if (folder.hip.can_link("-l" + hip)) {
+      text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} is HIP's lib{}. */\nINPUT({})\n", cuda, hip,
+                         (folder.hip.library_dir() / fmt::format("lib{}.so", hip)).string());
+    } else {
+      continue;  // no HIP library to stand for it here: a link that needs it says so
+    }
     for (const char* sub : {"lib64", "lib"})
       if (auto err = write_file_atomic(dir / sub / fmt::format("lib{}.so", cuda), text)) return err;
   }
-  for (const char* sub : {"lib64", "lib"})
-    if (auto err = write_file_atomic(dir / sub / "libnvToolsExt.so",
-                                     "/* Written by gpuport nvcc --toolkit: NVTX is gpuport's shim in the sources. */\n"))
-      return err;
   if (auto err = write_file_atomic(dir / "nvvm" / "libdevice" / "README",
                                    "Written by gpuport nvcc --toolkit: CMake looks for this folder. Device code is "
                                    "linked with ROCm's device libraries.\n"))

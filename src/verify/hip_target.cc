@@ -53,14 +53,16 @@ std::vector<std::string> HipTarget::link_flags() const {
   if (root.empty()) return {"-lamdhip64"};
   // sid's libraries need glibc 2.38: their own undefined symbols are left to run time, where
   // gpuport run starts the program with sid's loader.
-  return {"-L" + (root / "usr/lib/x86_64-linux-gnu").string(), "-Wl,--unresolved-symbols=ignore-in-shared-libs",
-          "-lamdhip64"};
+  return {"-L" + library_dir().string(), "-Wl,--unresolved-symbols=ignore-in-shared-libs", "-lamdhip64"};
+}
+
+fs::path HipTarget::library_dir() const {
+  return root.empty() ? fs::path("/usr/lib/x86_64-linux-gnu") : root / "usr/lib/x86_64-linux-gnu";
 }
 
 bool HipTarget::can_link(std::string_view lib) const {
-  const fs::path dir = root.empty() ? fs::path("/usr/lib/x86_64-linux-gnu") : root / "usr/lib/x86_64-linux-gnu";
   std::error_code ec;
-  return lib.starts_with("-l") && fs::exists(dir / fmt::format("lib{}.so", lib.substr(2)), ec);
+  return lib.starts_with("-l") && fs::exists(library_dir() / fmt::format("lib{}.so", lib.substr(2)), ec);
 }
 
 std::optional<std::string> HipTarget::unavailable() const {

@@ -38,6 +38,8 @@ struct HipTarget {
   // library folder (Debian 12 packages hipRAND and hipSPARSE 5.3 for HIP 5.2, sid all of them
   // for 6.4; the Debian 13 tree holds headers only).
   bool can_link(std::string_view lib) const;
+  // The folder this HIP's libraries are in (the system's, or the unpacked tree's).
+  std::filesystem::path library_dir() const;
   // Why this HIP cannot be compiled against here; std::nullopt when it can.
   std::optional<std::string> unavailable() const;
 };

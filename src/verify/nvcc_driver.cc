@@ -38,13 +38,28 @@ NvccLanguage language_of(const fs::path& path) {
   return NvccLanguage::object;  // .o, .a, .so and anything else goes to the linker, as with nvcc
 }
 
-// CUDA's libraries and their HIP counterparts on the link line.
-const std::map<std::string, std::string, std::less<>> kLibraries = {
-    {"cudart", ""},          {"cudart_static", ""},   {"cuda", ""},           {"cudadevrt", ""},
-    {"curand", "hiprand"},   {"cublas", "hipblas"},   {"cublasLt", "hipblaslt"}, {"cufft", "hipfft"},
-    {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
-    {"nvToolsExt", ""},  // NVTX is gpuport's shim in the translated sources
-};
+// `-lX` on a link line as HIP has it: X's HIP library, nothing, or X itself when not CUDA's.
+void add_library(std::vector<std::string>& flags, std::string_view lib) {
+  if (const auto m = cuda_libraries().find(lib); m != cuda_libraries().end()) {
+    if (!m->second.empty()) flags.push_back("-l" + m->second);
+  } else {
+    flags.push_back("-l" + std::string(lib));
+  }
+}
+
+// nvcc's options that pass unknown ones on instead of refusing them.
+bool forwards_unknown(std::string_view a) {
+  return a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler" ||
+         a == "-forward-unknown-to-host-linker" || a == "--forward-unknown-to-host-linker" || a == "-forward-unknown-opts" ||
+         a == "--forward-unknown-opts";
+}
+
+// A response file's words (CMake's --options-file and @file), or std::nullopt if unreadable.
+std::optional<std::vector<std::string>> response_file_words(const std::string& path) {
+  auto text = read_file(path, 16u << 20);
+  if (!text) return std::nullopt;
+  return source::split_command_line(*text);
+}
 
 std::vector<std::string> split_commas(const std::string& value) {
   std::vector<std::string> out;
@@ -63,12 +78,20 @@ std::vector<std::string> split_commas(const std::string& value) {
 
 }  // namespace
 
+const std::map<std::string, std::string, std::less<>>& cuda_libraries() {
+  static const std::map<std::string, std::string, std::less<>> libraries = {
+      {"cudart", ""},          {"cudart_static", ""},   {"cuda", ""},           {"cudadevrt", ""},
+      {"curand", "hiprand"},   {"cublas", "hipblas"},   {"cublasLt", "hipblaslt"}, {"cufft", "hipfft"},
+      {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
+      {"nvToolsExt", ""},  // NVTX is gpuport's shim in the translated sources
+  };
+  return libraries;
+}
+
 Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments) {
   NvccCommand c;
   std::vector<std::string> args = arguments;  // --options-file splices its contents in
-  for (const char* f : {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-forward-unknown-to-host-linker",
-                        "--forward-unknown-to-host-linker", "-forward-unknown-opts", "--forward-unknown-opts"})
-    c.forward_unknown = c.forward_unknown || std::find(args.begin(), args.end(), f) != args.end();
+  c.forward_unknown = std::any_of(args.begin(), args.end(), forwards_unknown);
   bool forced = false;  // -x cu / c / c++ given
   NvccLanguage forced_language = NvccLanguage::object;
   int options_files = 0;
@@ -122,17 +145,14 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       }
       continue;
     }
-    if (a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler" ||
-        a == "-forward-unknown-to-host-linker" || a == "--forward-unknown-to-host-linker" || a == "-forward-unknown-opts" ||
-        a == "--forward-unknown-opts") {
+    if (forwards_unknown(a)) {
       // read before the loop
     } else if (value_of("--options-file", v) || value_of("-optf", v)) {
       // CMake's response files hold include folders and flags, shell-quoted.
       if (++options_files > 64) return usage_error("too many --options-file (does one include itself?)");
-      auto text = read_file(v, 1 << 20);
-      if (!text) return usage_error(fmt::format("--options-file {}: cannot read it", v));
-      const auto more = source::split_command_line(*text);
-      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, more.begin(), more.end());
+      const auto more = response_file_words(v);
+      if (!more) return usage_error(fmt::format("--options-file {}: cannot read it", v));
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, more->begin(), more->end());
     } else if (a == "-c" || a == "--compile") {
       c.phase = NvccPhase::compile;
     } else if (a == "-dc" || a == "--device-c") {
@@ -181,13 +201,7 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
     } else if (attached("-L", v) || value_of("--library-path", v)) {
       for (auto& d : split_commas(v)) c.link_flags.push_back("-L" + d);
     } else if (attached("-l", v) || value_of("--library", v)) {
-      for (auto& lib : split_commas(v)) {
-        if (const auto m = kLibraries.find(lib); m != kLibraries.end()) {
-          if (!m->second.empty()) c.link_flags.push_back("-l" + m->second);  // cudart: HIP's link flags hold libamdhip64
-        } else {
-          c.link_flags.push_back("-l" + lib);
-        }
-      }
+      for (auto& lib : split_commas(v)) add_library(c.link_flags, lib);
     } else if (value_of("-Werror", v) || value_of("--Werror", v)) {
       // nvcc's -Werror names kinds of its own warnings; all-warnings is clang's -Werror.
       if (v == "all-warnings") c.compile_flags.push_back("-Werror");
@@ -220,11 +234,8 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
     } else if (value_of("-default-stream", v) || value_of("--default-stream", v)) {
       if (v == "per-thread") c.compile_flags.push_back("-fgpu-default-stream=per-thread");
       else if (v != "legacy" && v != "null") return usage_error(fmt::format("{} takes legacy, null or per-thread", name));
-    } else if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MP" || a == "--generate-dependencies" ||
-               a == "--generate-nonsystem-dependencies" || a == "--generate-dependencies-with-compile" ||
-               a == "--generate-nonsystem-dependencies-with-compile" || a == "--generate-dependency-targets") {
-      const NvccOption* row = find_nvcc_option(a);
-      c.compile_flags.emplace_back(row->short_name);
+    } else if (const NvccOption* dep = find_nvcc_option(a); dep && dep->short_name.starts_with("-M") && !dep->takes_value) {
+      c.compile_flags.emplace_back(dep->short_name);  // -M, -MM, -MD, -MMD, -MP in either spelling
     } else if (value_of("-MF", v) || value_of("--dependency-output", v)) {
       c.compile_flags.push_back("-MF");
       c.compile_flags.push_back(v);
@@ -238,9 +249,9 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
     }
   }
   // -M alone lists dependencies (CMake's dependency scan): a preprocessing run.
-  if (c.phase == NvccPhase::link && (std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
-                                     std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end()))
-    c.phase = NvccPhase::preprocess;
+  c.lists_dependencies = std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
+                         std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end();
+  if (c.phase == NvccPhase::link && c.lists_dependencies) c.phase = NvccPhase::preprocess;
   if (c.phase != NvccPhase::version && c.phase != NvccPhase::help && c.inputs.empty()) return usage_error("no input files");
   return c;
 }
@@ -269,27 +280,31 @@ struct Twin {
   std::string translated, original;  // both ending in '/'
 };
 
+// SCALE's recipes put the toolkit's include/ on CPATH, which compilers search as -I: taken off
+// it, as the commands name that folder as a system one already.
+std::map<std::string, std::optional<std::string>> environment_for(const fs::path& toolkit_root) {
+  std::map<std::string, std::optional<std::string>> changes;
+  if (toolkit_root.empty()) return changes;
+  std::error_code ec;
+  const fs::path include = fs::weakly_canonical(toolkit_root / "include", ec);
+  for (const char* var : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH"}) {
+    const char* value = std::getenv(var);
+    if (!value) continue;
+    std::string kept;
+    for (const auto& dir : split_colons(value))
+      if (fs::weakly_canonical(dir, ec) != include) kept += (kept.empty() ? "" : ":") + dir;
+    changes[var] = kept;
+  }
+  return changes;
+}
+
 // One command, its output passed on: what nvcc shows of the passes it runs. With a twin, the
 // output is read first and the translation's paths in it named as the originals.
 bool run(const std::vector<std::string>& argv, const NvccDriverOptions& options, const Twin* twin = nullptr) {
   ProcessOptions p;
   p.timeout = std::chrono::seconds(0);
   p.pass_through = twin == nullptr;
-  if (!options.toolkit_root.empty()) {
-    // SCALE's recipes put the toolkit's include/ on CPATH, which compilers search as -I; the
-    // commands name it as a system folder already.
-    for (const char* var : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH"}) {
-      const char* value = std::getenv(var);
-      if (!value) continue;
-      std::string kept;
-      for (const auto& dir : split_colons(value)) {
-        std::error_code ec;
-        if (fs::weakly_canonical(dir, ec) == fs::weakly_canonical(options.toolkit_root / "include", ec)) continue;
-        kept += (kept.empty() ? "" : ":") + dir;
-      }
-      p.environment[var] = kept;
-    }
-  }
+  p.environment = options.environment;
   if (options.verbose) {
     std::string line;
     for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
@@ -313,9 +328,7 @@ std::optional<Diagnostic> restore_dependency_paths(const NvccCommand& c, const f
   fs::path deps;
   for (std::size_t i = 0; i + 1 < c.compile_flags.size(); ++i)
     if (c.compile_flags[i] == "-MF") deps = c.compile_flags[i + 1];
-  const bool listing = std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
-                       std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end();
-  if (deps.empty() && listing && c.phase == NvccPhase::preprocess) deps = c.output;
+  if (deps.empty() && c.lists_dependencies && c.phase == NvccPhase::preprocess) deps = c.output;
   std::error_code ec;
   if (deps.empty() || !fs::is_regular_file(deps, ec)) return std::nullopt;
   auto text = read_file(deps, 64 << 20);
@@ -330,6 +343,7 @@ std::optional<Diagnostic> restore_dependency_paths(const NvccCommand& c, const f
 int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDriverOptions& driver_options) {
   NvccDriverOptions options = driver_options;
   options.verbose = options.verbose || c.verbose;
+  options.environment = environment_for(options.toolkit_root);
   if (c.phase == NvccPhase::version) {
     // Build systems know nvcc by its first line and read the CUDA release from the last; the
     // second says what this is.
@@ -542,36 +556,34 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
 int run_host_link(const std::vector<std::string>& args, const NvccDriverOptions& options) {
   // CUDA's libraries named on the line become HIP's; objects made with -fgpu-rdc (their device
   // code is bitcode in an offload bundle) need clang's device link.
+  NvccDriverOptions link_options = options;
+  link_options.environment = environment_for(options.toolkit_root);
   std::vector<std::string> inputs;
   bool rdc = false;
   std::error_code ec;
   std::vector<std::string> expanded;  // CMake's response files (@objects1, @linkLibs.rsp) read in place
   for (const auto& a : args) {
-    if (a.size() > 1 && a[0] == '@') {
-      if (auto text = read_file(a.substr(1), 16u << 20)) {
-        const auto words = source::split_command_line(*text);
-        expanded.insert(expanded.end(), words.begin(), words.end());
+    if (a.size() > 1 && a[0] == '@')
+      if (const auto words = response_file_words(a.substr(1))) {
+        expanded.insert(expanded.end(), words->begin(), words->end());
         continue;
       }
-    }
     expanded.push_back(a);
   }
   for (const auto& a : expanded) {
     if (a == "-fgpu-rdc") {
       rdc = true;
-      continue;
+    } else if (a.starts_with("-l")) {
+      add_library(inputs, std::string_view(a).substr(2));
+    } else {
+      // One object with a bundle settles it: the rest are not read.
+      if (!rdc && !a.starts_with("-") && (a.ends_with(".o") || a.ends_with(".a")) && fs::is_regular_file(a, ec))
+        if (auto bytes = read_file(a, 1ull << 31); bytes && bytes->find("__CLANG_OFFLOAD_BUNDLE__hip") != std::string::npos)
+          rdc = true;
+      inputs.push_back(a);
     }
-    if (a.starts_with("-l")) {
-      if (const auto m = kLibraries.find(a.substr(2)); m != kLibraries.end()) {
-        if (!m->second.empty()) inputs.push_back("-l" + m->second);
-        continue;
-      }
-    }
-    if (!a.starts_with("-") && (a.ends_with(".o") || a.ends_with(".a")) && fs::is_regular_file(a, ec))
-      if (auto bytes = read_file(a, 1ull << 31); bytes && bytes->find("__CLANG_OFFLOAD_BUNDLE__hip") != std::string::npos) rdc = true;
-    inputs.push_back(a);
   }
-  return link_program(inputs, rdc, options);
+  return link_program(inputs, rdc, link_options);
 }
 
 int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDriverOptions& options) {
@@ -584,9 +596,8 @@ int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDri
   for (const auto& f : inputs) {
     // A HIP library this HIP cannot link here (hipBLASLt is in no Debian release) is left out:
     // a program that calls it then fails to link by name, one that only lists it links.
-    const bool hip_library = f.starts_with("-l") && std::any_of(kLibraries.begin(), kLibraries.end(), [&](const auto& m) {
-                               return !m.second.empty() && f == "-l" + m.second;
-                             });
+    const bool hip_library = f.starts_with("-l") && std::any_of(cuda_libraries().begin(), cuda_libraries().end(),
+                                                                [&](const auto& m) { return !m.second.empty() && f == "-l" + m.second; });
     if (hip_library && !options.compiler.hip.can_link(f)) {
       std::fprintf(stderr, "gpuport nvcc: note: %s is not available for HIP %s here; left off the link line\n", f.c_str(),
                    options.compiler.hip.version.c_str());

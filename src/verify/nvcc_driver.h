@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,7 +59,12 @@ struct NvccCommand {
   // -forward-unknown-to-host-compiler (CMake passes it): options nvcc does not know go to the
   // host compiler, as nvcc does, instead of being refused.
   bool forward_unknown = false;
+  bool lists_dependencies = false;  // -M or -MM
 };
+
+// CUDA's libraries (as -l names them: "cublas") and what stands for each with HIP: its HIP
+// library ("hipblas"), or "" where nothing is linked (cudart: HIP's runtime is in every link).
+const std::map<std::string, std::string, std::less<>>& cuda_libraries();
 
 // Reads nvcc's arguments (without "nvcc"). An option nvcc has that this driver cannot honour,
 // or one nvcc does not have, is an error naming it. `--options-file F` (CMake's response files)
@@ -76,6 +82,8 @@ struct NvccDriverOptions {
   // The toolkit folder whose bin/nvcc this is (--toolkit): with -v, its paths are shown in the
   // `#$ NAME=value` lines nvcc prints, which CMake reads to find the toolkit and its link line.
   std::filesystem::path toolkit_root;
+  // Environment changes for the compilers (set by the driver from toolkit_root).
+  std::map<std::string, std::optional<std::string>> environment;
   // false (--hip-sources): the sources are HIP already (a tree `translate --project` wrote, whose
   // Makefiles call gpuport nvcc): compiled as they are, nvcc's options read as ever.
   bool translate = true;
