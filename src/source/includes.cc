@@ -331,11 +331,10 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   if (has_runtime || (!device && has_runtime_api && !every_file)) {
     // After the unconditional runtime include; with none, after each conditional one (llama.cpp
     // includes HIP's or CUDA's runtime by a macro): the shims' guards keep one copy.
-    std::vector<std::size_t> after;
-    if (runtime_hash) after.push_back(*runtime_hash);
-    else after = conditional_runtime_hashes;
+    const std::vector<std::size_t> after =
+        !add_shim ? std::vector<std::size_t>{} : runtime_hash ? std::vector<std::size_t>{*runtime_hash} : conditional_runtime_hashes;
     std::set<std::uint32_t> done;
-    for (std::size_t hash : add_shim ? after : std::vector<std::size_t>{}) {
+    for (std::size_t hash : after) {
       const auto at = after_line(hash);
       if (!done.insert(at).second) continue;
       // An include on the last line, without a line end: the shim starts a line of its own.
