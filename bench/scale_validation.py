@@ -194,6 +194,13 @@ EMULATION_CHANGES = {
 }
 
 
+# What a recipe must leave behind where its script's exit status does not say: BitNet's
+# 01-build.sh ends with `cd ..`, so it exits 0 whether or not nvcc built the library.
+PRODUCTS = {
+    "bitnet": ["bitnet/gpu/bitnet_kernels/libbitnet.so"],
+}
+
+
 def apply_emulation_changes(name, work):
     said = []
     for pattern, old, new, why in EMULATION_CHANGES.get(name, []):
@@ -291,7 +298,13 @@ def run_project(name, a, recipes, vers, toolkit, env):
             row["build"] = "ok"
             row["validate"] = "ok (emulated)"
     else:
-        if row["validate"] == "not reached" and row["build"] == "ok":
+        missing = [p for p in PRODUCTS.get(name, []) if not (work / p).exists()]
+        if missing:
+            row["build"] = "failed (no " + ", ".join(missing) + ")"
+            text = log_path.read_text(errors="replace") if log_path.exists() else ""
+            row["first_error"] = first_error(text) or f"{missing[0]} was not built"
+            row["class"] = classify(row["first_error"])
+        elif row["validate"] == "not reached" and row["build"] == "ok":
             row["validate"] = "no check in the recipe"
     row["seconds"] = round(time.time() - t0)
     return row

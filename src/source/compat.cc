@@ -897,7 +897,117 @@ constexpr std::array<std::string_view, 3> kOccupancyTriggers = {"hipOccupancyMax
                                                                 "hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags",
                                                                 "gpuport_hipOccupancyAvailableDynamicSMemPerBlock"};
 
-constexpr std::array<Shim, 19> kShims = {{
+// cudaMemcpy3DPeer[Async] and its parameter struct, which HIP lacks (ggml copies between
+// devices' pools with them): the same copy through hipMemcpy3D[Async] with hipMemcpyDefault, which
+// finds each side's device from its address (HIP's unified addressing), so the devices named in
+// the struct are not needed. On both platforms.
+constexpr std::string_view kMemcpy3DPeer =
+    "#if !defined(GPUPORT_MEMCPY3D_PEER)\n"
+    "#define GPUPORT_MEMCPY3D_PEER /* added by gpuport: HIP has no cudaMemcpy3DPeer */\n"
+    "struct gpuport_hipMemcpy3DPeerParms {\n"
+    "  hipArray_t srcArray;\n"
+    "  hipPos srcPos;\n"
+    "  hipPitchedPtr srcPtr;\n"
+    "  int srcDevice;\n"
+    "  hipArray_t dstArray;\n"
+    "  hipPos dstPos;\n"
+    "  hipPitchedPtr dstPtr;\n"
+    "  int dstDevice;\n"
+    "  hipExtent extent;\n"
+    "};\n"
+    "static inline hipMemcpy3DParms gpuport_hipMemcpy3DPeerAsPlain(const gpuport_hipMemcpy3DPeerParms* p) {\n"
+    "  hipMemcpy3DParms q = {};\n"
+    "  q.srcArray = p->srcArray, q.srcPos = p->srcPos, q.srcPtr = p->srcPtr;\n"
+    "  q.dstArray = p->dstArray, q.dstPos = p->dstPos, q.dstPtr = p->dstPtr;\n"
+    "  q.extent = p->extent, q.kind = hipMemcpyDefault;\n"
+    "  return q;\n"
+    "}\n"
+    "static inline hipError_t gpuport_hipMemcpy3DPeer(const gpuport_hipMemcpy3DPeerParms* p) {\n"
+    "  const hipMemcpy3DParms q = gpuport_hipMemcpy3DPeerAsPlain(p);\n"
+    "  return hipMemcpy3D(&q);\n"
+    "}\n"
+    "static inline hipError_t gpuport_hipMemcpy3DPeerAsync(const gpuport_hipMemcpy3DPeerParms* p, hipStream_t stream = 0) {\n"
+    "  const hipMemcpy3DParms q = gpuport_hipMemcpy3DPeerAsPlain(p);\n"
+    "  return hipMemcpy3DAsync(&q, stream);\n"
+    "}\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 3> kMemcpy3DPeerTriggers = {"gpuport_hipMemcpy3DPeerParms", "gpuport_hipMemcpy3DPeer",
+                                                                   "gpuport_hipMemcpy3DPeerAsync"};
+
+// CUdeviceptr is an unsigned integer in CUDA: driver code adds byte offsets to it, rounds it
+// and compares it with 0 (ggml's virtual memory pool). HIP's hipDeviceptr_t is a void*, on which
+// C++ has no arithmetic. On AMD, gpuport_hipDeviceptr_t keeps CUDA's meaning (a 64-bit integer,
+// the same size and layout) and converts to HIP's pointer where a HIP call takes one; the HIP
+// calls that return a device pointer through a hipDeviceptr_t* or void* pointer get overloads
+// for it. Integer casts and casts to pointer types are explicit, as they are from CUDA's
+// integer. In C, and on NVIDIA, it is hipDeviceptr_t itself.
+constexpr std::string_view kDeviceptr =
+    "#if !defined(GPUPORT_DEVICEPTR)\n"
+    "#define GPUPORT_DEVICEPTR /* added by gpuport: CUdeviceptr is an integer in CUDA, a void* in HIP */\n"
+    "#if defined(__HIP_PLATFORM_AMD__) && defined(__cplusplus)\n"
+    "#include <type_traits>\n"
+    "#if defined(__HIPCC__)\n"
+    "#define GPUPORT_DEVICEPTR_HD __host__ __device__\n"
+    "#else\n"
+    "#define GPUPORT_DEVICEPTR_HD\n"
+    "#endif\n"
+    "#define GPUPORT_DEVICEPTR_BINARY(op, result)                                                                            \\\n"
+    "  template <typename I, if_integer<I> = 0>                                                     \\\n"
+    "  friend GPUPORT_DEVICEPTR_HD constexpr result operator op(gpuport_hipDeviceptr_t a, I b) { return a.value op static_cast<unsigned long long>(b); } \\\n"
+    "  template <typename I, if_integer<I> = 0>                                                     \\\n"
+    "  friend GPUPORT_DEVICEPTR_HD constexpr result operator op(I a, gpuport_hipDeviceptr_t b) { return static_cast<unsigned long long>(a) op b.value; } \\\n"
+    "  friend GPUPORT_DEVICEPTR_HD constexpr result operator op(gpuport_hipDeviceptr_t a, gpuport_hipDeviceptr_t b) { return a.value op b.value; }\n"
+    "struct gpuport_hipDeviceptr_t {\n"
+    "  unsigned long long value;\n"
+    "  template <typename I> using if_integer = typename std::enable_if<std::is_integral<I>::value, int>::type;\n"
+    "  gpuport_hipDeviceptr_t() = default;\n"
+    "  template <typename I, if_integer<I> = 0> GPUPORT_DEVICEPTR_HD constexpr gpuport_hipDeviceptr_t(I v) : value(static_cast<unsigned long long>(v)) {}\n"
+    "  GPUPORT_DEVICEPTR_HD gpuport_hipDeviceptr_t(const volatile void* p) : value(reinterpret_cast<unsigned long long>(p)) {}\n"
+    "  GPUPORT_DEVICEPTR_HD operator void*() const { return reinterpret_cast<void*>(value); }\n"
+    "  template <typename T> GPUPORT_DEVICEPTR_HD explicit operator T*() const { return reinterpret_cast<T*>(value); }\n"
+    "  template <typename I, if_integer<I> = 0> GPUPORT_DEVICEPTR_HD explicit constexpr operator I() const { return static_cast<I>(value); }\n"
+    "  GPUPORT_DEVICEPTR_HD explicit constexpr operator bool() const { return value != 0; }\n"
+    "  GPUPORT_DEVICEPTR_HD constexpr gpuport_hipDeviceptr_t operator~() const { return ~value; }\n"
+    "  template <typename I, if_integer<I> = 0> GPUPORT_DEVICEPTR_HD gpuport_hipDeviceptr_t& operator+=(I n) { value += n; return *this; }\n"
+    "  template <typename I, if_integer<I> = 0> GPUPORT_DEVICEPTR_HD gpuport_hipDeviceptr_t& operator-=(I n) { value -= n; return *this; }\n"
+    "  GPUPORT_DEVICEPTR_BINARY(+, gpuport_hipDeviceptr_t)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(-, unsigned long long)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(&, gpuport_hipDeviceptr_t)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(|, gpuport_hipDeviceptr_t)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(^, gpuport_hipDeviceptr_t)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(<<, unsigned long long)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(>>, unsigned long long)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(%, unsigned long long)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(/, unsigned long long)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(==, bool)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(!=, bool)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(<, bool)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(<=, bool)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(>, bool)\n"
+    "  GPUPORT_DEVICEPTR_BINARY(>=, bool)\n"
+    "};\n"
+    "#undef GPUPORT_DEVICEPTR_BINARY\n"
+    "static_assert(sizeof(gpuport_hipDeviceptr_t) == sizeof(void*), \"CUdeviceptr is pointer-sized\");\n"
+    "#define GPUPORT_DEVICEPTR_OUT(p) reinterpret_cast<void**>(p)\n"
+    "static inline hipError_t hipMalloc(gpuport_hipDeviceptr_t* p, size_t n) { return hipMalloc(GPUPORT_DEVICEPTR_OUT(p), n); }\n"
+    "static inline hipError_t hipMallocManaged(gpuport_hipDeviceptr_t* p, size_t n, unsigned int flags = hipMemAttachGlobal) { return hipMallocManaged(GPUPORT_DEVICEPTR_OUT(p), n, flags); }\n"
+    "static inline hipError_t hipMallocAsync(gpuport_hipDeviceptr_t* p, size_t n, hipStream_t s) { return hipMallocAsync(GPUPORT_DEVICEPTR_OUT(p), n, s); }\n"
+    "static inline hipError_t hipMallocFromPoolAsync(gpuport_hipDeviceptr_t* p, size_t n, hipMemPool_t pool, hipStream_t s) { return hipMallocFromPoolAsync(GPUPORT_DEVICEPTR_OUT(p), n, pool, s); }\n"
+    "static inline hipError_t hipMemAllocPitch(gpuport_hipDeviceptr_t* p, size_t* pitch, size_t w, size_t h, unsigned int e) { return hipMemAllocPitch(reinterpret_cast<hipDeviceptr_t*>(p), pitch, w, h, e); }\n"
+    "static inline hipError_t hipMemAddressReserve(gpuport_hipDeviceptr_t* p, size_t n, size_t align, void* addr, unsigned long long flags) { return hipMemAddressReserve(GPUPORT_DEVICEPTR_OUT(p), n, align, addr, flags); }\n"
+    "static inline hipError_t hipMemGetAddressRange(gpuport_hipDeviceptr_t* base, size_t* n, hipDeviceptr_t p) { return hipMemGetAddressRange(reinterpret_cast<hipDeviceptr_t*>(base), n, p); }\n"
+    "static inline hipError_t hipModuleGetGlobal(gpuport_hipDeviceptr_t* p, size_t* n, hipModule_t m, const char* name) { return hipModuleGetGlobal(reinterpret_cast<hipDeviceptr_t*>(p), n, m, name); }\n"
+    "static inline hipError_t hipHostGetDevicePointer(gpuport_hipDeviceptr_t* p, void* host, unsigned int flags) { return hipHostGetDevicePointer(GPUPORT_DEVICEPTR_OUT(p), host, flags); }\n"
+    "static inline hipError_t hipIpcOpenMemHandle(gpuport_hipDeviceptr_t* p, hipIpcMemHandle_t h, unsigned int flags) { return hipIpcOpenMemHandle(GPUPORT_DEVICEPTR_OUT(p), h, flags); }\n"
+    "#undef GPUPORT_DEVICEPTR_OUT\n"
+    "#undef GPUPORT_DEVICEPTR_HD\n"
+    "#else\n"
+    "typedef hipDeviceptr_t gpuport_hipDeviceptr_t;\n"
+    "#endif\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kDeviceptrTriggers = {"gpuport_hipDeviceptr_t"};
+
+constexpr std::array<Shim, 21> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -917,11 +1027,15 @@ constexpr std::array<Shim, 19> kShims = {{
     {"GPUPORT_SIMD_VIDEO", kSimdVideo, kSimdVideoTriggers},
     {"GPUPORT_CUDA_ARCH", kCudaArch, {}},
     {"GPUPORT_HALF_MINMAX", kHalfMinMax, kHalfMinMaxTriggers},
+    {"GPUPORT_MEMCPY3D_PEER", kMemcpy3DPeer, kMemcpy3DPeerTriggers},
+    {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers},
 }};
 
 }  // namespace
 
 std::span<const Shim> shims() { return kShims; }
+
+std::string_view shim_type_for(std::string_view hip_name) { return hip_name == "hipDeviceptr_t" ? "gpuport_hipDeviceptr_t" : ""; }
 
 namespace {
 

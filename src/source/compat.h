@@ -35,6 +35,10 @@ std::uint32_t shim_for_call(std::string_view hip_name);
 // told by its template argument): gpuport_surf2Dread; empty for other names.
 std::string_view value_surface_read(std::string_view cuda_name);
 
+// The shim's type that stands for this HIP type in translations from CUDA (hipDeviceptr_t ->
+// gpuport_hipDeviceptr_t, which keeps CUdeviceptr's integer meaning), or empty.
+std::string_view shim_type_for(std::string_view hip_name);
+
 // Bits of the shims an include of this CUDA header needs, or 0.
 std::uint32_t shim_for_header(std::string_view cuda_path);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -484,7 +485,28 @@ const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
 // of a name the tables map as a device or math function (at file scope, in a namespace or as a
 // member). Names that follow the CUDA API conventions are not the user's to define and are not
 // looked at.
+//
+// A name reserved to the implementation (`__vsubss4`) defined inside a conditional group is a
+// port of the intrinsic for another platform (llama.cpp defines __vsubss4 for its own HIP
+// build only): CUDA declares the intrinsic, so under nvcc that definition is never the one
+// called, and the calls are translated as CUDA's.
 void IdentifierRewriter::find_user_definitions() {
+  // Conditional nesting after each directive, by sig index; an include guard (the file's first
+  // directive `#ifndef X` followed by `#define X`) does not count.
+  std::vector<std::pair<std::size_t, int>> nesting;
+  const auto& directives = e.directives();
+  const bool guarded = directives.size() >= 2 && e.is(directives[0] + 1, "ifndef") && e.is(directives[1] + 1, "define") &&
+                       e.text(directives[0] + 2) == e.text(directives[1] + 2);
+  int depth = guarded ? -1 : 0;
+  for (const std::size_t h : directives) {
+    if (h + 1 >= e.size()) continue;
+    if (e.is(h + 1, "if") || e.is(h + 1, "ifdef") || e.is(h + 1, "ifndef")) nesting.emplace_back(h, ++depth);
+    else if (e.is(h + 1, "endif")) nesting.emplace_back(h, --depth);
+  }
+  auto conditional = [&](std::size_t i) {
+    auto it = std::upper_bound(nesting.begin(), nesting.end(), std::pair<std::size_t, int>(i, INT_MAX));
+    return it != nesting.begin() && std::prev(it)->second > 0;
+  };
   for (const std::size_t i : e.names_before_paren()) {  // code names followed by '('
     if (i == 0 || e.is_dropped(i)) continue;  // (a shim's definitions are gpuport's, not the user's)
     // A declarator: a type name (or * / &) before it, not a keyword of an expression. (Checked
@@ -500,6 +522,7 @@ void IdentifierRewriter::find_user_definitions() {
     std::size_t after = close + 1;
     while (after < e.size() && (e.is(after, "const") || e.is(after, "noexcept"))) ++after;
     if (!e.is(after, "{")) continue;
+    if (e.text(i).starts_with("__") && conditional(i)) continue;
     user_defined.insert(e.text(i));
     // A definition with a parameter HIP has an overload for (atomicMin(float*, float)): HIP's
     // declaration and the user's collide on AMD.
@@ -971,7 +994,8 @@ void IdentifierRewriter::run() {
         continue;
       }
     }
-    if (entry->kind == maps::Kind::constant) e.needed_shims |= shim_for_call(entry->hip);  // CUDART_VERSION
+    // CUDART_VERSION; cudaMemcpy3DPeerParms.
+    if (entry->kind == maps::Kind::constant || entry->kind == maps::Kind::type) e.needed_shims |= shim_for_call(entry->hip);
     if (Engine::equals(next, "(")) {
       // atomicMin/atomicMax on long long (HIP 5.2 lacks those): only where the file has the type.
       static const std::uint32_t minmax_ll = shim_for_guard("GPUPORT_AMD_ATOMIC_MINMAX_LL");
@@ -1019,7 +1043,15 @@ void IdentifierRewriter::run() {
         const auto& kw = e.tok(i - 1);
         e.replace_range(kw.offset, t.offset, "");
       }
-      e.replace(i, entry->hip);
+      // A HIP type whose CUDA twin code uses in ways HIP's does not allow (CUdeviceptr arithmetic
+      // on hipDeviceptr_t, a void*) becomes the shim's type that keeps CUDA's meaning.
+      std::string_view target = entry->hip;
+      if (entry->kind == maps::Kind::type && !e.options().to_cuda && !e.options().hipify_style)
+        if (const auto shim_type = shim_type_for(target); !shim_type.empty()) {
+          target = shim_type;
+          e.needed_shims |= shim_for_call(shim_type);
+        }
+      e.replace(i, std::string(target));
       ++e.result().rewrites;
       if (entry->kind == maps::Kind::pp_condition) {
         ++e.pp_rewrites;

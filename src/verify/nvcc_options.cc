@@ -90,6 +90,9 @@ constexpr auto kOptions = std::to_array<NvccOption>({
     {"--archive-options", "-Xarchive", true, A::handled, "to ar, with -lib", "--thin"},
     {"--ptxas-options", "-Xptxas", true, A::dropped, "ptxas options have no AMD meaning", "-v"},
     {"--nvlink-options", "-Xnvlink", true, A::dropped, "nvlink options have no AMD meaning", "--verbose"},
+    // Not in `--help` (no long form there; gpuport names it --cudafe-options), but in build scripts
+    // (BitNet, CUTLASS): options of nvcc's EDG front end.
+    {"--cudafe-options", "-Xcudafe", true, A::dropped, kDiag, "--diag_suppress=177"},
     {"--static-global-template-stub", "-static-global-template-stub", true, A::dropped, "host stubs of kernels are clang's", "true"},
     {"--device-entity-has-hidden-visibility", "-device-entity-has-hidden-visibility", true, A::dropped, "host stubs of kernels are clang's", "true"},
     {"--host-linker-script", "-hls", true, A::dropped, "nvcc's host linker script for NVIDIA fat binaries", "use-lcs"},

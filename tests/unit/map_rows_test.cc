@@ -88,10 +88,13 @@ std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_
         in = fmt::format("#ifdef {}\n#endif\n", e.cuda);
         expect = fmt::format("#ifdef {}\n#endif\n", e.hip);
         break;
-      default:
+      default: {
+        // A type that a shim's type stands for (hipDeviceptr_t -> gpuport_hipDeviceptr_t).
+        const auto shim_type = e.kind == Kind::type ? source::shim_type_for(e.hip) : std::string_view();
         in = fmt::format("void probe() {{ auto x = {}; }}\n", e.cuda);
-        expect = fmt::format("void probe() {{ auto x = {}; }}\n", e.hip);
+        expect = fmt::format("void probe() {{ auto x = {}; }}\n", shim_type.empty() ? std::string_view(e.hip) : shim_type);
         break;
+      }
     }
     auto t = source::translate_text("row.cu", in, map, options);
     ++checked;

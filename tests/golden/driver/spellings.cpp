@@ -18,7 +18,7 @@ struct cudaIpcEventHandle_st h;
 struct CUuuid_st u;
 // CHECK: {{^}}struct hipUUID_t u;
 CUdeviceptr_v2 p;
-// CHECK: {{^}}hipDeviceptr_t p;
+// CHECK: {{^}}gpuport_hipDeviceptr_t p;
 CUdeviceptr_v1 old;
 // CHECK: {{^}}CUdeviceptr_v1 old;
 // REPORT: 'CUdeviceptr_v1' looks like a CUDA API name but is not in the mapping tables
