@@ -988,18 +988,16 @@ constexpr std::string_view kDeviceptr =
     "};\n"
     "#undef GPUPORT_DEVICEPTR_BINARY\n"
     "static_assert(sizeof(gpuport_hipDeviceptr_t) == sizeof(void*), \"CUdeviceptr is pointer-sized\");\n"
-    "#define GPUPORT_DEVICEPTR_OUT(p) reinterpret_cast<void**>(p)\n"
-    "static inline hipError_t hipMalloc(gpuport_hipDeviceptr_t* p, size_t n) { return hipMalloc(GPUPORT_DEVICEPTR_OUT(p), n); }\n"
-    "static inline hipError_t hipMallocManaged(gpuport_hipDeviceptr_t* p, size_t n, unsigned int flags = hipMemAttachGlobal) { return hipMallocManaged(GPUPORT_DEVICEPTR_OUT(p), n, flags); }\n"
-    "static inline hipError_t hipMallocAsync(gpuport_hipDeviceptr_t* p, size_t n, hipStream_t s) { return hipMallocAsync(GPUPORT_DEVICEPTR_OUT(p), n, s); }\n"
-    "static inline hipError_t hipMallocFromPoolAsync(gpuport_hipDeviceptr_t* p, size_t n, hipMemPool_t pool, hipStream_t s) { return hipMallocFromPoolAsync(GPUPORT_DEVICEPTR_OUT(p), n, pool, s); }\n"
-    "static inline hipError_t hipMemAllocPitch(gpuport_hipDeviceptr_t* p, size_t* pitch, size_t w, size_t h, unsigned int e) { return hipMemAllocPitch(reinterpret_cast<hipDeviceptr_t*>(p), pitch, w, h, e); }\n"
-    "static inline hipError_t hipMemAddressReserve(gpuport_hipDeviceptr_t* p, size_t n, size_t align, void* addr, unsigned long long flags) { return hipMemAddressReserve(GPUPORT_DEVICEPTR_OUT(p), n, align, addr, flags); }\n"
-    "static inline hipError_t hipMemGetAddressRange(gpuport_hipDeviceptr_t* base, size_t* n, hipDeviceptr_t p) { return hipMemGetAddressRange(reinterpret_cast<hipDeviceptr_t*>(base), n, p); }\n"
-    "static inline hipError_t hipModuleGetGlobal(gpuport_hipDeviceptr_t* p, size_t* n, hipModule_t m, const char* name) { return hipModuleGetGlobal(reinterpret_cast<hipDeviceptr_t*>(p), n, m, name); }\n"
-    "static inline hipError_t hipHostGetDevicePointer(gpuport_hipDeviceptr_t* p, void* host, unsigned int flags) { return hipHostGetDevicePointer(GPUPORT_DEVICEPTR_OUT(p), host, flags); }\n"
-    "static inline hipError_t hipIpcOpenMemHandle(gpuport_hipDeviceptr_t* p, hipIpcMemHandle_t h, unsigned int flags) { return hipIpcOpenMemHandle(GPUPORT_DEVICEPTR_OUT(p), h, flags); }\n"
-    "#undef GPUPORT_DEVICEPTR_OUT\n"
+    "static inline hipError_t hipMalloc(gpuport_hipDeviceptr_t* p, size_t n) { return hipMalloc(reinterpret_cast<void**>(p), n); }\n"
+    "static inline hipError_t hipMallocManaged(gpuport_hipDeviceptr_t* p, size_t n, unsigned int flags = hipMemAttachGlobal) { return hipMallocManaged(reinterpret_cast<void**>(p), n, flags); }\n"
+    "static inline hipError_t hipMallocAsync(gpuport_hipDeviceptr_t* p, size_t n, hipStream_t s) { return hipMallocAsync(reinterpret_cast<void**>(p), n, s); }\n"
+    "static inline hipError_t hipMallocFromPoolAsync(gpuport_hipDeviceptr_t* p, size_t n, hipMemPool_t pool, hipStream_t s) { return hipMallocFromPoolAsync(reinterpret_cast<void**>(p), n, pool, s); }\n"
+    "static inline hipError_t hipMemAllocPitch(gpuport_hipDeviceptr_t* p, size_t* pitch, size_t w, size_t h, unsigned int e) { return hipMemAllocPitch(reinterpret_cast<void**>(p), pitch, w, h, e); }\n"
+    "static inline hipError_t hipMemAddressReserve(gpuport_hipDeviceptr_t* p, size_t n, size_t align, void* addr, unsigned long long flags) { return hipMemAddressReserve(reinterpret_cast<void**>(p), n, align, addr, flags); }\n"
+    "static inline hipError_t hipMemGetAddressRange(gpuport_hipDeviceptr_t* base, size_t* n, hipDeviceptr_t p) { return hipMemGetAddressRange(reinterpret_cast<void**>(base), n, p); }\n"
+    "static inline hipError_t hipModuleGetGlobal(gpuport_hipDeviceptr_t* p, size_t* n, hipModule_t m, const char* name) { return hipModuleGetGlobal(reinterpret_cast<void**>(p), n, m, name); }\n"
+    "static inline hipError_t hipHostGetDevicePointer(gpuport_hipDeviceptr_t* p, void* host, unsigned int flags) { return hipHostGetDevicePointer(reinterpret_cast<void**>(p), host, flags); }\n"
+    "static inline hipError_t hipIpcOpenMemHandle(gpuport_hipDeviceptr_t* p, hipIpcMemHandle_t h, unsigned int flags) { return hipIpcOpenMemHandle(reinterpret_cast<void**>(p), h, flags); }\n"
     "#undef GPUPORT_DEVICEPTR_HD\n"
     "#else\n"
     "typedef hipDeviceptr_t gpuport_hipDeviceptr_t;\n"
@@ -1028,14 +1026,18 @@ constexpr std::array<Shim, 21> kShims = {{
     {"GPUPORT_CUDA_ARCH", kCudaArch, {}},
     {"GPUPORT_HALF_MINMAX", kHalfMinMax, kHalfMinMaxTriggers},
     {"GPUPORT_MEMCPY3D_PEER", kMemcpy3DPeer, kMemcpy3DPeerTriggers},
-    {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers},
+    {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers, {}, "hipDeviceptr_t"},
 }};
 
 }  // namespace
 
 std::span<const Shim> shims() { return kShims; }
 
-std::string_view shim_type_for(std::string_view hip_name) { return hip_name == "hipDeviceptr_t" ? "gpuport_hipDeviceptr_t" : ""; }
+std::string_view shim_type_for(std::string_view hip_name) {
+  for (const auto& shim : kShims)
+    if (!shim.stands_for.empty() && shim.stands_for == hip_name) return shim.triggers.front();
+  return {};
+}
 
 namespace {
 

@@ -18,6 +18,9 @@ struct Shim {
   std::string_view text;   // the whole block, '\n' line ends
   std::span<const std::string_view> triggers;  // HIP names (called) that need it
   std::span<const std::string_view> headers = {};  // CUDA include paths that need it
+  // A HIP type that the shim's type (its first trigger) stands for in translations from CUDA,
+  // where code uses the CUDA twin in ways HIP's type does not allow (hipDeviceptr_t).
+  std::string_view stands_for = {};
 };
 
 // The CUDA release whose runtime API the translation tables cover, as CUDART_VERSION spells it

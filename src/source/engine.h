@@ -50,6 +50,10 @@ class Engine {
  public:
   // The file's include directives, once found (includes.cc).
   mutable std::optional<std::vector<Include>> include_cache;
+  // #if nesting depth at sig index i, an include guard's #ifndef not counted (includes.cc).
+  int conditional_depth(std::size_t i) const;
+  // (sig index of each #if/#ifdef/#ifndef/#endif, depth after it), once found.
+  mutable std::optional<std::vector<std::pair<std::size_t, int>>> nesting_cache;
 
   Engine(std::string_view path, const lex::TokenStream& tokens, const maps::ApiMap& map,
          const TranslateOptions& options, FileTranslation& result);

@@ -1,6 +1,7 @@
 // Include rewriting: CUDA header paths become HIP paths, the HIP runtime header appears once
 // (where the CUDA runtime include was, or after the include guard / #pragma once), and
 // headers without a HIP counterpart are reported.
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -42,7 +43,6 @@ std::optional<std::size_t> include_guard_ifndef(const Engine& e) {
 
 std::vector<Include> scan_includes(const Engine& e) {
   std::vector<Include> out;
-  int depth = 0;
   // Bracket depth of the code before each directive, advanced alongside them, and the braces
   // open there (each with its `extern` when it opens an `extern "C"` block).
   int brackets = 0;
@@ -62,8 +62,6 @@ std::vector<Include> scan_includes(const Engine& e) {
     }
     if (i + 1 >= e.size()) continue;
     const auto name = e.text(i + 1);
-    if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
-    else if (name == "endif" && depth > 0) --depth;
     if (name != "include" && name != "include_next" && name != "import") continue;
     if (i + 2 >= e.size() || e.tok(i + 2).kind != lex::TokenKind::header_name) continue;
     const auto h = e.text(i + 2);
@@ -71,12 +69,8 @@ std::vector<Include> scan_includes(const Engine& e) {
     std::optional<std::size_t> extern_c;
     for (const auto& b : braces)
       if (b) extern_c = b;
-    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', depth, brackets > 0, extern_c});
+    out.push_back({i, i + 2, h.substr(1, h.size() - 2), h.front() == '<', e.conditional_depth(i), brackets > 0, extern_c});
   }
-  // An include guard's #ifndef is no condition: the file's includes inside it are unconditional.
-  if (include_guard_ifndef(e))
-    for (auto& inc : out)
-      if (inc.depth > 0) --inc.depth;
   return out;
 }
 
@@ -152,6 +146,27 @@ bool removable_line(const Engine& e, const Include& inc) {
 }
 
 }  // namespace
+
+// The directives do not change while edits are collected: the nesting is found once per file.
+// An include guard's #ifndef is no condition: what it encloses is unconditional.
+int Engine::conditional_depth(std::size_t i) const {
+  if (!nesting_cache) {
+    auto& nesting = nesting_cache.emplace();
+    const int guard = include_guard_ifndef(*this) ? 1 : 0;
+    int depth = 0;  // a stray #endif does not take it below 0
+    for (const std::size_t h : directives()) {
+      if (h + 1 >= size()) continue;
+      const auto name = text(h + 1);
+      if (name == "if" || name == "ifdef" || name == "ifndef") ++depth;
+      else if (name == "endif" && depth > 0) --depth;
+      else continue;
+      nesting.emplace_back(h, std::max(0, depth - guard));
+    }
+  }
+  const auto& nesting = *nesting_cache;
+  const auto it = std::upper_bound(nesting.begin(), nesting.end(), i, [](std::size_t k, const auto& p) { return k < p.first; });
+  return it == nesting.begin() ? 0 : std::prev(it)->second;
+}
 
 void rewrite_includes(Engine& e) {
   bool runtime_seen = false;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <climits>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -491,22 +490,6 @@ const maps::ApiEntry* IdentifierRewriter::namespace_entry(std::size_t k) const {
 // build only): CUDA declares the intrinsic, so under nvcc that definition is never the one
 // called, and the calls are translated as CUDA's.
 void IdentifierRewriter::find_user_definitions() {
-  // Conditional nesting after each directive, by sig index; an include guard (the file's first
-  // directive `#ifndef X` followed by `#define X`) does not count.
-  std::vector<std::pair<std::size_t, int>> nesting;
-  const auto& directives = e.directives();
-  const bool guarded = directives.size() >= 2 && e.is(directives[0] + 1, "ifndef") && e.is(directives[1] + 1, "define") &&
-                       e.text(directives[0] + 2) == e.text(directives[1] + 2);
-  int depth = guarded ? -1 : 0;
-  for (const std::size_t h : directives) {
-    if (h + 1 >= e.size()) continue;
-    if (e.is(h + 1, "if") || e.is(h + 1, "ifdef") || e.is(h + 1, "ifndef")) nesting.emplace_back(h, ++depth);
-    else if (e.is(h + 1, "endif")) nesting.emplace_back(h, --depth);
-  }
-  auto conditional = [&](std::size_t i) {
-    auto it = std::upper_bound(nesting.begin(), nesting.end(), std::pair<std::size_t, int>(i, INT_MAX));
-    return it != nesting.begin() && std::prev(it)->second > 0;
-  };
   for (const std::size_t i : e.names_before_paren()) {  // code names followed by '('
     if (i == 0 || e.is_dropped(i)) continue;  // (a shim's definitions are gpuport's, not the user's)
     // A declarator: a type name (or * / &) before it, not a keyword of an expression. (Checked
@@ -522,7 +505,7 @@ void IdentifierRewriter::find_user_definitions() {
     std::size_t after = close + 1;
     while (after < e.size() && (e.is(after, "const") || e.is(after, "noexcept"))) ++after;
     if (!e.is(after, "{")) continue;
-    if (e.text(i).starts_with("__") && conditional(i)) continue;
+    if (e.text(i).starts_with("__") && e.conditional_depth(i) > 0) continue;
     user_defined.insert(e.text(i));
     // A definition with a parameter HIP has an overload for (atomicMin(float*, float)): HIP's
     // declaration and the user's collide on AMD.
