@@ -346,20 +346,15 @@ def main():
     toolkit = work / "toolkit"
     subprocess.run([a.gpuport, "nvcc", "--hip-version", a.hip_version, "--toolkit", str(toolkit)], check=True,
                    capture_output=True)
-    runtime = pathlib.Path(a.gpuport).resolve().parent.parent / "emu-runtime"
-    # test.sh's environment for a CUDA toolkit folder that is not SCALE's, with the toolkit's
-    # nvcc first on PATH and the emulator's HIP runtime found by the programs the checks run.
-    env = dict(os.environ)
-    for k in ("CUDA_DIR", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
-        env[k] = str(toolkit)
+    # test.sh's environment for a CUDA toolkit folder that is not SCALE's: the folder's
+    # bin/gpuportenv (what scaleenv is to SCALE: CUDA_HOME and friends, its nvcc first on PATH, the
+    # emulator's HIP runtime found by the programs the checks run, and the link options that let
+    # programs linking ROCm 6.4's libraries start directly).
+    sourced = subprocess.run(["sh", "-c", '. "$0" && env -0', str(toolkit / "bin" / "gpuportenv")], check=True,
+                             capture_output=True).stdout
+    env = dict(item.split("=", 1) for item in sourced.decode().split("\0") if "=" in item)
     env.update({
-        "CUDA_CXX": str(toolkit / "bin/nvcc"), "CUDACXX": str(toolkit / "bin/nvcc"), "CUCC": str(toolkit / "bin/nvcc"),
-        "CUDA_INC_DIR": str(toolkit / "include"), "CUDA_BIN_PATH": str(toolkit / "bin"),
-        "PATH": f"{toolkit / 'bin'}:{os.environ.get('PATH', '')}",
         "CUDAARCHS": "86",  # CMake needs an NVIDIA number; gpuport nvcc builds gfx1100 whatever it is
-        "LD_LIBRARY_PATH": f"{runtime}:{toolkit / 'lib64'}:{os.environ.get('LD_LIBRARY_PATH', '')}",
-        "LIBRARY_PATH": f"{toolkit / 'lib64'}:{os.environ.get('LIBRARY_PATH', '')}",
-        "CPATH": f"{toolkit / 'include'}:{os.environ.get('CPATH', '')}",
         "MAKEFLAGS": "-O -k", "TEST_GPU_ARCH": "gfx1100",
     })
     names = a.only if a.only else [n for n, _ in SCALE_TABLE]

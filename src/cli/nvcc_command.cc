@@ -45,6 +45,7 @@ Action add_nvcc_command(CLI::App& app) {
       verify::NvccDriverOptions options;
       options.compiler.hip = *hip;
       options.toolkit_root = toolkit_root;
+      options.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
       return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
     }
     auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
@@ -59,6 +60,7 @@ Action add_nvcc_command(CLI::App& app) {
       folder.hip_library = emulator_runtime_dir() / ("libamdhip64.so." + version.substr(0, version.find('.')));
       folder.gpuport_command = std::filesystem::canonical("/proc/self/exe").string() + " nvcc --hip-version " + version;
       folder.hip = *hip;
+      folder.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
       if (auto err = verify::write_cuda_toolkit_folder(folder, *map)) {
         std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
         return 2;
@@ -76,6 +78,7 @@ Action add_nvcc_command(CLI::App& app) {
     verify::NvccDriverOptions options;
     options.compiler.hip = *hip;
     options.toolkit_root = toolkit_root;
+    if (!toolkit_root.empty()) options.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
     options.translate = translate;
     return verify::run_nvcc_command(*command, *map, options);
   };

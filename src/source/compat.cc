@@ -2,6 +2,7 @@
 
 #include <array>
 #include <unordered_map>
+#include <vector>
 
 namespace gpuport::source {
 namespace {
@@ -1005,7 +1006,16 @@ constexpr std::string_view kDeviceptr =
     "#endif\n";
 constexpr std::array<std::string_view, 1> kDeviceptrTriggers = {"gpuport_hipDeviceptr_t"};
 
-constexpr std::array<Shim, 21> kShims = {{
+// A project's own code for AMD (llama.cpp calls rocblas_initialize() under __HIP_PLATFORM_AMD__,
+// and includes rocBLAS's header only in its own HIP build's include block): the header.
+constexpr std::string_view kRocblas =
+    "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_ROCBLAS)\n"
+    "#define GPUPORT_ROCBLAS /* added by gpuport: the file's code for AMD calls rocBLAS */\n"
+    "#include <rocblas/rocblas.h>\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kRocblasPrefixes = {"rocblas_"};
+
+constexpr std::array<Shim, 22> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -1027,6 +1037,7 @@ constexpr std::array<Shim, 21> kShims = {{
     {"GPUPORT_HALF_MINMAX", kHalfMinMax, kHalfMinMaxTriggers},
     {"GPUPORT_MEMCPY3D_PEER", kMemcpy3DPeer, kMemcpy3DPeerTriggers},
     {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers, {}, "hipDeviceptr_t"},
+    {"GPUPORT_ROCBLAS", kRocblas, {}, {}, {}, kRocblasPrefixes},
 }};
 
 }  // namespace
@@ -1061,6 +1072,19 @@ std::uint32_t shims_listing(std::string_view name, std::span<const std::string_v
 }  // namespace
 
 std::uint32_t shim_for_call(std::string_view hip_name) { return shims_listing(hip_name, &Shim::triggers); }
+
+// Asked for every name the tables do not hold: the prefixes are listed once.
+std::uint32_t shim_for_library_name(std::string_view name) {
+  static const auto prefixes = [] {
+    std::vector<std::pair<std::string_view, std::uint32_t>> out;
+    for (std::size_t i = 0; i < kShims.size(); ++i)
+      for (auto prefix : kShims[i].prefixes) out.emplace_back(prefix, 1u << i);
+    return out;
+  }();
+  for (const auto& [prefix, bit] : prefixes)
+    if (name.size() > prefix.size() && name.starts_with(prefix)) return bit;
+  return 0;
+}
 
 std::uint32_t shim_for_header(std::string_view cuda_path) { return shims_listing(cuda_path, &Shim::headers); }
 

@@ -21,6 +21,9 @@ struct Shim {
   // A HIP type that the shim's type (its first trigger) stands for in translations from CUDA,
   // where code uses the CUDA twin in ways HIP's type does not allow (hipDeviceptr_t).
   std::string_view stands_for = {};
+  // Prefixes of a ROCm library's own names (rocblas_) that code written for AMD in the file
+  // calls: a project's HIP path, live once the file is HIP, needs that library's header.
+  std::span<const std::string_view> prefixes = {};
 };
 
 // The CUDA release whose runtime API the translation tables cover, as CUDART_VERSION spells it
@@ -41,6 +44,10 @@ std::string_view value_surface_read(std::string_view cuda_name);
 // The shim's type that stands for this HIP type in translations from CUDA (hipDeviceptr_t ->
 // gpuport_hipDeviceptr_t, which keeps CUdeviceptr's integer meaning), or empty.
 std::string_view shim_type_for(std::string_view hip_name);
+
+// Bit of the shim for the ROCm library this name of the file's own AMD code belongs to
+// (rocblas_initialize -> the rocBLAS header), or 0.
+std::uint32_t shim_for_library_name(std::string_view name);
 
 // Bits of the shims an include of this CUDA header needs, or 0.
 std::uint32_t shim_for_header(std::string_view cuda_path);

@@ -109,6 +109,17 @@ bool has_ptx_suffix(std::string_view mnemonic) {
   return false;
 }
 
+// AMD GPU assembly (a project's own code for AMD, llama.cpp's v_mul_i32_i24 for gfx1010): an AMD
+// mnemonic (v_, s_, ds_, global_, ...) or a VGPR operand ("v", "=&v"), where nothing reads as PTX.
+bool is_amd_gpu_asm(const std::vector<std::string>& mnemonics, const std::vector<std::string_view>& constraints) {
+  for (const auto& m : mnemonics)
+    for (std::string_view prefix : {"v_", "s_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_"})
+      if (m.starts_with(prefix)) return true;
+  for (auto c : constraints)
+    if (c.find_first_not_of("=+&") != std::string_view::npos && c.substr(c.find_first_not_of("=+&")) == "v") return true;
+  return false;
+}
+
 // `host`: the asm is outside device code, where it is normally the host CPU's (x86 rdtsc, ARM
 // mrc), which the HIP host compiler takes as it is; it is reported only when it reads as PTX
 // (a mnemonic with a PTX suffix or one of ptx.tsv, a PTX special register).
@@ -175,6 +186,15 @@ void report_inline_asm(Engine& e, std::size_t at, bool host) {
     }
   }
   if (host && !ptx_evidence) return;
+  // The operand constraints: the string literals after the template that a `(` follows.
+  std::vector<std::string_view> constraints;
+  for (std::size_t i = open + 1; i + 1 < close && i + 1 < e.size(); ++i) {
+    if (e.tok(i).kind != TokenKind::string_literal || !e.is(i + 1, "(")) continue;
+    const auto c = e.text(i);
+    if (c.size() >= 2 && c.front() == '"') constraints.push_back(c.substr(1, c.size() - 2));
+  }
+  // Already the target's: kept as written.
+  if (!ptx_evidence && is_amd_gpu_asm(mnemonics, constraints)) return;
   std::string list;
   for (std::size_t i = 0; i < mnemonics.size() && i < 6; ++i) list += (i ? ", " : "") + mnemonics[i];
   if (mnemonics.size() > 6) list += ", ...";

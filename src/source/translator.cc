@@ -808,6 +808,8 @@ void IdentifierRewriter::run() {
     }
 
     if (entry == nullptr) {
+      if (!e.options().to_cuda && !t.has(lex::kInDisabledGroup) && !in_directive)
+        e.needed_shims |= shim_for_library_name(name);
       if (!e.looks_like_api(name)) continue;
       if (e.options().to_cuda && handled_by_reverse_passes(name)) continue;
       if (Engine::equals(prev, ".") || Engine::equals(prev, "->") || Engine::equals(prev, "::")) continue;

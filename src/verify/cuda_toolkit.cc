@@ -4,6 +4,7 @@
 #include "verify/cuda_toolkit.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "common/file_io.h"
+#include "common/process.h"
 #include "source/compat.h"
 #include "verify/nvcc_driver.h"
 
@@ -152,6 +154,47 @@ std::string cuda_names_header(const maps::ApiMap& map) {
   return out;
 }
 
+std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const fs::path& runtime_dir, const fs::path& rocm_library_dir) {
+  const fs::path libs = rocm_library_dir / "usr" / "lib" / "x86_64-linux-gnu";
+  std::error_code ec;
+  if (hip.root.empty() || rocm_library_dir.empty() || !fs::exists(libs / "ld-linux-x86-64.so.2", ec)) return {};
+  return {"-Wl,--dynamic-linker=" + (libs / "ld-linux-x86-64.so.2").string(), "-Wl,--disable-new-dtags",
+          fmt::format("-Wl,-rpath,{}:{}", fs::absolute(runtime_dir, ec).string(), libs.string()),
+          "-Wl,--unresolved-symbols=ignore-in-shared-libs"};
+}
+
+namespace {
+
+// bin/gpuportenv: what SCALE's scaleenv is to SCALE's folder.
+std::string environment_script(const CudaToolkitFolder& folder) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(folder.dir, ec);
+  const auto q = [](const fs::path& p) { return shell_quote(p.string()); };
+  std::string out = fmt::format(
+      "# Written by gpuport nvcc --toolkit: `. {0}/bin/gpuportenv` points builds at this CUDA toolkit\n"
+      "# folder (HIP {1}, AMD gfx1100); the programs they link run on gpuport's emulator when started.\n"
+      "export CUDA_HOME={2} CUDA_PATH={2} CUDA_ROOT={2} CUDA_DIR={2}\n"
+      "export CUDA_BIN_PATH={3} CUDA_INC_DIR={4}\n"
+      "export CUDACXX={5} CUDA_CXX={5} CUCC={5}\n"
+      "export PATH={3}\"${{PATH:+:$PATH}}\"\n"
+      "export LD_LIBRARY_PATH={6}:{7}\"${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}\"\n"
+      "export LIBRARY_PATH={7}\"${{LIBRARY_PATH:+:$LIBRARY_PATH}}\"\n"
+      "export CPATH={4}\"${{CPATH:+:$CPATH}}\"\n",
+      dir.string(), folder.hip.version, q(dir), q(dir / "bin"), q(dir / "include"), q(dir / "bin" / "nvcc"),
+      q(fs::absolute(folder.hip_library, ec).parent_path()), q(dir / "lib64"));
+  if (!folder.run_link_flags.empty()) {
+    std::string flags;
+    for (const auto& f : folder.run_link_flags) flags += (flags.empty() ? "" : " ") + f;
+    out += fmt::format(
+        "# ROCm {}'s libraries are Debian sid's and need its glibc: programs start with sid's loader.\n"
+        "export LDFLAGS={}\"${{LDFLAGS:+ $LDFLAGS}}\"\n",
+        folder.hip.version, shell_quote(flags));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& folder, const maps::ApiMap& map) {
   const fs::path& dir = folder.dir;
   std::error_code ec;
@@ -170,6 +213,7 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
       "#!/bin/sh\n# Written by gpuport nvcc --toolkit: a host link line, linked by clang for AMD gfx1100.\n"
       "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/..\" && pwd)\nexec {} --toolkit-root \"$root\" --host-link \"$@\"\n",
       folder.gpuport_command);
+  if (auto err = write_file_atomic(dir / "bin" / "gpuportenv", environment_script(folder))) return err;
   for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"nvcc", nvcc}, {"nvcc-host-link", host_link}}) {
     if (auto err = write_file_atomic(dir / "bin" / name, text)) return err;
     fs::permissions(dir / "bin" / name, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
@@ -195,9 +239,12 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
     std::string text;
     if (hip.empty()) {
       text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} links nothing here. */\n", cuda);
-    } else if (folder.hip.can_link("-l" + hip)) {
-      text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} is HIP's lib{}. */\nINPUT({})\n", cuda, hip,
-                         (folder.hip.library_dir() / fmt::format("lib{}.so", hip)).string());
+    } else if (folder.hip.can_link("-l" + hip.front())) {
+      std::string inputs;
+      for (const auto& lib : hip)
+        if (folder.hip.can_link("-l" + lib)) inputs += (inputs.empty() ? "" : " ") + (folder.hip.library_dir() / fmt::format("lib{}.so", lib)).string();
+      text = fmt::format("/* Written by gpuport nvcc --toolkit: CUDA's lib{} is HIP's lib{}. */\nINPUT({})\n", cuda, fmt::join(hip, " and lib"),
+                         inputs);
     } else {
       continue;  // no HIP library to stand for it here: a link that needs it says so
     }

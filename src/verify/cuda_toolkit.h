@@ -11,11 +11,15 @@
 //   lib64/, lib/       linker scripts named as CUDA's runtime libraries that link the
 //                      emulator's libamdhip64 of the same ABI instead
 //   nvvm/libdevice/    present because CMake requires it; device code links ROCm's libraries
+//   bin/gpuportenv     for `. DIR/bin/gpuportenv`: the variables that point builds at the folder
+//                      (CUDA_HOME, CUDACXX, PATH, ...), and LDFLAGS with the link options that
+//                      let the programs they link run on the emulator when started directly
 #pragma once
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/diagnostic.h"
 #include "maps/api_map.h"
@@ -28,7 +32,17 @@ struct CudaToolkitFolder {
   std::string gpuport_command;      // "/path/gpuport nvcc --hip-version 6.4"
   std::filesystem::path hip_library;  // the libamdhip64.so.N that -lcudart links
   HipTarget hip;                    // whose headers include/ forwards to
+  std::vector<std::string> run_link_flags;  // toolkit_run_link_flags(...)
 };
+
+// Link options for programs that must run on the emulator when started directly (`./test`, as
+// build recipes run them) although they link ROCm 6.4's libraries from Debian sid, which need
+// sid's glibc: sid's loader as the program's interpreter, and an RPATH (DT_RPATH, which the
+// libraries' own dependencies are looked up by too) to the emulator's runtime first, then to sid's
+// libraries and glibc. Their own undefined symbols are left to run time, as gpuport nvcc's links
+// leave them. Empty for HIP 5 (Debian 12's own libraries) or where sid's libraries are not unpacked.
+std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const std::filesystem::path& runtime_dir,
+                                                const std::filesystem::path& rocm_library_dir);
 
 // Writes (or refreshes) the folder. Files of its own are replaced atomically; nothing else in
 // `dir` is touched, and nothing is written through the links to HIP's folders.

@@ -41,7 +41,7 @@ NvccLanguage language_of(const fs::path& path) {
 // `-lX` on a link line as HIP has it: X's HIP library, nothing, or X itself when not CUDA's.
 void add_library(std::vector<std::string>& flags, std::string_view lib) {
   if (const auto m = cuda_libraries().find(lib); m != cuda_libraries().end()) {
-    if (!m->second.empty()) flags.push_back("-l" + m->second);
+    for (const auto& hip : m->second) flags.push_back("-l" + hip);
   } else {
     flags.push_back("-l" + std::string(lib));
   }
@@ -76,14 +76,40 @@ std::vector<std::string> split_commas(const std::string& value) {
   return out;
 }
 
+// The options of -Xcompiler and -Xlinker: nvcc hands them to the host tools on a shell command
+// line, so a value with spaces is several options (llama.cpp passes its host flags joined by
+// spaces, `-Xcompiler "-Wextra-semi -mavx2"`). An item with a quote in it is kept whole.
+std::vector<std::string> split_host_options(const std::string& value) {
+  std::vector<std::string> out;
+  for (auto& item : split_commas(value)) {
+    if (item.find_first_of("\"'") != std::string::npos) {
+      out.push_back(std::move(item));
+      continue;
+    }
+    for (std::size_t at = item.find_first_not_of(" \t"); at != std::string::npos; at = item.find_first_not_of(" \t", at)) {
+      const std::size_t end = item.find_first_of(" \t", at);
+      out.push_back(item.substr(at, end == std::string::npos ? std::string::npos : end - at));
+      at = end;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-const std::map<std::string, std::string, std::less<>>& cuda_libraries() {
-  static const std::map<std::string, std::string, std::less<>> libraries = {
-      {"cudart", ""},          {"cudart_static", ""},   {"cuda", ""},           {"cudadevrt", ""},
-      {"curand", "hiprand"},   {"cublas", "hipblas"},   {"cublasLt", "hipblaslt"}, {"cufft", "hipfft"},
-      {"cusparse", "hipsparse"}, {"cusolver", "hipsolver"},
-      {"nvToolsExt", ""},  // NVTX is gpuport's shim in the translated sources
+const std::map<std::string, std::vector<std::string>, std::less<>>& cuda_libraries() {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> libraries = {
+      {"cudart", {}},
+      {"cudart_static", {}},
+      {"cuda", {}},
+      {"cudadevrt", {}},
+      {"curand", {"hiprand"}},
+      {"cublas", {"hipblas", "rocblas"}},  // llama.cpp's AMD path calls rocblas_initialize()
+      {"cublasLt", {"hipblaslt"}},
+      {"cufft", {"hipfft"}},
+      {"cusparse", {"hipsparse"}},
+      {"cusolver", {"hipsolver"}},
+      {"nvToolsExt", {}},  // NVTX is gpuport's shim in the translated sources
   };
   return libraries;
 }
@@ -219,9 +245,9 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
     } else if (value_of("-std", v) || value_of("--std", v)) {
       c.compile_flags.push_back("-std=" + v);
     } else if (value_of("-Xcompiler", v) || value_of("--compiler-options", v)) {
-      for (auto& f : split_commas(v)) c.host_flags.push_back(f);
+      for (auto& f : split_host_options(v)) c.host_flags.push_back(f);
     } else if (value_of("-Xlinker", v) || value_of("--linker-options", v)) {
-      for (auto& f : split_commas(v)) c.link_flags.push_back("-Wl," + f);
+      for (auto& f : split_host_options(v)) c.link_flags.push_back("-Wl," + f);
     } else if (value_of("-Xarchive", v) || value_of("--archive-options", v)) {
       for (auto& f : split_commas(v)) c.archive_flags.push_back(f);
     } else if (value_of("-ftz", v) || value_of("--ftz", v)) {
@@ -476,6 +502,11 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       // A narrowing conversion of a value known only at run time inside braces is an error
       // for clang and a warning for nvcc's front end and GCC: code that builds with nvcc has them.
       cmd.push_back("-Wno-error=c++11-narrowing");
+      // nvcc checks a __device__ function's body in the device pass only; clang's HIP host pass
+      // resolves its calls too and rejects host functions there, unless that is deferred to
+      // where the function is emitted (llama.cpp: `#else GGML_ASSERT(...)` in device functions,
+      // the branch nvcc's host pass reads, calls fprintf).
+      cmd.push_back("-fgpu-defer-diag");
       if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
       if (c.shared) cmd.push_back("-fPIC");
       if (u.identification) {
@@ -596,8 +627,9 @@ int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDri
   for (const auto& f : inputs) {
     // A HIP library this HIP cannot link here (hipBLASLt is in no Debian release) is left out:
     // a program that calls it then fails to link by name, one that only lists it links.
-    const bool hip_library = f.starts_with("-l") && std::any_of(cuda_libraries().begin(), cuda_libraries().end(),
-                                                                [&](const auto& m) { return !m.second.empty() && f == "-l" + m.second; });
+    const bool hip_library = f.starts_with("-l") && std::any_of(cuda_libraries().begin(), cuda_libraries().end(), [&](const auto& m) {
+                               return std::find(m.second.begin(), m.second.end(), f.substr(2)) != m.second.end();
+                             });
     if (hip_library && !options.compiler.hip.can_link(f)) {
       std::fprintf(stderr, "gpuport nvcc: note: %s is not available for HIP %s here; left off the link line\n", f.c_str(),
                    options.compiler.hip.version.c_str());
@@ -607,6 +639,10 @@ int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDri
   }
   const auto hip_link = options.compiler.hip.link_flags();
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
+  // A shared library gets the RPATH, not the interpreter.
+  const bool shared = std::find(inputs.begin(), inputs.end(), "-shared") != inputs.end();
+  for (const auto& f : options.run_link_flags)
+    if (!shared || !f.starts_with("-Wl,--dynamic-linker=")) cmd.push_back(f);
   return run(cmd, options) ? 0 : 1;
 }
 

@@ -63,8 +63,9 @@ struct NvccCommand {
 };
 
 // CUDA's libraries (as -l names them: "cublas") and what stands for each with HIP: its HIP
-// library ("hipblas"), or "" where nothing is linked (cudart: HIP's runtime is in every link).
-const std::map<std::string, std::string, std::less<>>& cuda_libraries();
+// library ("hipblas") and the ROCm library under it that a project's own AMD code calls
+// directly (rocblas), or nothing (cudart: HIP's runtime is in every link).
+const std::map<std::string, std::vector<std::string>, std::less<>>& cuda_libraries();
 
 // Reads nvcc's arguments (without "nvcc"). An option nvcc has that this driver cannot honour,
 // or one nvcc does not have, is an error naming it. `--options-file F` (CMake's response files)
@@ -82,6 +83,9 @@ struct NvccDriverOptions {
   // The toolkit folder whose bin/nvcc this is (--toolkit): with -v, its paths are shown in the
   // `#$ NAME=value` lines nvcc prints, which CMake reads to find the toolkit and its link line.
   std::filesystem::path toolkit_root;
+  // Link options that make the programs linked here run on the emulator when started directly
+  // (toolkit_run_link_flags), added to every program link of the toolkit folder.
+  std::vector<std::string> run_link_flags;
   // Environment changes for the compilers (set by the driver from toolkit_root).
   std::map<std::string, std::optional<std::string>> environment;
   // false (--hip-sources): the sources are HIP already (a tree `translate --project` wrote, whose

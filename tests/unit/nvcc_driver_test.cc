@@ -50,7 +50,8 @@ TEST(NvccDriver, MapsOptionsToClangsAndDropsNvidiaOnesWithWhy) {
 
 TEST(NvccDriver, LinksHipsLibrariesForCudas) {
   const auto c = parse({"a.o", "-lcudart", "-lcublas", "-lcurand", "-lm", "-L/opt/lib", "-o", "app"});
-  EXPECT_EQ(c.link_flags, (std::vector<std::string>{"-lhipblas", "-lhiprand", "-lm", "-L/opt/lib"}));
+  // cuBLAS: hipBLAS, and rocBLAS under it, which a project's own AMD code may call.
+  EXPECT_EQ(c.link_flags, (std::vector<std::string>{"-lhipblas", "-lrocblas", "-lhiprand", "-lm", "-L/opt/lib"}));
 }
 
 TEST(NvccDriver, SeparableCompilationAndDeviceLink) {
@@ -86,6 +87,10 @@ TEST(NvccDriver, TakesCMakesCommandLines) {
   EXPECT_EQ(c.host_flags, (std::vector<std::string>{"-fvisibility=hidden", "-fPIC"}));
   // FindCUDA quotes each host flag after a leading comma.
   EXPECT_EQ(parse({"-Xcompiler", ",\"-O3\",\"-fno-builtin\"", "a.cu"}).host_flags, (std::vector<std::string>{"-O3", "-fno-builtin"}));
+  // A value with spaces is several options: nvcc hands it to the host compiler on a shell line.
+  EXPECT_EQ(parse({"-Xcompiler", "-Wextra-semi  -mavx2,-fPIC", "a.cu"}).host_flags,
+            (std::vector<std::string>{"-Wextra-semi", "-mavx2", "-fPIC"}));
+  EXPECT_EQ(parse({"-Xlinker", "-rpath /opt/x", "a.cu"}).link_flags, (std::vector<std::string>{"-Wl,-rpath", "-Wl,/opt/x"}));
   EXPECT_EQ(c.phase, NvccPhase::compile);
   EXPECT_FALSE(parse_nvcc_command({"-fvisibility=hidden", "a.cu"}).ok());  // not forwarded without the option
   EXPECT_EQ(parse({"-M", "a.cu", "-MT", "a.o", "-o", "a.d"}).phase, NvccPhase::preprocess);
