@@ -1015,7 +1015,27 @@ constexpr std::string_view kRocblas =
     "#endif\n";
 constexpr std::array<std::string_view, 1> kRocblasPrefixes = {"rocblas_"};
 
-constexpr std::array<Shim, 22> kShims = {{
+// cuBLAS's tensor-op math modes permit lower precision (TF32) and do not require it; pedantic
+// asks for the standard precision. rocBLAS refuses them (HIPBLAS_STATUS_NOT_SUPPORTED) and
+// computes FP32 in full precision, which each of them allows: the default math, and success.
+constexpr std::string_view kHipblasMathMode =
+    "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_HIPBLAS_MATH_MODE)\n"
+    "#define GPUPORT_HIPBLAS_MATH_MODE /* added by gpuport: rocBLAS refuses cuBLAS's tensor-op math modes */\n"
+    "#include <hipblas/hipblas.h>\n"
+    "static inline hipblasStatus_t gpuport_hipblasSetMathMode(hipblasHandle_t handle, hipblasMath_t mode) {\n"
+    "  const hipblasStatus_t status = hipblasSetMathMode(handle, mode);\n"
+    "  if (status == HIPBLAS_STATUS_NOT_SUPPORTED &&\n"
+    "      (mode == HIPBLAS_TF32_TENSOR_OP_MATH || mode == HIPBLAS_TENSOR_OP_MATH || mode == HIPBLAS_PEDANTIC_MATH))\n"
+    "    return hipblasSetMathMode(handle, HIPBLAS_DEFAULT_MATH);\n"
+    "  return status;\n"
+    "}\n"
+    "#elif !defined(GPUPORT_HIPBLAS_MATH_MODE)\n"
+    "#define GPUPORT_HIPBLAS_MATH_MODE\n"
+    "#define gpuport_hipblasSetMathMode hipblasSetMathMode\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 1> kHipblasMathModeTriggers = {"gpuport_hipblasSetMathMode"};
+
+constexpr std::array<Shim, 23> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -1038,6 +1058,7 @@ constexpr std::array<Shim, 22> kShims = {{
     {"GPUPORT_MEMCPY3D_PEER", kMemcpy3DPeer, kMemcpy3DPeerTriggers},
     {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers, {}, "hipDeviceptr_t"},
     {"GPUPORT_ROCBLAS", kRocblas, {}, {}, {}, kRocblasPrefixes},
+    {"GPUPORT_HIPBLAS_MATH_MODE", kHipblasMathMode, kHipblasMathModeTriggers},
 }};
 
 }  // namespace

@@ -61,14 +61,32 @@ std::string cuda_guards(std::string_view header) {
   return out;
 }
 
-// The shims a translation writes into a file that includes `header` (NVTX's), for host code
-// that includes it without being translated.
-std::string shims_for(std::string_view header) {
-  std::string out;
-  const std::uint32_t bits = source::shim_for_header(header);
+// The shims a translation writes into a file that includes `header` (NVTX's), or that calls a
+// function of the header's family whose HIP counterpart is a shim's (cublasSetMathMode is
+// gpuport_hipblasSetMathMode, which gpuport/cuda_names.h names), for host code that includes it
+// without being translated.
+std::string shims_for(const maps::ApiMap& map, std::string_view header) {
+  // The family the tables give the functions the header declares.
+  std::string_view family;
+  for (std::string_view library : {"cublas", "curand", "cufft", "cusparse", "cusolver"})
+    if (header.starts_with(library)) family = library;
+  if (header.starts_with("cuda_runtime")) family = "runtime";
+  const std::uint32_t header_bits = source::shim_for_header(header);
+  std::uint32_t call_bits = 0;
+  for (const auto& e : map.entries())
+    if (!family.empty() && e.kind == maps::Kind::function && e.family == family && e.status != maps::Status::unsupported &&
+        e.hip.starts_with("gpuport_"))
+      call_bits |= source::shim_for_call(e.hip);
+  call_bits &= ~header_bits;
+  std::string out, calls;
   const auto all = source::shims();
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (bits & (1u << i)) out += std::string(all[i].text);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (header_bits & (1u << i)) out += std::string(all[i].text);
+    if (call_bits & (1u << i)) calls += std::string(all[i].text);
+  }
+  // The functions' shims are written for translated sources, which are C++ (a C file that calls
+  // them through the toolkit's names does not compile).
+  if (!calls.empty()) out += "#if defined(__cplusplus)\n" + calls + "#endif\n";
   return out;
 }
 
@@ -158,7 +176,9 @@ std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const fs::
   const fs::path libs = rocm_library_dir / "usr" / "lib" / "x86_64-linux-gnu";
   std::error_code ec;
   if (hip.root.empty() || rocm_library_dir.empty() || !fs::exists(libs / "ld-linux-x86-64.so.2", ec)) return {};
-  return {"-Wl,--dynamic-linker=" + (libs / "ld-linux-x86-64.so.2").string(), "-Wl,--disable-new-dtags",
+  // --no-as-needed: a library linked for what it loads is kept (the toolkit's libcublas links
+  // rocBLAS beside hipBLAS, and hipBLAS's own RUNPATH would not find it).
+  return {"-Wl,--dynamic-linker=" + (libs / "ld-linux-x86-64.so.2").string(), "-Wl,--disable-new-dtags", "-Wl,--no-as-needed",
           fmt::format("-Wl,-rpath,{}:{}", fs::absolute(runtime_dir, ec).string(), libs.string()),
           "-Wl,--unresolved-symbols=ignore-in-shared-libs"};
 }
@@ -290,7 +310,7 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
         "#if defined(__GNUC__)\n"
         "#pragma GCC diagnostic ignored \"-Wunused-result\"\n"
         "#endif\n",
-        e.cuda, e.hip, cuda_guards(e.cuda) + shims_for(e.cuda));
+        e.cuda, e.hip, cuda_guards(e.cuda) + shims_for(map, e.cuda));
     fs::create_directories((dir / "include" / rel).parent_path(), ec);
     if (auto err = write_file_atomic(dir / "include" / rel, text)) return err;
   }

@@ -39,7 +39,9 @@ struct CudaToolkitFolder {
 // build recipes run them) although they link ROCm 6.4's libraries from Debian sid, which need
 // sid's glibc: sid's loader as the program's interpreter, and an RPATH (DT_RPATH, which the
 // libraries' own dependencies are looked up by too) to the emulator's runtime first, then to sid's
-// libraries and glibc. Their own undefined symbols are left to run time, as gpuport nvcc's links
+// libraries and glibc; every library named on the line is kept (sid's hipBLAS finds its own
+// dependencies by a RUNPATH of its own, not by the program's RPATH, so the program loads them
+// first). Their own undefined symbols are left to run time, as gpuport nvcc's links
 // leave them. Empty for HIP 5 (Debian 12's own libraries) or where sid's libraries are not unpacked.
 std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const std::filesystem::path& runtime_dir,
                                                 const std::filesystem::path& rocm_library_dir);
