@@ -444,14 +444,14 @@ constexpr std::array<std::string_view, 81> kSimdVideoTriggers = {"gpuport_vabs4"
 
 // __CUDA_ARCH__ for its value where gpuport cannot decide a comparison in its place (a macro's
 // body, a comparison with another macro: ggml's `#define NO_DEVICE_CODE ...(__CUDA_ARCH__)`,
-// `__CUDA_ARCH__ >= CC_PASCAL`): gfx1100's device passes read as sm_60's level, the host pass 0
+// `__CUDA_ARCH__ >= CC_PASCAL`): gfx1100's device passes read as sm_61's level (kDeviceCudaArch), the host pass 0
 // (in #if CUDA's host pass reads the undefined name as 0 too); on NVIDIA CUDA's own.
 constexpr std::string_view kCudaArch =
     "#if !defined(GPUPORT_CUDA_ARCH)\n"
     "#if defined(__HIP_PLATFORM_NVIDIA__) && defined(__CUDA_ARCH__)\n"
     "#define GPUPORT_CUDA_ARCH __CUDA_ARCH__\n"
     "#elif defined(__HIP_DEVICE_COMPILE__)\n"
-    "#define GPUPORT_CUDA_ARCH 600 /* added by gpuport: gfx1100's device code read as sm_60's features */\n"
+    "#define GPUPORT_CUDA_ARCH 610 /* added by gpuport: gfx1100's device code read as sm_61's features */\n"
     "#else\n"
     "#define GPUPORT_CUDA_ARCH 0\n"
     "#endif\n"
@@ -1005,6 +1005,48 @@ constexpr std::string_view kDeviceptr =
     "#endif\n"
     "#endif\n";
 constexpr std::array<std::string_view, 1> kDeviceptrTriggers = {"gpuport_hipDeviceptr_t"};
+constexpr std::array<std::string_view, 1> kDeviceptrStandsFor = {"hipDeviceptr_t"};
+
+// The compute capability a translated program is told is the level its device code is compiled
+// for (kDeviceCudaArch, 6.1), not the gfx version HIP reports in its place (11.0 for gfx1100):
+// host code that picks a kernel by it (llama.cpp: dp4a kernels from 6.1, tensor-core tiles from
+// 7.0) then picks the variant its device code holds, and not one compiled as a trap.
+constexpr std::string_view kDeviceComputeCapability =
+    "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_DEVICE_CC)\n"
+    "#define GPUPORT_DEVICE_CC /* added by gpuport: the compute capability gfx1100's device code is compiled as */\n"
+    "static inline hipError_t gpuport_hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {\n"
+    "  const hipError_t status = hipGetDeviceProperties(prop, device);\n"
+    "  if (status == hipSuccess) {\n"
+    "    prop->major = 6;\n"
+    "    prop->minor = 1;\n"
+    "  }\n"
+    "  return status;\n"
+    "}\n"
+    "static inline hipError_t gpuport_hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device) {\n"
+    "  const hipError_t status = hipDeviceGetAttribute(value, attribute, device);\n"
+    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMajor) *value = 6;\n"
+    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMinor) *value = 1;\n"
+    "  return status;\n"
+    "}\n"
+    "static inline hipError_t gpuport_hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {\n"
+    "  const hipError_t status = hipDeviceComputeCapability(major, minor, device);\n"
+    "  if (status == hipSuccess) {\n"
+    "    *major = 6;\n"
+    "    *minor = 1;\n"
+    "  }\n"
+    "  return status;\n"
+    "}\n"
+    "#elif !defined(GPUPORT_DEVICE_CC)\n"
+    "#define GPUPORT_DEVICE_CC\n"
+    "#define gpuport_hipGetDeviceProperties hipGetDeviceProperties\n"
+    "#define gpuport_hipDeviceGetAttribute hipDeviceGetAttribute\n"
+    "#define gpuport_hipDeviceComputeCapability hipDeviceComputeCapability\n"
+    "#endif\n";
+constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityTriggers = {
+    "gpuport_hipGetDeviceProperties", "gpuport_hipDeviceGetAttribute", "gpuport_hipDeviceComputeCapability"};
+constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityStandsFor = {"hipGetDeviceProperties", "hipDeviceGetAttribute",
+                                                                               "hipDeviceComputeCapability"};
+static_assert(kDeviceCudaArch == 610, "kDeviceComputeCapability and kCudaArch spell the level out");
 
 // A project's own code for AMD (llama.cpp calls rocblas_initialize() under __HIP_PLATFORM_AMD__,
 // and includes rocBLAS's header only in its own HIP build's include block): the header.
@@ -1035,7 +1077,7 @@ constexpr std::string_view kHipblasMathMode =
     "#endif\n";
 constexpr std::array<std::string_view, 1> kHipblasMathModeTriggers = {"gpuport_hipblasSetMathMode"};
 
-constexpr std::array<Shim, 23> kShims = {{
+constexpr std::array<Shim, 24> kShims = {{
     {"GPUPORT_NVIDIA_WARP_VOTES", kVotes, kVoteTriggers},
     {"GPUPORT_AMD_ACTIVEMASK", kActiveMask, kActiveMaskTriggers},
     {"GPUPORT_NVIDIA_HOST_FUNC", kHostFunc, kHostFuncTriggers},
@@ -1056,18 +1098,20 @@ constexpr std::array<Shim, 23> kShims = {{
     {"GPUPORT_CUDA_ARCH", kCudaArch, {}},
     {"GPUPORT_HALF_MINMAX", kHalfMinMax, kHalfMinMaxTriggers},
     {"GPUPORT_MEMCPY3D_PEER", kMemcpy3DPeer, kMemcpy3DPeerTriggers},
-    {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers, {}, "hipDeviceptr_t"},
+    {"GPUPORT_DEVICEPTR", kDeviceptr, kDeviceptrTriggers, {}, kDeviceptrStandsFor},
     {"GPUPORT_ROCBLAS", kRocblas, {}, {}, {}, kRocblasPrefixes},
     {"GPUPORT_HIPBLAS_MATH_MODE", kHipblasMathMode, kHipblasMathModeTriggers},
+    {"GPUPORT_DEVICE_CC", kDeviceComputeCapability, kDeviceComputeCapabilityTriggers, {}, kDeviceComputeCapabilityStandsFor},
 }};
 
 }  // namespace
 
 std::span<const Shim> shims() { return kShims; }
 
-std::string_view shim_type_for(std::string_view hip_name) {
+std::string_view shim_name_for(std::string_view hip_name) {
   for (const auto& shim : kShims)
-    if (!shim.stands_for.empty() && shim.stands_for == hip_name) return shim.triggers.front();
+    for (std::size_t k = 0; k < shim.stands_for.size() && k < shim.triggers.size(); ++k)
+      if (shim.stands_for[k] == hip_name) return shim.triggers[k];
   return {};
 }
 

@@ -18,9 +18,11 @@ struct Shim {
   std::string_view text;   // the whole block, '\n' line ends
   std::span<const std::string_view> triggers;  // HIP names (called) that need it
   std::span<const std::string_view> headers = {};  // CUDA include paths that need it
-  // A HIP type that the shim's type (its first trigger) stands for in translations from CUDA,
-  // where code uses the CUDA twin in ways HIP's type does not allow (hipDeviceptr_t).
-  std::string_view stands_for = {};
+  // HIP names that the shim's triggers (in the same places) stand for in translations from
+  // CUDA, where HIP's own would not keep CUDA's meaning: a type code uses in ways HIP's does not
+  // allow (hipDeviceptr_t), a call whose answers must agree with the device code's level
+  // (hipGetDeviceProperties' compute capability).
+  std::span<const std::string_view> stands_for = {};
   // Prefixes of a ROCm library's own names (rocblas_) that code written for AMD in the file
   // calls: a project's HIP path, live once the file is HIP, needs that library's header.
   std::span<const std::string_view> prefixes = {};
@@ -41,9 +43,16 @@ std::uint32_t shim_for_call(std::string_view hip_name);
 // told by its template argument): gpuport_surf2Dread; empty for other names.
 std::string_view value_surface_read(std::string_view cuda_name);
 
-// The shim's type that stands for this HIP type in translations from CUDA (hipDeviceptr_t ->
+// The level of CUDA's features gfx1100's device code is read as (__CUDA_ARCH__ 610): what HIP
+// and gpuport's shims provide for CUDA code (shuffles, __ldg, half arithmetic, double atomicAdd,
+// sm_61's __dp4a by GPUPORT_SIMD_VIDEO), not sm_70's independent threads and tensor cores. The
+// compute capability translated programs are told (6.1) is the same, so host code that picks a
+// kernel by it picks one its device code was compiled to run.
+inline constexpr int kDeviceCudaArch = 610;
+
+// The shim's name that stands for this HIP name in translations from CUDA (hipDeviceptr_t ->
 // gpuport_hipDeviceptr_t, which keeps CUdeviceptr's integer meaning), or empty.
-std::string_view shim_type_for(std::string_view hip_name);
+std::string_view shim_name_for(std::string_view hip_name);
 
 // Bit of the shim for the ROCm library this name of the file's own AMD code belongs to
 // (rocblas_initialize -> the rocBLAS header), or 0.

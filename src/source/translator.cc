@@ -675,14 +675,14 @@ std::size_t IdentifierRewriter::object_name(std::size_t object) const {
 }
 
 // `__CUDA_ARCH__ >= 350` in an #if or #elif: CUDA's device passes compare their architecture
-// (the host pass sees 0). gfx1100's device pass is read as sm_60's feature level, which HIP
-// provides for CUDA code (shuffles, __ldg, half arithmetic, double atomicAdd); later levels
-// (sm_70's independent threads and tensor cores, sm_80's asynchronous copies) it does not. The
+// (the host pass sees 0). gfx1100's device pass is read as sm_61's feature level
+// (kDeviceCudaArch), which HIP and gpuport's shims provide for CUDA code; later levels (sm_70's
+// independent threads and tensor cores, sm_80's asynchronous copies) they do not. The
 // comparison becomes defined(__HIP_DEVICE_COMPILE__) or its negation, as it evaluates in
-// each pass (or stays as written when both passes read it alike); one above 600 is a warning to
+// each pass (or stays as written when both passes read it alike); one above 610 is a warning to
 // review. False when `i` starts no such comparison.
 bool rewrite_arch_comparison(Engine& e, std::size_t i) {
-  constexpr long kDeviceLevel = 600;
+  constexpr long kDeviceLevel = kDeviceCudaArch;
   // Tested for its truth (`#if __CUDA_ARCH__`, `!__CUDA_ARCH__`, `... && __CUDA_ARCH__`): that of
   // __HIP_DEVICE_COMPILE__, 1 in device passes and undefined (0) in the host pass.
   auto truth_operand = [&](std::size_t k, bool before) {
@@ -726,7 +726,7 @@ bool rewrite_arch_comparison(Engine& e, std::size_t i) {
   }
   const bool later_feature = n > kDeviceLevel && (op == ">=" || op == ">" || op == "==");
   e.report(i, later_feature ? Severity::warning : Severity::note, "cuda-arch-value",
-           fmt::format("__CUDA_ARCH__ {} {}: {} for gfx1100's device code, which gpuport reads as sm_60's features "
+           fmt::format("__CUDA_ARCH__ {} {}: {} for gfx1100's device code, which gpuport reads as sm_61's features "
                        "(the host pass, as with CUDA, sees 0)",
                        op, number, device ? "true" : "false"),
            later_feature ? "the code behind it uses what sm_70 and later add (independent thread scheduling, tensor cores, "
@@ -925,14 +925,14 @@ void IdentifierRewriter::run() {
           if (name == "__CUDA_ARCH__" && in_directive && !defined_name &&
               (directive.name == "define" || !rewrite_arch_comparison(e, i))) {
             // For its value where no comparison with a number decides it here (a macro's body,
-            // `__CUDA_ARCH__ >= CC_PASCAL`): gpuport's GPUPORT_CUDA_ARCH, 600 in gfx1100's device
+            // `__CUDA_ARCH__ >= CC_PASCAL`): gpuport's GPUPORT_CUDA_ARCH, 610 in gfx1100's device
             // passes and 0 in the host pass.
             static const std::uint32_t arch_shim = shim_for_guard("GPUPORT_CUDA_ARCH");
             e.replace(i, "GPUPORT_CUDA_ARCH");
             e.needed_shims |= arch_shim;
             ++e.result().rewrites;
             e.report(i, Severity::note, "cuda-arch-value",
-                     "__CUDA_ARCH__ for its value: GPUPORT_CUDA_ARCH, 600 in gfx1100's device passes (sm_60's features) and 0 "
+                     "__CUDA_ARCH__ for its value: GPUPORT_CUDA_ARCH, 610 in gfx1100's device passes (sm_61's features) and 0 "
                      "in the host pass");
             continue;
           }
@@ -940,11 +940,12 @@ void IdentifierRewriter::run() {
           if (name == "__CUDA_ARCH__" && in_directive) continue;  // decided by rewrite_arch_comparison above
           if (name == "__CUDA_ARCH__" && !in_directive) {
             // In code it is only ever compiled in a device pass (nvcc's host pass would not know
-            // the name): gfx1100's device code, read as sm_60's level.
-            e.replace(i, "600");
+            // the name): gfx1100's device code, read as sm_61's level.
+            e.replace(i, std::to_string(kDeviceCudaArch));
             ++e.result().rewrites;
             e.report(i, Severity::note, "cuda-arch-value",
-                     "__CUDA_ARCH__ in device code: 600, gfx1100 read as sm_60's features (what HIP provides for CUDA code)");
+                     "__CUDA_ARCH__ in device code: 610, gfx1100 read as sm_61's features (what HIP and gpuport's shims provide "
+                     "for CUDA code)");
             continue;
           }
           e.report(i, Severity::warning, "cuda-macro-value",
@@ -1028,13 +1029,14 @@ void IdentifierRewriter::run() {
         const auto& kw = e.tok(i - 1);
         e.replace_range(kw.offset, t.offset, "");
       }
-      // A HIP type whose CUDA twin code uses in ways HIP's does not allow (CUdeviceptr arithmetic
-      // on hipDeviceptr_t, a void*) becomes the shim's type that keeps CUDA's meaning.
+      // A HIP name that would not keep CUDA's meaning (CUdeviceptr arithmetic on hipDeviceptr_t,
+      // a void*; the compute capability hipGetDeviceProperties reports) becomes the shim's.
       std::string_view target = entry->hip;
-      if (entry->kind == maps::Kind::type && !e.options().to_cuda && !e.options().hipify_style)
-        if (const auto shim_type = shim_type_for(target); !shim_type.empty()) {
-          target = shim_type;
-          e.needed_shims |= shim_for_call(shim_type);
+      if ((entry->kind == maps::Kind::type || entry->kind == maps::Kind::function) && !e.options().to_cuda &&
+          !e.options().hipify_style)
+        if (const auto shim_name = shim_name_for(target); !shim_name.empty()) {
+          target = shim_name;
+          e.needed_shims |= shim_for_call(shim_name);
         }
       e.replace(i, std::string(target));
       ++e.result().rewrites;

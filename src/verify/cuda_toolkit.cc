@@ -61,6 +61,13 @@ std::string cuda_guards(std::string_view header) {
   return out;
 }
 
+// The function a translation calls for this row: a shim's where the row's HIP function would
+// not keep CUDA's meaning (hipGetDeviceProperties' compute capability).
+std::string_view shim_call(const maps::ApiEntry& e) {
+  const auto shim = e.kind == maps::Kind::function ? source::shim_name_for(e.hip) : std::string_view();
+  return shim.empty() ? std::string_view(e.hip) : shim;
+}
+
 // The shims a translation writes into a file that includes `header` (NVTX's), or that calls a
 // function of the header's family whose HIP counterpart is a shim's (cublasSetMathMode is
 // gpuport_hipblasSetMathMode, which gpuport/cuda_names.h names), for host code that includes it
@@ -75,8 +82,8 @@ std::string shims_for(const maps::ApiMap& map, std::string_view header) {
   std::uint32_t call_bits = 0;
   for (const auto& e : map.entries())
     if (!family.empty() && e.kind == maps::Kind::function && e.family == family && e.status != maps::Status::unsupported &&
-        e.hip.starts_with("gpuport_"))
-      call_bits |= source::shim_for_call(e.hip);
+        shim_call(e).starts_with("gpuport_"))
+      call_bits |= source::shim_for_call(shim_call(e));
   call_bits &= ~header_bits;
   std::string out, calls;
   const auto all = source::shims();
@@ -135,7 +142,11 @@ std::string cuda_names_header(const maps::ApiMap& map) {
     if (!is_identifier(e.cuda) || !is_identifier(e.hip)) continue;
     const auto rules = map.call_rules(e.cuda);
     if (rules.empty() || e.kind != maps::Kind::function) {
-      if (e.cuda != e.hip) lines.insert(fmt::format("#define {} {}\n", e.cuda, e.hip));
+      // A shim's function is in the C++ headers only (shims_for): C calls HIP's.
+      if (const auto shim = shim_call(e); shim != e.hip)
+        lines.insert(fmt::format("#if defined(__cplusplus)\n#define {0} {1}\n#else\n#define {0} {2}\n#endif\n", e.cuda, shim, e.hip));
+      else if (e.cuda != e.hip)
+        lines.insert(fmt::format("#define {} {}\n", e.cuda, e.hip));
       continue;
     }
     // A call the translator rewrites by its number of arguments: the macro counts them and

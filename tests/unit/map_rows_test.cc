@@ -89,8 +89,10 @@ std::vector<std::string> translate_rows(const ApiMap& map, Take take, std::size_
         expect = fmt::format("#ifdef {}\n#endif\n", e.hip);
         break;
       default: {
-        // A type that a shim's type stands for (hipDeviceptr_t -> gpuport_hipDeviceptr_t).
-        const auto shim_type = e.kind == Kind::type ? source::shim_type_for(e.hip) : std::string_view();
+        // A type or call that a shim's stands for (hipDeviceptr_t -> gpuport_hipDeviceptr_t,
+        // hipGetDeviceProperties -> gpuport_hipGetDeviceProperties).
+        const auto shim_type =
+            e.kind == Kind::type || e.kind == Kind::function ? source::shim_name_for(e.hip) : std::string_view();
         in = fmt::format("void probe() {{ auto x = {}; }}\n", e.cuda);
         expect = fmt::format("void probe() {{ auto x = {}; }}\n", shim_type.empty() ? std::string_view(e.hip) : shim_type);
         break;
