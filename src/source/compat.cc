@@ -451,7 +451,10 @@ constexpr std::string_view kCudaArch =
     "#if defined(__HIP_PLATFORM_NVIDIA__) && defined(__CUDA_ARCH__)\n"
     "#define GPUPORT_CUDA_ARCH __CUDA_ARCH__\n"
     "#elif defined(__HIP_DEVICE_COMPILE__)\n"
-    "#define GPUPORT_CUDA_ARCH 610 /* added by gpuport: gfx1100's device code read as sm_61's features */\n"
+    "#if !defined(GPUPORT_CUDA_LEVEL)\n"
+    "#define GPUPORT_CUDA_LEVEL 610 /* added by gpuport: the CUDA architecture gfx1100's device code stands in for */\n"
+    "#endif\n"
+    "#define GPUPORT_CUDA_ARCH GPUPORT_CUDA_LEVEL\n"
     "#else\n"
     "#define GPUPORT_CUDA_ARCH 0\n"
     "#endif\n"
@@ -1008,31 +1011,35 @@ constexpr std::array<std::string_view, 1> kDeviceptrTriggers = {"gpuport_hipDevi
 constexpr std::array<std::string_view, 1> kDeviceptrStandsFor = {"hipDeviceptr_t"};
 
 // The compute capability a translated program is told is the level its device code is compiled
-// for (kDeviceCudaArch, 6.1), not the gfx version HIP reports in its place (11.0 for gfx1100):
+// for (GPUPORT_CUDA_LEVEL: kDeviceCudaArch, 6.1, unless the translation was for another), not the
+// gfx version HIP reports in its place (11.0 for gfx1100):
 // host code that picks a kernel by it (llama.cpp: dp4a kernels from 6.1, tensor-core tiles from
 // 7.0) then picks the variant its device code holds, and not one compiled as a trap.
 constexpr std::string_view kDeviceComputeCapability =
     "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_DEVICE_CC)\n"
     "#define GPUPORT_DEVICE_CC /* added by gpuport: the compute capability gfx1100's device code is compiled as */\n"
+    "#if !defined(GPUPORT_CUDA_LEVEL)\n"
+    "#define GPUPORT_CUDA_LEVEL 610 /* added by gpuport: the CUDA architecture gfx1100's device code stands in for */\n"
+    "#endif\n"
     "static inline hipError_t gpuport_hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {\n"
     "  const hipError_t status = hipGetDeviceProperties(prop, device);\n"
     "  if (status == hipSuccess) {\n"
-    "    prop->major = 6;\n"
-    "    prop->minor = 1;\n"
+    "    prop->major = GPUPORT_CUDA_LEVEL / 100;\n"
+    "    prop->minor = GPUPORT_CUDA_LEVEL % 100 / 10;\n"
     "  }\n"
     "  return status;\n"
     "}\n"
     "static inline hipError_t gpuport_hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int device) {\n"
     "  const hipError_t status = hipDeviceGetAttribute(value, attribute, device);\n"
-    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMajor) *value = 6;\n"
-    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMinor) *value = 1;\n"
+    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMajor) *value = GPUPORT_CUDA_LEVEL / 100;\n"
+    "  if (status == hipSuccess && attribute == hipDeviceAttributeComputeCapabilityMinor) *value = GPUPORT_CUDA_LEVEL % 100 / 10;\n"
     "  return status;\n"
     "}\n"
     "static inline hipError_t gpuport_hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {\n"
     "  const hipError_t status = hipDeviceComputeCapability(major, minor, device);\n"
     "  if (status == hipSuccess) {\n"
-    "    *major = 6;\n"
-    "    *minor = 1;\n"
+    "    *major = GPUPORT_CUDA_LEVEL / 100;\n"
+    "    *minor = GPUPORT_CUDA_LEVEL % 100 / 10;\n"
     "  }\n"
     "  return status;\n"
     "}\n"
@@ -1046,7 +1053,7 @@ constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityTriggers = {
     "gpuport_hipGetDeviceProperties", "gpuport_hipDeviceGetAttribute", "gpuport_hipDeviceComputeCapability"};
 constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityStandsFor = {"hipGetDeviceProperties", "hipDeviceGetAttribute",
                                                                                "hipDeviceComputeCapability"};
-static_assert(kDeviceCudaArch == 610, "kDeviceComputeCapability and kCudaArch spell the level out");
+static_assert(kDeviceCudaArch == 610, "kDeviceComputeCapability and kCudaArch spell the default level out");
 
 // A project's own code for AMD (llama.cpp calls rocblas_initialize() under __HIP_PLATFORM_AMD__,
 // and includes rocBLAS's header only in its own HIP build's include block): the header.

@@ -43,11 +43,13 @@ std::uint32_t shim_for_call(std::string_view hip_name);
 // told by its template argument): gpuport_surf2Dread; empty for other names.
 std::string_view value_surface_read(std::string_view cuda_name);
 
-// The level of CUDA's features gfx1100's device code is read as (__CUDA_ARCH__ 610): what HIP
-// and gpuport's shims provide for CUDA code (shuffles, __ldg, half arithmetic, double atomicAdd,
-// sm_61's __dp4a by GPUPORT_SIMD_VIDEO), not sm_70's independent threads and tensor cores. The
-// compute capability translated programs are told (6.1) is the same, so host code that picks a
-// kernel by it picks one its device code was compiled to run.
+// The level of CUDA's features gfx1100's device code is read as by default (__CUDA_ARCH__ 610):
+// what HIP and gpuport's shims provide for CUDA code (shuffles, __ldg, half arithmetic, double
+// atomicAdd, sm_61's __dp4a by GPUPORT_SIMD_VIDEO), not sm_70's independent threads and tensor
+// cores. The compute capability translated programs are told is the same (GPUPORT_CUDA_LEVEL in
+// the shims), so host code that picks a kernel by it picks one its device code holds. A build
+// that names its architecture (gpuport nvcc -arch=sm_86) is translated for that one instead
+// (TranslateOptions::cuda_arch).
 inline constexpr int kDeviceCudaArch = 610;
 
 // The shim's name that stands for this HIP name in translations from CUDA (hipDeviceptr_t ->

@@ -682,7 +682,7 @@ std::size_t IdentifierRewriter::object_name(std::size_t object) const {
 // each pass (or stays as written when both passes read it alike); one above 610 is a warning to
 // review. False when `i` starts no such comparison.
 bool rewrite_arch_comparison(Engine& e, std::size_t i) {
-  constexpr long kDeviceLevel = kDeviceCudaArch;
+  const long level = e.options().cuda_arch;
   // Tested for its truth (`#if __CUDA_ARCH__`, `!__CUDA_ARCH__`, `... && __CUDA_ARCH__`): that of
   // __HIP_DEVICE_COMPILE__, 1 in device passes and undefined (0) in the host pass.
   auto truth_operand = [&](std::size_t k, bool before) {
@@ -717,21 +717,25 @@ bool rewrite_arch_comparison(Engine& e, std::size_t i) {
     return level != n;  // !=
   };
   if (op != ">=" && op != ">" && op != "<=" && op != "<" && op != "==" && op != "!=") return false;
-  const bool device = holds(kDeviceLevel), host = holds(0);
+  const bool device = holds(level), host = holds(0);
   // HIP leaves __CUDA_ARCH__ undefined (0 in #if), the host pass's value: a comparison that
   // reads the same in both passes stays as written.
   if (device != host) {
     e.replace_range(e.tok(i).offset, e.tok(i + 2).end(), device ? "defined(__HIP_DEVICE_COMPILE__)" : "!defined(__HIP_DEVICE_COMPILE__)");
     counted();
   }
-  const bool later_feature = n > kDeviceLevel && (op == ">=" || op == ">" || op == "==");
+  // What sm_70 and later add, gpuport does not provide (kDeviceCudaArch): a test for it is to be
+  // reviewed, whether gfx1100's level skips the code behind it or a build for sm_70+ takes it.
+  const bool later_feature = n >= kDeviceCudaArch + 90 && (op == ">=" || op == ">" || op == "==");
   e.report(i, later_feature ? Severity::warning : Severity::note, "cuda-arch-value",
-           fmt::format("__CUDA_ARCH__ {} {}: {} for gfx1100's device code, which gpuport reads as sm_61's features "
+           fmt::format("__CUDA_ARCH__ {} {}: {} for gfx1100's device code, which gpuport reads as sm_{}'s features "
                        "(the host pass, as with CUDA, sees 0)",
-                       op, number, device ? "true" : "false"),
-           later_feature ? "the code behind it uses what sm_70 and later add (independent thread scheduling, tensor cores, "
-                           "asynchronous copies): port that branch to HIP by hand if gfx1100 should take it"
-                         : "");
+                       op, number, device ? "true" : "false", level / 10),
+           !later_feature ? ""
+           : device       ? "the code behind it is for sm_70 and later, which the build names: gfx1100 runs it without "
+                            "independent thread scheduling, and its tensor-core and asynchronous-copy PTX is reported where used"
+                          : "the code behind it uses what sm_70 and later add (independent thread scheduling, tensor cores, "
+                            "asynchronous copies): port that branch to HIP by hand if gfx1100 should take it");
   return true;
 }
 
@@ -925,27 +929,30 @@ void IdentifierRewriter::run() {
           if (name == "__CUDA_ARCH__" && in_directive && !defined_name &&
               (directive.name == "define" || !rewrite_arch_comparison(e, i))) {
             // For its value where no comparison with a number decides it here (a macro's body,
-            // `__CUDA_ARCH__ >= CC_PASCAL`): gpuport's GPUPORT_CUDA_ARCH, 610 in gfx1100's device
-            // passes and 0 in the host pass.
+            // `__CUDA_ARCH__ >= CC_PASCAL`): gpuport's GPUPORT_CUDA_ARCH, the translation's level in
+            // gfx1100's device passes and 0 in the host pass.
             static const std::uint32_t arch_shim = shim_for_guard("GPUPORT_CUDA_ARCH");
             e.replace(i, "GPUPORT_CUDA_ARCH");
             e.needed_shims |= arch_shim;
             ++e.result().rewrites;
             e.report(i, Severity::note, "cuda-arch-value",
-                     "__CUDA_ARCH__ for its value: GPUPORT_CUDA_ARCH, 610 in gfx1100's device passes (sm_61's features) and 0 "
-                     "in the host pass");
+                     fmt::format("__CUDA_ARCH__ for its value: GPUPORT_CUDA_ARCH, {} in gfx1100's device passes (sm_{}'s features) "
+                                 "and 0 in the host pass",
+                                 e.options().cuda_arch, e.options().cuda_arch / 10));
             continue;
           }
           if (in_directive && directive.name == "define") continue;
           if (name == "__CUDA_ARCH__" && in_directive) continue;  // decided by rewrite_arch_comparison above
           if (name == "__CUDA_ARCH__" && !in_directive) {
             // In code it is only ever compiled in a device pass (nvcc's host pass would not know
-            // the name): gfx1100's device code, read as sm_61's level.
-            e.replace(i, std::to_string(kDeviceCudaArch));
+            // the name): gfx1100's device code, read at the translation's level.
+            e.replace(i, std::to_string(e.options().cuda_arch));
             ++e.result().rewrites;
             e.report(i, Severity::note, "cuda-arch-value",
-                     "__CUDA_ARCH__ in device code: 610, gfx1100 read as sm_61's features (what HIP and gpuport's shims provide "
-                     "for CUDA code)");
+                     fmt::format("__CUDA_ARCH__ in device code: {}, gfx1100 read as sm_{}'s features ({})", e.options().cuda_arch,
+                                 e.options().cuda_arch / 10,
+                                 e.options().cuda_arch == kDeviceCudaArch ? "what HIP and gpuport's shims provide for CUDA code"
+                                                                          : "the architecture the build names"));
             continue;
           }
           e.report(i, Severity::warning, "cuda-macro-value",

@@ -11,6 +11,7 @@
 
 #include "common/diagnostic.h"
 #include "maps/api_map.h"
+#include "source/compat.h"
 #include "source/conditionals.h"
 
 namespace gpuport::source {
@@ -44,6 +45,10 @@ struct TranslateOptions {
   // whole lines gpuport adds (the runtime include, shims), a `#line` naming the original file and
   // its line, so that messages and __FILE__/__LINE__ are the original's.
   bool line_markers = false;
+  // The CUDA architecture gfx1100's device code stands in for (__CUDA_ARCH__ in device passes,
+  // the compute capability the program is told): kDeviceCudaArch (610), what gpuport provides,
+  // unless the build names one (gpuport nvcc -arch=sm_86: 860).
+  int cuda_arch = kDeviceCudaArch;
 };
 
 // A use of a CUDA-looking name that no table knows. Whether it is reported depends on the

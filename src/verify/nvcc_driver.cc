@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -74,6 +75,26 @@ std::vector<std::string> split_commas(const std::string& value) {
     at = comma + 1;
   }
   return out;
+}
+
+// The newest architecture an -arch, -gencode or -code value names (sm_86, compute_86,
+// `arch=compute_80,code=[compute_80,sm_80]`, sm_90a), as __CUDA_ARCH__ spells it (860); 0 for
+// other options and for values naming none (native, all: gfx1100's own level is read then).
+int named_architecture(std::string_view option, std::string_view value) {
+  if (option != "--gpu-architecture" && option != "--generate-code" && option != "--gpu-code") return 0;
+  int best = 0;
+  for (std::size_t at = 0; at < value.size(); ++at) {
+    std::size_t digits = std::string_view::npos;
+    for (std::string_view prefix : {"sm_", "compute_", "lto_"})
+      if (value.substr(at).starts_with(prefix) && (at == 0 || !std::isalnum(static_cast<unsigned char>(value[at - 1]))))
+        digits = at + prefix.size();
+    if (digits == std::string_view::npos) continue;
+    int n = 0, count = 0;
+    for (std::size_t k = digits; k < value.size() && std::isdigit(static_cast<unsigned char>(value[k])) && count < 4; ++k, ++count)
+      n = n * 10 + (value[k] - '0');
+    if (count >= 2) best = std::max(best, n * 10);
+  }
+  return best;
 }
 
 // The options of -Xcompiler and -Xlinker: nvcc hands them to the host tools on a shell command
@@ -164,7 +185,14 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       }
       switch (row->action) {
         case NvccOptionAction::clang: c.compile_flags.push_back(std::string(row->text) + v); break;
-        case NvccOptionAction::dropped: c.notes.push_back(fmt::format("{} dropped: {}", name, row->text)); break;
+        case NvccOptionAction::dropped:
+          if (const int arch = named_architecture(row->long_name, v); arch > 0) {
+            c.cuda_arch = std::max(c.cuda_arch, arch);
+            c.notes.push_back(fmt::format("{} {}: {}; its device code stands in for sm_{}'s", name, v, row->text, arch / 10));
+            break;
+          }
+          c.notes.push_back(fmt::format("{} dropped: {}", name, row->text));
+          break;
         case NvccOptionAction::refused:
           return usage_error(fmt::format("option {} is not supported by gpuport nvcc: {}", name, row->text));
         case NvccOptionAction::handled: break;
@@ -456,6 +484,7 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       po.include_dirs = c.include_dirs;
       po.follow_includes = true;
       po.translate.line_markers = true;  // clang's messages at the original's lines
+      if (c.cuda_arch > 0) po.translate.cuda_arch = c.cuda_arch;
       const auto result = source::translate_project({in.path}, map, po);
       bool rejected = false;
       for (const auto& f : result.report.files) {

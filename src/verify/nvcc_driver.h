@@ -60,6 +60,9 @@ struct NvccCommand {
   // host compiler, as nvcc does, instead of being refused.
   bool forward_unknown = false;
   bool lists_dependencies = false;  // -M or -MM
+  // The newest NVIDIA architecture -arch, -gencode and -code name (sm_86, compute_86: 860), which
+  // gfx1100's device code then stands in for (TranslateOptions::cuda_arch); 0 when none is named.
+  int cuda_arch = 0;
 };
 
 // CUDA's libraries (as -l names them: "cublas") and what stands for each with HIP: its HIP

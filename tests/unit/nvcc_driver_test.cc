@@ -48,6 +48,15 @@ TEST(NvccDriver, MapsOptionsToClangsAndDropsNvidiaOnesWithWhy) {
   EXPECT_NE(c.notes[0].find("gfx1100"), std::string::npos);
 }
 
+TEST(NvccDriver, ReadsTheArchitectureTheDeviceCodeStandsFor) {
+  EXPECT_EQ(parse({"-arch=sm_61", "a.cu"}).cuda_arch, 610);
+  EXPECT_EQ(parse({"--generate-code=arch=compute_80,code=[compute_80,sm_86]", "-gencode", "arch=compute_70,code=sm_70", "a.cu"}).cuda_arch,
+            860);
+  EXPECT_EQ(parse({"-arch", "sm_90a", "a.cu"}).cuda_arch, 900);
+  EXPECT_EQ(parse({"-arch=native", "a.cu"}).cuda_arch, 0);  // gfx1100's own level
+  EXPECT_EQ(parse({"a.cu"}).cuda_arch, 0);
+}
+
 TEST(NvccDriver, LinksHipsLibrariesForCudas) {
   const auto c = parse({"a.o", "-lcudart", "-lcublas", "-lcurand", "-lm", "-L/opt/lib", "-o", "app"});
   // cuBLAS: hipBLAS, and rocBLAS under it, which a project's own AMD code may call.

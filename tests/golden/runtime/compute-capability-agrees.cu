@@ -9,6 +9,12 @@
 // RUN: grep -v -e CHECK -e RUN -e EMU %t.cu | FileCheck %s
 // RUN: rm -rf %t.run && mkdir %t.run && cd %t.run && %gpuport nvcc %s -o cc -lcuda
 // RUN: %gpuport run %t.run/cc | FileCheck --check-prefix=EMU %s
+// A build that names its architecture (CMake's --generate-code=arch=compute_70,code=...) gets
+// device code for that one, and is told it: the sm_70 variant, on both sides.
+// RUN: cd %t.run && %gpuport nvcc --generate-code=arch=compute_70,code=[compute_70,sm_70] %s -o cc70 -lcuda
+// RUN: %gpuport run %t.run/cc70 | FileCheck --check-prefix=EMU70 %s
+// EMU70: compute capability 7.0 (attribute 7.0, driver 7.0): variant 700
+// EMU70: dot4: 70: PASS
 // CHECK: #define GPUPORT_DEVICE_CC
 // CHECK: gpuport_hipGetDeviceProperties(&prop, 0)
 // CHECK: gpuport_hipDeviceGetAttribute(&major, hipDeviceAttributeComputeCapabilityMajor, 0)
