@@ -342,12 +342,17 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 
 // Runs one wave until it ends, reaches a barrier, yields, waits on a global sync, or faults. The
 // last step of every kernel is a sentinel that faults, so the loop needs no bounds check; every
-// 65536 instructions it checks the budget, the timeout, another workgroup's fault, and gives
-// the other waves of the workgroup a turn (a fixed time slice, so runs stay deterministic).
+// 65536 instructions it checks the budget, the timeout, another workgroup's fault. The waves of
+// a workgroup take turns in fixed time slices of kWaveSlice instructions (so runs stay
+// deterministic): short, as the hardware runs them side by side. A wave run on alone to its next
+// barrier would let it overwrite what the others have yet to read after the last one, which code
+// that passes on GPUs leaves unsynchronized (llama.cpp b2000's soft_max; fixed upstream later).
+constexpr std::uint64_t kWaveSlice = 32;
 template <bool Trace, bool Memcheck>
 bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   const Step* steps = k.steps.data();
   const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
+  const std::uint64_t slice = sh.waves_per_group > 1 ? kWaveSlice - 1 : 0;  // a mask
   std::uint64_t count = 0, lanes = 0;
   w.leave = false;
   while (!w.leave) {
@@ -361,7 +366,10 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
     }
     if constexpr (Trace) trace_step(w, st, k, static_cast<std::uint32_t>(sh.trace_lane));
     ++w.pc;
-    if ((++count & 0xffff) != 0 && count < budget) continue;
+    if ((++count & 0xffff) != 0 && count < budget) {
+      if (slice && (count & slice) == 0) break;  // the workgroup's other waves' turn
+      continue;
+    }
     Fault f;
     if (count >= budget) f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
     else if (past_deadline(sh))
