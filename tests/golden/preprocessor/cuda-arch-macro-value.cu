@@ -13,7 +13,8 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 // CHECK: #if !defined(GPUPORT_CUDA_ARCH)
-// CHECK: #define GPUPORT_CUDA_ARCH 610
+// CHECK: #define GPUPORT_CUDA_LEVEL 610
+// CHECK: #define GPUPORT_CUDA_ARCH GPUPORT_CUDA_LEVEL
 
 #define CC_PASCAL 600
 #define CC_VOLTA 700
