@@ -214,8 +214,7 @@ std::string environment_script(const CudaToolkitFolder& folder) {
       dir.string(), folder.hip.version, q(dir), q(dir / "bin"), q(dir / "include"), q(dir / "bin" / "nvcc"),
       q(fs::absolute(folder.hip_library, ec).parent_path()), q(dir / "lib64"));
   if (!folder.run_link_flags.empty()) {
-    std::string flags;
-    for (const auto& f : folder.run_link_flags) flags += (flags.empty() ? "" : " ") + f;
+    const std::string flags = fmt::format("{}", fmt::join(folder.run_link_flags, " "));
     out += fmt::format(
         "# ROCm {}'s libraries are Debian sid's and need its glibc: programs start with sid's loader.\n"
         "export LDFLAGS={}\"${{LDFLAGS:+ $LDFLAGS}}\"\n",
