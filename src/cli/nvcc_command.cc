@@ -41,11 +41,13 @@ Action add_nvcc_command(CLI::App& app) {
       std::fprintf(stderr, "gpuport nvcc: unknown HIP version %s\n", version.c_str());
       return 2;
     }
+    // Programs linked through a toolkit folder start on the emulator by themselves.
+    const auto run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
     if (!args.empty() && args[0] == "--host-link") {  // the toolkit's bin/nvcc-host-link: no tables needed
       verify::NvccDriverOptions options;
       options.compiler.hip = *hip;
       options.toolkit_root = toolkit_root;
-      options.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
+      options.run_link_flags = run_link_flags;
       return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
     }
     auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
@@ -60,7 +62,7 @@ Action add_nvcc_command(CLI::App& app) {
       folder.hip_library = emulator_runtime_dir() / ("libamdhip64.so." + version.substr(0, version.find('.')));
       folder.gpuport_command = std::filesystem::canonical("/proc/self/exe").string() + " nvcc --hip-version " + version;
       folder.hip = *hip;
-      folder.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
+      folder.run_link_flags = run_link_flags;
       if (auto err = verify::write_cuda_toolkit_folder(folder, *map)) {
         std::fprintf(stderr, "%s\n", format_diagnostic(*err).c_str());
         return 2;
@@ -78,7 +80,7 @@ Action add_nvcc_command(CLI::App& app) {
     verify::NvccDriverOptions options;
     options.compiler.hip = *hip;
     options.toolkit_root = toolkit_root;
-    if (!toolkit_root.empty()) options.run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
+    if (!toolkit_root.empty()) options.run_link_flags = run_link_flags;
     options.translate = translate;
     return verify::run_nvcc_command(*command, *map, options);
   };

@@ -344,7 +344,7 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // last step of every kernel is a sentinel that faults, so the loop needs no bounds check; every
 // 65536 instructions it checks the budget, the timeout, another workgroup's fault. The waves of
 // a workgroup take turns in fixed time slices of kWaveSlice instructions (so runs stay
-// deterministic): short, as the hardware runs them side by side. A wave run on alone to its next
+// deterministic): short, as the hardware runs them side by side. A wave run alone to its next
 // barrier would let it overwrite what the others have yet to read after the last one, which code
 // that passes on GPUs leaves unsynchronized (llama.cpp b2000's soft_max; fixed upstream later).
 constexpr std::uint64_t kWaveSlice = 32;

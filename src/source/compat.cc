@@ -1,8 +1,11 @@
 #include "source/compat.h"
 
 #include <array>
+#include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace gpuport::source {
 namespace {
@@ -442,6 +445,14 @@ constexpr std::string_view kSimdVideo =
     "#endif\n";
 constexpr std::array<std::string_view, 81> kSimdVideoTriggers = {"gpuport_vabs4", "gpuport_vabsss4", "gpuport_vneg4", "gpuport_vnegss4", "gpuport_vabsdiffs4", "gpuport_vabsdiffu4", "gpuport_vadd4", "gpuport_vaddss4", "gpuport_vaddus4", "gpuport_vsub4", "gpuport_vsubss4", "gpuport_vsubus4", "gpuport_vavgu4", "gpuport_vhaddu4", "gpuport_vmaxs4", "gpuport_vmaxu4", "gpuport_vmins4", "gpuport_vminu4", "gpuport_vcmpeq4", "gpuport_vseteq4", "gpuport_vcmpne4", "gpuport_vsetne4", "gpuport_vcmpges4", "gpuport_vcmpgeu4", "gpuport_vsetges4", "gpuport_vsetgeu4", "gpuport_vcmpgts4", "gpuport_vcmpgtu4", "gpuport_vsetgts4", "gpuport_vsetgtu4", "gpuport_vcmples4", "gpuport_vcmpleu4", "gpuport_vsetles4", "gpuport_vsetleu4", "gpuport_vcmplts4", "gpuport_vcmpltu4", "gpuport_vsetlts4", "gpuport_vsetltu4", "gpuport_vabs2", "gpuport_vabsss2", "gpuport_vneg2", "gpuport_vnegss2", "gpuport_vabsdiffs2", "gpuport_vabsdiffu2", "gpuport_vadd2", "gpuport_vaddss2", "gpuport_vaddus2", "gpuport_vsub2", "gpuport_vsubss2", "gpuport_vsubus2", "gpuport_vavgu2", "gpuport_vhaddu2", "gpuport_vmaxs2", "gpuport_vmaxu2", "gpuport_vmins2", "gpuport_vminu2", "gpuport_vcmpeq2", "gpuport_vseteq2", "gpuport_vcmpne2", "gpuport_vsetne2", "gpuport_vcmpges2", "gpuport_vcmpgeu2", "gpuport_vsetges2", "gpuport_vsetgeu2", "gpuport_vcmpgts2", "gpuport_vcmpgtu2", "gpuport_vsetgts2", "gpuport_vsetgtu2", "gpuport_vcmples2", "gpuport_vcmpleu2", "gpuport_vsetles2", "gpuport_vsetleu2", "gpuport_vcmplts2", "gpuport_vcmpltu2", "gpuport_vsetlts2", "gpuport_vsetltu2", "gpuport_vsads4", "gpuport_vsadu4", "gpuport_vsads2", "gpuport_vsadu2", "gpuport_dp4a"};
 
+// The level the shims that read it assume when the translation names none (kDeviceCudaArch;
+// cuda_level_definition writes the same block for another level).
+#define GPUPORT_DEFAULT_LEVEL                                                                                       \
+  "#if !defined(GPUPORT_CUDA_LEVEL)\n"                                                                            \
+  "#define GPUPORT_CUDA_LEVEL 610 /* added by gpuport: the CUDA architecture gfx1100's device code stands in for */\n" \
+  "#endif\n"
+static_assert(kDeviceCudaArch == 610, "GPUPORT_DEFAULT_LEVEL spells the default level out");
+
 // __CUDA_ARCH__ for its value where gpuport cannot decide a comparison in its place (a macro's
 // body, a comparison with another macro: ggml's `#define NO_DEVICE_CODE ...(__CUDA_ARCH__)`,
 // `__CUDA_ARCH__ >= CC_PASCAL`): gfx1100's device passes read as sm_61's level (kDeviceCudaArch), the host pass 0
@@ -451,9 +462,7 @@ constexpr std::string_view kCudaArch =
     "#if defined(__HIP_PLATFORM_NVIDIA__) && defined(__CUDA_ARCH__)\n"
     "#define GPUPORT_CUDA_ARCH __CUDA_ARCH__\n"
     "#elif defined(__HIP_DEVICE_COMPILE__)\n"
-    "#if !defined(GPUPORT_CUDA_LEVEL)\n"
-    "#define GPUPORT_CUDA_LEVEL 610 /* added by gpuport: the CUDA architecture gfx1100's device code stands in for */\n"
-    "#endif\n"
+    GPUPORT_DEFAULT_LEVEL
     "#define GPUPORT_CUDA_ARCH GPUPORT_CUDA_LEVEL\n"
     "#else\n"
     "#define GPUPORT_CUDA_ARCH 0\n"
@@ -1018,9 +1027,7 @@ constexpr std::array<std::string_view, 1> kDeviceptrStandsFor = {"hipDeviceptr_t
 constexpr std::string_view kDeviceComputeCapability =
     "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_DEVICE_CC)\n"
     "#define GPUPORT_DEVICE_CC /* added by gpuport: the compute capability gfx1100's device code is compiled as */\n"
-    "#if !defined(GPUPORT_CUDA_LEVEL)\n"
-    "#define GPUPORT_CUDA_LEVEL 610 /* added by gpuport: the CUDA architecture gfx1100's device code stands in for */\n"
-    "#endif\n"
+    GPUPORT_DEFAULT_LEVEL
     "static inline hipError_t gpuport_hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {\n"
     "  const hipError_t status = hipGetDeviceProperties(prop, device);\n"
     "  if (status == hipSuccess) {\n"
@@ -1053,7 +1060,6 @@ constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityTriggers = {
     "gpuport_hipGetDeviceProperties", "gpuport_hipDeviceGetAttribute", "gpuport_hipDeviceComputeCapability"};
 constexpr std::array<std::string_view, 3> kDeviceComputeCapabilityStandsFor = {"hipGetDeviceProperties", "hipDeviceGetAttribute",
                                                                                "hipDeviceComputeCapability"};
-static_assert(kDeviceCudaArch == 610, "kDeviceComputeCapability and kCudaArch spell the default level out");
 
 // A project's own code for AMD (llama.cpp calls rocblas_initialize() under __HIP_PLATFORM_AMD__,
 // and includes rocBLAS's header only in its own HIP build's include block): the header.
@@ -1115,11 +1121,22 @@ constexpr std::array<Shim, 24> kShims = {{
 
 std::span<const Shim> shims() { return kShims; }
 
+// Asked for every translated type and function: the names are indexed once.
 std::string_view shim_name_for(std::string_view hip_name) {
-  for (const auto& shim : kShims)
-    for (std::size_t k = 0; k < shim.stands_for.size() && k < shim.triggers.size(); ++k)
-      if (shim.stands_for[k] == hip_name) return shim.triggers[k];
-  return {};
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::string_view> names;
+    for (const auto& shim : kShims)
+      for (std::size_t k = 0; k < shim.stands_for.size() && k < shim.triggers.size(); ++k) names.emplace(shim.stands_for[k], shim.triggers[k]);
+    return names;
+  }();
+  const auto it = index.find(hip_name);
+  return it == index.end() ? std::string_view() : it->second;
+}
+
+std::string cuda_level_definition(int level) {
+  return fmt::format("#if !defined(GPUPORT_CUDA_LEVEL)\n#define GPUPORT_CUDA_LEVEL {} /* added by gpuport: the CUDA architecture "
+                     "gfx1100's device code stands in for */\n#endif\n",
+                     level);
 }
 
 namespace {

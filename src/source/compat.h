@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace gpuport::source {
@@ -55,6 +56,10 @@ inline constexpr int kDeviceCudaArch = 610;
 // The shim's name that stands for this HIP name in translations from CUDA (hipDeviceptr_t ->
 // gpuport_hipDeviceptr_t, which keeps CUdeviceptr's integer meaning), or empty.
 std::string_view shim_name_for(std::string_view hip_name);
+
+// The block that sets the level the GPUPORT_CUDA_ARCH and GPUPORT_DEVICE_CC shims read, written
+// before them when the translation's is not the default they assume.
+std::string cuda_level_definition(int level);
 
 // Bit of the shim for the ROCm library this name of the file's own AMD code belongs to
 // (rocblas_initialize -> the rocBLAS header), or 0.

@@ -115,8 +115,10 @@ bool is_amd_gpu_asm(const std::vector<std::string>& mnemonics, const std::vector
   for (const auto& m : mnemonics)
     for (std::string_view prefix : {"v_", "s_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_"})
       if (m.starts_with(prefix)) return true;
-  for (auto c : constraints)
-    if (c.find_first_not_of("=+&") != std::string_view::npos && c.substr(c.find_first_not_of("=+&")) == "v") return true;
+  for (auto c : constraints) {
+    while (!c.empty() && (c.front() == '=' || c.front() == '+' || c.front() == '&')) c.remove_prefix(1);  // modifiers
+    if (c == "v") return true;
+  }
   return false;
 }
 

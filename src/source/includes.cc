@@ -280,20 +280,16 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   static const std::uint32_t level_shims = shim_for_guard("GPUPORT_CUDA_ARCH") | shim_for_guard("GPUPORT_DEVICE_CC");
   auto shim = [&] {
     std::string out;
+    auto append = [&](std::string_view text) {
+      for (char c : text) {
+        if (c == '\n' && crlf) out += '\r';
+        out += c;
+      }
+    };
     if ((missing_shims & level_shims) && e.options().cuda_arch != kDeviceCudaArch && !e.options().to_cuda)
-      for (char c : fmt::format("#if !defined(GPUPORT_CUDA_LEVEL)\n#define GPUPORT_CUDA_LEVEL {} /* added by gpuport: the CUDA "
-                                "architecture the build names, which gfx1100's device code stands in for */\n#endif\n",
-                                e.options().cuda_arch)) {
-        if (c == '\n' && crlf) out += '\r';
-        out += c;
-      }
-    for (std::size_t k = 0; k < shims().size(); ++k) {
-      if (!(missing_shims & (1u << k))) continue;
-      for (char c : shims()[k].text) {
-        if (c == '\n' && crlf) out += '\r';
-        out += c;
-      }
-    }
+      append(cuda_level_definition(e.options().cuda_arch));
+    for (std::size_t k = 0; k < shims().size(); ++k)
+      if (missing_shims & (1u << k)) append(shims()[k].text);
     return out;
   };
 
