@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "source/conditionals.h"
 #include "source/engine.h"
 #include "source/lane_flow.h"
 
@@ -125,7 +126,10 @@ bool is_amd_gpu_asm(const std::vector<std::string>& mnemonics, const std::vector
 // `host`: the asm is outside device code, where it is normally the host CPU's (x86 rdtsc, ARM
 // mrc), which the HIP host compiler takes as it is; it is reported only when it reads as PTX
 // (a mnemonic with a PTX suffix or one of ptx.tsv, a PTX special register).
-void report_inline_asm(Engine& e, std::size_t at, bool host) {
+// `excluded`: the asm is in a group the file's own conditions exclude, with its macros and the
+// -D/-U settings (GPUJPEG's PTX IDCT under `#if !GPUJPEG_IDCT_USE_ASM ... #else`, with the macro
+// defined 0 above): no compiler sees it, so it is a warning for the build that enables it.
+void report_inline_asm(Engine& e, std::size_t at, bool host, bool excluded) {
   // asm [volatile|__volatile__|inline|goto]* ( "template" : ... )
   std::size_t open = at + 1;
   while (open < e.size() && (e.is(open, "volatile") || e.is(open, "__volatile__") || e.is(open, "inline") ||
@@ -205,10 +209,14 @@ void report_inline_asm(Engine& e, std::size_t at, bool host) {
     fix = "";
     for (std::size_t i = 0; i < hints.size(); ++i) fix += (i ? "; " : "") + hints[i];
   }
-  e.report(at, Severity::error, "inline-ptx",
-           list.empty() ? std::string("inline assembly is NVIDIA PTX and does not compile for AMD GPUs")
-                        : fmt::format("inline PTX ({}) does not compile for AMD GPUs", list),
-           fix);
+  const std::string what = list.empty() ? std::string("inline assembly is NVIDIA PTX") : fmt::format("inline PTX ({})", list);
+  if (excluded)
+    e.report(at, Severity::warning, "inline-ptx",
+             what + " in a group that this file's conditions exclude as its macros stand; it does not compile for AMD GPUs "
+                    "in a build that enables the group",
+             fix);
+  else
+    e.report(at, Severity::error, "inline-ptx", what + " does not compile for AMD GPUs", fix);
 }
 
 // Does the operand before `op` mention blockDim (a block size, whose / 32 counts warps)?
@@ -227,6 +235,12 @@ void find_hazards(Engine& e) {
     if (!flow_storage) flow_storage.emplace(e);
     return *flow_storage;
   };
+  std::optional<std::vector<bool>> excluded_storage;  // evaluated at the first asm
+  auto excluded = [&](std::size_t i) {
+    if (!excluded_storage) excluded_storage = excluded_tokens(e.stream(), e.options().preprocessor);
+    const std::size_t index = e.token_index(i);
+    return index < excluded_storage->size() && (*excluded_storage)[index];
+  };
   for (std::size_t i = 0; i < e.size(); ++i) {
     const auto& t = e.tok(i);
     if (t.has(lex::kInDisabledGroup) || e.is_dropped(i)) continue;
@@ -240,7 +254,7 @@ void find_hazards(Engine& e) {
 
     if (t.kind == TokenKind::identifier) {
       if ((s[0] == 'a' || s[0] == '_') && (s == "asm" || s == "__asm__" || s == "__asm")) {
-        report_inline_asm(e, i, !e.in_device_code(i));
+        report_inline_asm(e, i, !e.in_device_code(i), excluded(i));
         continue;
       }
       // Warp-size constants: #define WARP_SIZE 32, constexpr int kWarpSize = 32, enum { WARP_SIZE = 32 }.

@@ -128,7 +128,25 @@ std::optional<std::string> rewritten_call(const maps::ApiEntry& e, std::span<con
   return call + ")";
 }
 
+// A tag of HIP's opaque handles (struct ihipStream_t), which C code sees by CUDA's tag.
+bool reversed_in_c(const maps::ApiEntry& e) {
+  return e.kind == maps::Kind::tag && e.status != maps::Status::unsupported && e.hip.starts_with("ihip") && is_identifier(e.cuda);
+}
+
 }  // namespace
+
+std::string cuda_tags_header(const maps::ApiMap& map) {
+  std::set<std::string> lines;  // sorted: the file does not change with the tables' order
+  for (const auto& e : map.entries())
+    if (reversed_in_c(e) && is_identifier(e.hip)) lines.insert(fmt::format("#define {} {}\n", e.hip, e.cuda));
+  std::string out =
+      "/* Written by gpuport nvcc --toolkit: in C, HIP's handle structs by CUDA's tags, so that a header\n"
+      "   that declared struct CUstream_st before the runtime agrees with it (C links no name by its tag). */\n"
+      "#pragma once\n"
+      "#if !defined(__cplusplus)\n";
+  for (const auto& l : lines) out += l;
+  return out + "#endif\n";
+}
 
 std::string cuda_names_header(const maps::ApiMap& map) {
   std::set<std::string> lines;  // sorted: the file does not change with the tables' order
@@ -140,6 +158,10 @@ std::string cuda_names_header(const maps::ApiMap& map) {
         e.kind != maps::Kind::tag)
       continue;
     if (!is_identifier(e.cuda) || !is_identifier(e.hip)) continue;
+    if (reversed_in_c(e)) {  // C: cuda_tags.h names HIP's tag as CUDA's
+      lines.insert(fmt::format("#if defined(__cplusplus)\n#define {} {}\n#endif\n", e.cuda, e.hip));
+      continue;
+    }
     const auto rules = map.call_rules(e.cuda);
     if (rules.empty() || e.kind != maps::Kind::function) {
       // A shim's function is in the C++ headers only (shims_for): C calls HIP's.
@@ -301,6 +323,7 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
     }
   }
   if (auto err = write_file_atomic(dir / "include" / "gpuport" / "cuda_names.h", cuda_names_header(map))) return err;
+  if (auto err = write_file_atomic(dir / "include" / "gpuport" / "cuda_tags.h", cuda_tags_header(map))) return err;
   for (const auto& e : map.entries()) {
     if (e.kind != maps::Kind::header || e.status == maps::Status::unsupported || e.cuda == e.hip) continue;
     if (!e.cuda.ends_with(".h") || e.cuda.find("..") != std::string::npos || e.cuda.starts_with("/")) continue;
@@ -313,6 +336,7 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
         "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)\n"
         "#define __HIP_PLATFORM_AMD__ 1\n"
         "#endif\n"
+        "#include <gpuport/cuda_tags.h>\n"
         "#include <{1}>\n"
         "#include <gpuport/cuda_names.h>\n"
         "{2}"

@@ -58,4 +58,11 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
 // that says so and does not compile.
 std::string cuda_names_header(const maps::ApiMap& map);
 
+// gpuport/cuda_tags.h, included before HIP's headers: in C, HIP's opaque handle structs take
+// CUDA's tags (`#define ihipStream_t CUstream_st`), so that a header which declared
+// `struct CUstream_st; typedef struct CUstream_st* cudaStream_t;` before the runtime (GPUJPEG's
+// public header) agrees with the runtime's stream type. C links no name by its tag; C++ keeps
+// HIP's tags, which its mangled names and the translated sources use.
+std::string cuda_tags_header(const maps::ApiMap& map);
+
 }  // namespace gpuport::verify

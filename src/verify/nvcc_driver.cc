@@ -485,6 +485,11 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       po.follow_includes = true;
       po.translate.line_markers = true;  // clang's messages at the original's lines
       if (c.cuda_arch > 0) po.translate.cuda_arch = c.cuda_arch;
+      // The command's macros decide the file's conditional groups as the compiler will.
+      for (const auto& f : c.compile_flags) {
+        if (f.starts_with("-D")) po.translate.preprocessor.defines.push_back(f.substr(2));
+        if (f.starts_with("-U")) po.translate.preprocessor.undefines.push_back(f.substr(2));
+      }
       const auto result = source::translate_project({in.path}, map, po);
       bool rejected = false;
       for (const auto& f : result.report.files) {

@@ -32,6 +32,20 @@ TEST(CudaToolkit, NamesHeaderDefinesPlainRenames) {
   EXPECT_EQ(h.find("GPUPORT_CALL"), std::string::npos);                // no call rules, no dispatch
 }
 
+// C sees HIP's handle structs by CUDA's tags (a header may declare struct CUstream_st before
+// the runtime); C++ keeps HIP's, so only C++ gets CUDA's tag as HIP's.
+TEST(CudaToolkit, HandleTagsAreCudasInC) {
+  const auto map = load(
+      "CUstream_st\tihipStream_t\ttag\tdriver\tsupported\n"
+      "CUuuid_st\thipUUID_t\ttag\tdriver\tsupported\n");
+  const std::string tags = cuda_tags_header(map);
+  EXPECT_NE(tags.find("#if !defined(__cplusplus)\n#define ihipStream_t CUstream_st\n#endif\n"), std::string::npos);
+  EXPECT_EQ(tags.find("hipUUID_t"), std::string::npos);  // a complete struct, not a handle: left alone
+  const std::string names = cuda_names_header(map);
+  EXPECT_NE(names.find("#if defined(__cplusplus)\n#define CUstream_st ihipStream_t\n#endif\n"), std::string::npos);
+  EXPECT_NE(names.find("#define CUuuid_st hipUUID_t\n"), std::string::npos);
+}
+
 // Calls the translator rewrites by their number of arguments are rewritten the same way by a
 // macro that counts them.
 TEST(CudaToolkit, NamesHeaderRewritesCallsAsTheCallRulesDo) {
