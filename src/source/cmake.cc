@@ -182,6 +182,8 @@ constexpr TargetMap kTargets[] = {
     {"CUDA::cusolver", "roc::hipsolver", "hipsolver"}, {"CUDA::cusolver_static", "roc::hipsolver", "hipsolver"},
     // NVTX is gpuport's shim in the translated sources (roctx's header where installed): no library.
     {"CUDA::nvToolsExt", "hip::host", ""},      {"CUDA::nvtx3", "hip::host", ""},
+    // NVML is gpuport's shim too, over HIP's runtime.
+    {"CUDA::nvml", "hip::host", ""},            {"CUDA::nvml_static", "hip::host", ""},
 };
 
 // nvcc options with a clang equivalent, and those clang does not need.
@@ -504,14 +506,10 @@ class CMakeTranslator {
       std::string replacement(word);
       for (const auto& m : kTargets)
         if (word == m.cuda) replacement = m.hip;
-      if (word.starts_with("CUDA::") && replacement == word) {
-        const bool nvml = word == "CUDA::nvml" || word == "CUDA::nvml_static";
+      if (word.starts_with("CUDA::") && replacement == word)
         report(offset + i, Severity::warning, "cmake-untranslated",
                fmt::format("imported target {} has no HIP twin in gpuport's table; left as it is", word),
-               nvml ? "NVML's AMD counterpart is ROCm SMI (find_package(rocm_smi), target rocm_smi64), whose API differs: port the "
-                      "nvml* calls to rsmi_* or make the dependency optional"
-                    : "remove it, or link the ROCm library that does its work");
-      }
+               "remove it, or link the ROCm library that does its work");
       for (auto name : kRenamed)
         if (word == name) replacement = std::string(name.substr(0, name.find("CUDA"))) + "HIP" + std::string(name.substr(name.find("CUDA") + 4));
       if (word == "CUDAToolkit_FOUND") replacement = "hip_FOUND";
@@ -769,6 +767,7 @@ FileTranslation translate_makefile(std::string_view path, std::string_view text,
   static const std::map<std::string_view, std::string_view> kLibraries = {
       {"-lcudart", "-lamdhip64"}, {"-lcuda", "-lamdhip64"},         {"-lcublas", "-lhipblas"},     {"-lcurand", "-lhiprand"},
       {"-lcufft", "-lhipfft"},    {"-lcusparse", "-lhipsparse"},    {"-lcusolver", "-lhipsolver"}, {"-lnvToolsExt", "(nothing: NVTX is gpuport's shim)"},
+      {"-lnvidia-ml", "(nothing: NVML is gpuport's shim)"},
   };
   FileTranslation r;
   r.path = std::string(path);

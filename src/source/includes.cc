@@ -277,7 +277,8 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   const std::uint32_t missing_shims = e.needed_shims & ~e.present_shims();
   // The shims that read the level (GPUPORT_CUDA_LEVEL) get the translation's, where it is not
   // the level they assume.
-  static const std::uint32_t level_shims = shim_for_guard("GPUPORT_CUDA_ARCH") | shim_for_guard("GPUPORT_DEVICE_CC");
+  static const std::uint32_t level_shims = shim_for_guard("GPUPORT_CUDA_ARCH") | shim_for_guard("GPUPORT_DEVICE_CC") |
+                                           shim_for_guard("GPUPORT_NVML");
   auto shim = [&] {
     std::string out;
     auto append = [&](std::string_view text) {

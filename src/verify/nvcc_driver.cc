@@ -131,6 +131,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& cuda_librari
       {"cusparse", {"hipsparse"}},
       {"cusolver", {"hipsolver"}},
       {"nvToolsExt", {}},  // NVTX is gpuport's shim in the translated sources
+      {"nvidia-ml", {}},   // so is NVML, over HIP's runtime
   };
   return libraries;
 }
