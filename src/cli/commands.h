@@ -24,6 +24,9 @@ Action add_tune_command(CLI::App& app);
 Action add_nvcc_command(CLI::App& app);
 // Where `gpuport run`'s libamdhip64.so.5 and .so.6 are: build/emu-runtime beside bin/, or $GPUPORT_RUNTIME_DIR.
 std::filesystem::path emulator_runtime_dir();
+// The clang pass plugin that gives gfx1100's device code nvcc's meaning where C++ leaves it
+// undefined: lib/libgpuport-nvcc-semantics.so beside bin/, or in $GPUPORT_LIBRARY_DIR.
+std::filesystem::path nvcc_semantics_plugin();
 // Where sid's ROCm 6.4 libraries are unpacked: build/rocm-6.4-libs, or $GPUPORT_ROCM_LIBS.
 std::filesystem::path rocm_library_dir();
 

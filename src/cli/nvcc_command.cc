@@ -79,6 +79,12 @@ Action add_nvcc_command(CLI::App& app) {
     }
     verify::NvccDriverOptions options;
     options.compiler.hip = *hip;
+    // CUDA compiled as nvcc compiles it: shifts by the width or more as PTX gives them.
+    if (std::error_code ec; std::filesystem::exists(nvcc_semantics_plugin(), ec))
+      options.compiler.device_pass_plugin = nvcc_semantics_plugin();
+    else
+      std::fprintf(stderr, "gpuport nvcc: warning: %s is missing: device shifts by the width or more keep AMD's meaning, not nvcc's\n",
+                   nvcc_semantics_plugin().c_str());
     options.toolkit_root = toolkit_root;
     if (!toolkit_root.empty()) options.run_link_flags = run_link_flags;
     options.translate = translate;

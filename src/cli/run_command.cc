@@ -49,6 +49,9 @@ fs::path build_folder(const char* variable, const char* name, const char* config
 }  // namespace
 
 fs::path emulator_runtime_dir() { return build_folder("GPUPORT_RUNTIME_DIR", "emu-runtime", GPUPORT_RUNTIME_DIR); }
+fs::path nvcc_semantics_plugin() {
+  return build_folder("GPUPORT_LIBRARY_DIR", "lib", GPUPORT_LIBRARY_DIR) / "libgpuport-nvcc-semantics.so";
+}
 fs::path rocm_library_dir() { return build_folder("GPUPORT_ROCM_LIBS", "rocm-6.4-libs", GPUPORT_ROCM_LIBRARY_DIR); }
 
 namespace {

@@ -81,6 +81,7 @@ std::vector<std::string> hip_clang_command(const CompileCheckOptions& options) {
   const auto hip_flags = options.hip.clang_flags();
   cmd.insert(cmd.end(), hip_flags.begin(), hip_flags.end());
   cmd.push_back("--rocm-device-lib-path=" + resolve_device_lib_dir(options).string());
+  if (!options.device_pass_plugin.empty()) cmd.push_back("-fpass-plugin=" + options.device_pass_plugin.string());
   return cmd;
 }
 

@@ -39,6 +39,9 @@ struct CompileCheckOptions {
   bool cuda_source = false;
   // More flags for both compilers: a unit's -D, -U and -include from a compilation database.
   std::vector<std::string> extra_flags;
+  // A clang pass plugin for the gfx1100 compiles (gpuport nvcc's: nvcc's meaning of device code
+  // that C++ leaves undefined, lib/libgpuport-nvcc-semantics.so); empty: none.
+  std::filesystem::path device_pass_plugin;
 };
 
 // Why a target cannot be checked on this machine; std::nullopt when it can.
