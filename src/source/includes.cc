@@ -345,7 +345,11 @@ void place_runtime_include(Engine& e, std::size_t rewrites_before_identifiers) {
   };
   const std::string platform_include = fmt::format("#include <hip/hip_common.h>{}", eol);
 
-  if (!device && !uses_cuda && !every_file) {
+  // A header whose shim declares what it declared (nvml.h, NVTX's) needs the shim even where
+  // the file calls nothing the tables rename (cuSZ's verinfo.cu calls only NVML).
+  bool header_shims = false;
+  for (const auto& inc : find_includes(e)) header_shims = header_shims || (shim_for_header(inc.path) & missing_shims) != 0;
+  if (!device && !uses_cuda && !every_file && !header_shims) {
     if (platform_macros_needed) insert_at_top(platform_include);
     return;
   }

@@ -12,6 +12,11 @@
 // RUN: FileCheck %s < %t.cu
 // CHECK: #include <hip/hip_runtime.h>
 // CHECK: #define GPUPORT_NVML
+// A file that calls nothing but NVML (cuSZ's verinfo.cu) gets the shim too.
+// RUN: printf '#include <nvml.h>\nint driver(char* v) {\n  nvmlInit();\n  return nvmlSystemGetDriverVersion(v, NVML_DEVICE_PART_NUMBER_BUFFER_SIZE);\n}\n' > %t.only.cu
+// RUN: %gpuport translate %t.only.cu | FileCheck --check-prefix=ONLY %s
+// ONLY: #include <hip/hip_runtime.h>
+// ONLY: #define GPUPORT_NVML
 // RUN: rm -rf %t.run && mkdir %t.run && cd %t.run && %gpuport nvcc %s -o nvml -lnvidia-ml
 // RUN: %gpuport run %t.run/nvml | FileCheck --check-prefix=EMU %s
 // EMU: before init: Uninitialized
