@@ -43,12 +43,16 @@ Action add_nvcc_command(CLI::App& app) {
     }
     // Programs linked through a toolkit folder start on the emulator by themselves.
     const auto run_link_flags = verify::toolkit_run_link_flags(*hip, emulator_runtime_dir(), rocm_library_dir());
-    if (!args.empty() && args[0] == "--host-link") {  // the toolkit's bin/nvcc-host-link: no tables needed
+    const auto base_link_flags = verify::toolkit_base_link_flags(emulator_runtime_dir());
+    if (!args.empty() && (args[0] == "--host-link" || args[0] == "--ld")) {  // the toolkit's link commands: no tables needed
       verify::NvccDriverOptions options;
       options.compiler.hip = *hip;
       options.toolkit_root = toolkit_root;
       options.run_link_flags = run_link_flags;
-      return verify::run_host_link(std::vector<std::string>(args.begin() + 1, args.end()), options);
+      options.base_link_flags = base_link_flags;
+      options.rocm_library_dir = rocm_library_dir();
+      const std::vector<std::string> rest(args.begin() + 1, args.end());
+      return args[0] == "--ld" ? verify::run_ld(rest, options) : verify::run_host_link(rest, options);
     }
     auto map = maps::ApiMap::load_embedded({.hip_version = hip->map_layer()});
     if (!map) {
@@ -86,7 +90,11 @@ Action add_nvcc_command(CLI::App& app) {
       std::fprintf(stderr, "gpuport nvcc: warning: %s is missing: device shifts by the width or more keep AMD's meaning, not nvcc's\n",
                    nvcc_semantics_plugin().c_str());
     options.toolkit_root = toolkit_root;
-    if (!toolkit_root.empty()) options.run_link_flags = run_link_flags;
+    if (!toolkit_root.empty()) {
+      options.run_link_flags = run_link_flags;
+      options.base_link_flags = base_link_flags;
+      options.rocm_library_dir = rocm_library_dir();
+    }
     options.translate = translate;
     return verify::run_nvcc_command(*command, *map, options);
   };

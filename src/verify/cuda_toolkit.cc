@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -216,6 +217,65 @@ std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const fs::
           "-Wl,--unresolved-symbols=ignore-in-shared-libs"};
 }
 
+std::vector<std::string> toolkit_base_link_flags(const fs::path& runtime_dir) {
+  std::error_code ec;
+  return {"-Wl,--disable-new-dtags", "-Wl,-rpath," + fs::absolute(runtime_dir, ec).string()};
+}
+
+bool link_needs_rocm_libraries(const std::vector<std::string>& args, const std::vector<fs::path>& rocm_folders) {
+  if (rocm_folders.empty()) return false;
+  std::set<std::string, std::less<>> hip_libraries;
+  for (const auto& [cuda, hip] : cuda_libraries()) hip_libraries.insert(hip.begin(), hip.end());
+  std::vector<fs::path> dirs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-L" && i + 1 < args.size()) dirs.emplace_back(args[i + 1]);
+    else if (args[i].starts_with("-L") && args[i].size() > 2) dirs.emplace_back(args[i].substr(2));
+  }
+  if (const char* library_path = std::getenv("LIBRARY_PATH"))
+    for (std::string_view rest = library_path; !rest.empty();) {
+      const auto colon = rest.find(':');
+      if (colon != 0) dirs.emplace_back(rest.substr(0, colon));
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+  std::error_code ec;
+  auto refers_to_sid = [&](const fs::path& file) {
+    if (!fs::is_regular_file(file, ec)) return false;
+    const auto bytes = read_file(file, 1ull << 31);
+    return bytes && std::any_of(rocm_folders.begin(), rocm_folders.end(), [&](const fs::path& folder) {
+             return !folder.empty() && bytes->find(folder.string()) != std::string::npos;
+           });
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string name;
+    if (a == "-l" && i + 1 < args.size()) name = args[++i];
+    else if (a.starts_with("-l") && a.size() > 2) name = a.substr(2);
+    if (!name.empty()) {
+      if (hip_libraries.count(name)) return true;
+      for (const auto& d : dirs)
+        if (refers_to_sid(d / ("lib" + name + ".so"))) return true;
+      continue;
+    }
+    if (!a.starts_with("-") && a.find(".so") != std::string::npos && refers_to_sid(a)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> as_ld_options(const std::vector<std::string>& compiler_flags) {
+  std::vector<std::string> out;
+  for (const auto& f : compiler_flags) {
+    if (!f.starts_with("-Wl,")) continue;
+    const std::string option = f.substr(4);
+    if (option.starts_with("-rpath,")) {
+      out.push_back("-rpath");
+      out.push_back(option.substr(7));
+    } else {
+      out.push_back(option);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // bin/gpuportenv: what SCALE's scaleenv is to SCALE's folder.
@@ -236,11 +296,11 @@ std::string environment_script(const CudaToolkitFolder& folder) {
       dir.string(), folder.hip.version, q(dir), q(dir / "bin"), q(dir / "include"), q(dir / "bin" / "nvcc"),
       q(fs::absolute(folder.hip_library, ec).parent_path()), q(dir / "lib64"));
   if (!folder.run_link_flags.empty()) {
-    const std::string flags = fmt::format("{}", fmt::join(folder.run_link_flags, " "));
     out += fmt::format(
-        "# ROCm {}'s libraries are Debian sid's and need its glibc: programs start with sid's loader.\n"
+        "# ROCm {}'s libraries are Debian sid's and need its glibc: the compilers link with the toolkit's ld,\n"
+        "# which starts the programs that reach them with sid's loader.\n"
         "export LDFLAGS={}\"${{LDFLAGS:+ $LDFLAGS}}\"\n",
-        folder.hip.version, shell_quote(flags));
+        folder.hip.version, shell_quote("-B" + (dir / "libexec" / "gpuport-ld").string() + "/"));
   }
   return out;
 }
@@ -265,11 +325,20 @@ std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& fol
       "#!/bin/sh\n# Written by gpuport nvcc --toolkit: a host link line, linked by clang for AMD gfx1100.\n"
       "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/..\" && pwd)\nexec {} --toolkit-root \"$root\" --host-link \"$@\"\n",
       folder.gpuport_command);
+  // GNU ld for the compilers that gpuportenv's LDFLAGS point here (-B): the run link options, sid's
+  // only for links that reach sid's libraries.
+  const std::string ld = fmt::format(
+      "#!/bin/sh\n# Written by gpuport nvcc --toolkit: GNU ld with the options that start programs on the emulator.\n"
+      "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")/../..\" && pwd)\nexec {} --toolkit-root \"$root\" --ld \"$@\"\n",
+      folder.gpuport_command);
+  fs::create_directories(dir / "libexec" / "gpuport-ld", ec);
+  if (ec) return folder_error(dir / "libexec" / "gpuport-ld", fmt::format("cannot make the folder: {}", ec.message()));
   if (auto err = write_file_atomic(dir / "bin" / "gpuportenv", environment_script(folder))) return err;
-  for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"nvcc", nvcc}, {"nvcc-host-link", host_link}}) {
-    if (auto err = write_file_atomic(dir / "bin" / name, text)) return err;
-    fs::permissions(dir / "bin" / name, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                            fs::perms::others_read | fs::perms::others_exec, ec);
+  for (const auto& [name, text] : {std::pair<const char*, const std::string&>{"bin/nvcc", nvcc}, {"bin/nvcc-host-link", host_link},
+                                   {"libexec/gpuport-ld/ld", ld}}) {
+    if (auto err = write_file_atomic(dir / name, text)) return err;
+    fs::permissions(dir / name, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec, ec);
   }
 
   // GNU ld reads a file it cannot take as an object or archive as a linker script.

@@ -46,6 +46,22 @@ struct CudaToolkitFolder {
 std::vector<std::string> toolkit_run_link_flags(const HipTarget& hip, const std::filesystem::path& runtime_dir,
                                                 const std::filesystem::path& rocm_library_dir);
 
+// What every program and library linked through the toolkit gets: a DT_RPATH to the emulator's
+// runtime. The rest of toolkit_run_link_flags goes only where link_needs_rocm_libraries says,
+// so that a library needing nothing of sid's links into programs that the system's compiler
+// links without gpuport (GPUJPEG's unit test: `cc run_tests.c -lgpujpeg -lcudart`).
+std::vector<std::string> toolkit_base_link_flags(const std::filesystem::path& runtime_dir);
+
+// Whether a link (a compiler's or ld's arguments) reaches ROCm's libraries from Debian sid: it
+// names one of the HIP libraries (-lhipblas), or an input or -l library found in its -L folders
+// and LIBRARY_PATH is a shared library or linker script that refers to one of `rocm_folders`
+// (sid's library folder, the HIP target's: the toolkit's libcublas.so, a project library
+// linked with sid's RPATH).
+bool link_needs_rocm_libraries(const std::vector<std::string>& args, const std::vector<std::filesystem::path>& rocm_folders);
+
+// ld's own spelling of the link options above (-Wl, removed), for the toolkit's ld wrapper.
+std::vector<std::string> as_ld_options(const std::vector<std::string>& compiler_flags);
+
 // Writes (or refreshes) the folder. Files of its own are replaced atomically; nothing else in
 // `dir` is touched, and nothing is written through the links to HIP's folders.
 std::optional<Diagnostic> write_cuda_toolkit_folder(const CudaToolkitFolder& folder, const maps::ApiMap& map);

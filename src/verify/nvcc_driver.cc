@@ -1,6 +1,7 @@
 // `gpuport nvcc` (see nvcc_driver.h): nvcc's options read into clang's, the sources translated
 // into a private folder, and clang-19 run for gfx1100 as nvcc would run its own passes.
 #include "verify/nvcc_driver.h"
+#include "verify/cuda_toolkit.h"
 
 #include <fmt/format.h>
 
@@ -652,6 +653,24 @@ int run_host_link(const std::vector<std::string>& args, const NvccDriverOptions&
   return link_program(inputs, rdc, link_options);
 }
 
+namespace {
+
+// The toolkit's run link options for one link: sid's loader and libraries only where the link
+// reaches them; a shared library gets the RPATH, not the interpreter.
+std::vector<std::string> link_flags_for(const std::vector<std::string>& inputs, const NvccDriverOptions& options) {
+  if (options.run_link_flags.empty()) return {};
+  const std::vector<fs::path> rocm_folders = {options.rocm_library_dir / "usr" / "lib" / "x86_64-linux-gnu",
+                                               options.compiler.hip.library_dir()};
+  if (!link_needs_rocm_libraries(inputs, rocm_folders)) return options.base_link_flags;
+  const bool shared = std::find(inputs.begin(), inputs.end(), "-shared") != inputs.end();
+  std::vector<std::string> out;
+  for (const auto& f : options.run_link_flags)
+    if (!shared || !f.starts_with("-Wl,--dynamic-linker=")) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
 int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDriverOptions& options) {
   // clang links the device code of every HIP object (--hip-link) and HIP's runtime.
   std::vector<std::string> cmd = {options.linker, "--hip-link", "--offload-arch=" + options.compiler.amd_arch};
@@ -674,10 +693,20 @@ int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDri
   }
   const auto hip_link = options.compiler.hip.link_flags();
   cmd.insert(cmd.end(), hip_link.begin(), hip_link.end());
-  // A shared library gets the RPATH, not the interpreter.
-  const bool shared = std::find(inputs.begin(), inputs.end(), "-shared") != inputs.end();
-  for (const auto& f : options.run_link_flags)
-    if (!shared || !f.starts_with("-Wl,--dynamic-linker=")) cmd.push_back(f);
+  for (const auto& f : link_flags_for(inputs, options)) cmd.push_back(f);
+  return run(cmd, options) ? 0 : 1;
+}
+
+int run_ld(const std::vector<std::string>& args, const NvccDriverOptions& options) {
+  // --no-as-needed before the libraries it keeps; the rest after the compiler's own options
+  // (the interpreter gcc names comes first, and the last one wins).
+  const auto ours = as_ld_options(link_flags_for(args, options));
+  std::vector<std::string> cmd = {"ld"};
+  for (const auto& f : ours)
+    if (f == "--no-as-needed") cmd.push_back(f);
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  for (const auto& f : ours)
+    if (f != "--no-as-needed") cmd.push_back(f);
   return run(cmd, options) ? 0 : 1;
 }
 

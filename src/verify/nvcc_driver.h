@@ -89,6 +89,10 @@ struct NvccDriverOptions {
   // Link options that make the programs linked here run on the emulator when started directly
   // (toolkit_run_link_flags), added to every program link of the toolkit folder.
   std::vector<std::string> run_link_flags;
+  // What a toolkit link that needs nothing of sid's gets instead (toolkit_base_link_flags), and
+  // where sid's libraries are (link_needs_rocm_libraries decides between the two).
+  std::vector<std::string> base_link_flags;
+  std::filesystem::path rocm_library_dir;
   // Environment changes for the compilers (set by the driver from toolkit_root).
   std::map<std::string, std::optional<std::string>> environment;
   // false (--hip-sources): the sources are HIP already (a tree `translate --project` wrote, whose
@@ -105,6 +109,11 @@ int run_nvcc_command(const NvccCommand& command, const maps::ApiMap& map, const 
 // HIP's runtime: CUDA's libraries become HIP's, and objects made with -fgpu-rdc get their
 // device code linked (CMake's separable compilation).
 int run_host_link(const std::vector<std::string>& args, const NvccDriverOptions& options);
+
+// `gpuport nvcc --ld ARGS` (the toolkit's libexec/gpuport-ld/ld, which gpuportenv's LDFLAGS
+// make the compilers' linker with -B): GNU ld with the toolkit's run link options, sid's only
+// where the link reaches sid's libraries (link_needs_rocm_libraries).
+int run_ld(const std::vector<std::string>& args, const NvccDriverOptions& options);
 
 // clang's link of a program: --hip-link for gfx1100 (with -fgpu-rdc, the device link of
 // relocatable device code), `inputs` (objects, flags, -o), and the target HIP's libraries.
