@@ -236,9 +236,10 @@ constexpr std::string_view kNvtx =
 constexpr std::array<std::string_view, 6> kNvtxHeaders = {"nvToolsExt.h",       "nvToolsExtCuda.h",       "nvToolsExtCudaRt.h",
                                                           "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"};
 
-// CUDART_VERSION and CUDA_VERSION, which code tests to pick the CUDA features it uses: on AMD
-// the release whose API the tables map (kMappedCudaRelease), so that the branches taken are the
-// ones whose calls the translation covers; on NVIDIA CUDA's own.
+// CUDART_VERSION and CUDA_VERSION, which code tests to pick the CUDA features it uses, and nvcc's
+// version (__CUDACC_VER_MAJOR__, ..., which cuSZ prints): on AMD the release whose API the
+// tables map (kMappedCudaRelease), the one gpuport nvcc reports, so that the branches taken are
+// the ones whose calls the translation covers; on NVIDIA CUDA's own.
 constexpr std::string_view kCudartVersion =
     "#if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_CUDART_VERSION)\n"
     "#define GPUPORT_CUDART_VERSION /* added by gpuport: the CUDA release whose API the translation covers */\n"
@@ -248,8 +249,19 @@ constexpr std::string_view kCudartVersion =
     "#if !defined(CUDA_VERSION)\n"
     "#define CUDA_VERSION 12060\n"
     "#endif\n"
+    "#if !defined(__CUDACC_VER_MAJOR__)\n"
+    "#define __CUDACC_VER_MAJOR__ 12\n"
+    "#endif\n"
+    "#if !defined(__CUDACC_VER_MINOR__)\n"
+    "#define __CUDACC_VER_MINOR__ 6\n"
+    "#endif\n"
+    "#if !defined(__CUDACC_VER_BUILD__)\n"
+    "#define __CUDACC_VER_BUILD__ 0\n"
+    "#endif\n"
     "#endif\n";
-constexpr std::array<std::string_view, 2> kCudartVersionTriggers = {"CUDART_VERSION", "CUDA_VERSION"};
+constexpr std::array<std::string_view, 5> kCudartVersionTriggers = {"CUDART_VERSION", "CUDA_VERSION", "__CUDACC_VER_MAJOR__",
+                                                                    "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__"};
+static_assert(kMappedCudaRelease == 12060, "kCudartVersion spells the release out");
 
 // CUDA's SIMD-in-word video intrinsics (per byte or halfword: __vsub4, __vsubss4, __vcmpne4,
 // __vabsdiffu4, ..., __vsads4) and __dp4a, which HIP lacks (ggml's quantized dot products use

@@ -1,7 +1,8 @@
 // CUDART_VERSION and CUDA_VERSION, which code tests to pick the CUDA features it uses (ggml's
 // common.cuh, llama.cpp's ggml-cuda.cu), are kept: on AMD gpuport's shim after the runtime
 // include defines them as 12060, the CUDA release whose API the tables map (and that gpuport nvcc
-// reports), so the branch taken calls what the translation covers; on NVIDIA CUDA's own.
+// reports), so the branch taken calls what the translation covers; on NVIDIA CUDA's own. nvcc's
+// version macros (cuSZ prints them) read as that release's nvcc, 12.6.0, the same way.
 // REQUIRES: hip-compilers
 // RUN: rm -rf %t && %gpuport translate --hip-version 5.2 --check -o %t %s > %t.log 2>&1
 // RUN: FileCheck --check-prefix=REPORT %s < %t.log
@@ -13,6 +14,9 @@
 // CHECK: #if defined(__HIP_PLATFORM_AMD__) && !defined(GPUPORT_CUDART_VERSION)
 // CHECK: #define CUDART_VERSION 12060
 // CHECK: #define CUDA_VERSION 12060
+// CHECK: #define __CUDACC_VER_MAJOR__ 12
+// CHECK: #define __CUDACC_VER_MINOR__ 6
+// CHECK: #define __CUDACC_VER_BUILD__ 0
 #include <cstdio>
 
 #if CUDART_VERSION >= 11020
@@ -28,6 +32,8 @@
 int main() {
   std::printf("runtime %d\n", CUDART_VERSION);
   // CHECK: std::printf("runtime %d\n", CUDART_VERSION);
+  std::printf("nvcc %d.%d.%d\n", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
+  // CHECK: std::printf("nvcc %d.%d.%d\n", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
   int* d = nullptr;
   cudaMalloc(&d, sizeof(int));
   int h = 7;
