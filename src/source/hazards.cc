@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -226,9 +227,48 @@ bool operand_mentions_block_size(const Engine& e, const LaneFlow& flow, std::siz
   return false;
 }
 
+// A call whose result counts bits and can equal the operand's width: __clz(0) is 32.
+bool counts_bits(const Engine& e, std::size_t k) {
+  const auto w = e.text(k);
+  return (w == "__clz" || w == "__clzll" || w == "__ffs" || w == "__ffsll" || w == "__popc" || w == "__popcll") && e.is(k + 1, "(");
+}
+
+// Shifts in device code whose amount can reach the operand's width: a bit count (`x >> __clz(m)`,
+// or a variable assigned one, GPUJPEG's `0x80000000 >> zero_pair_count`) or `32 - n`. nvcc's PTX
+// shifts clamp the amount (0, or the sign); AMD's use its low bits, and C++ leaves it undefined.
+// gpuport nvcc gives such shifts PTX's meaning; a translation that other compilers build does
+// not have it.
+void report_wide_shifts(Engine& e) {
+  std::set<std::string_view> bit_counts;  // variables assigned a bit count, by name
+  for (std::size_t i = 0; i + 2 < e.size(); ++i)
+    if (e.is_identifier(i) && e.is(i + 1, "=") && counts_bits(e, i + 2) && e.in_device_code(i)) bit_counts.insert(e.text(i));
+  for (std::size_t i = 0; i + 1 < e.size(); ++i) {
+    const auto& t = e.tok(i);
+    if (t.kind != TokenKind::punctuator || t.has(lex::kInDisabledGroup) || e.is_dropped(i)) continue;
+    const auto op = e.text(i);
+    if (op != ">>" && op != "<<" && op != ">>=" && op != "<<=") continue;
+    if (!e.in_device_code(i)) continue;
+    std::size_t k = i + 1;
+    while (e.is(k, "(")) ++k;
+    std::string why;
+    if (counts_bits(e, k)) why = fmt::format("{}() can return the width", e.text(k));
+    else if (e.is_identifier(k) && !e.is(k + 1, "(") && bit_counts.count(e.text(k)))
+      why = fmt::format("'{}' holds a bit count, which can be the width", e.text(k));
+    else if (e.tok(k).kind == TokenKind::number && (e.text(k) == "32" || e.text(k) == "64") && e.is(k + 1, "-"))
+      why = fmt::format("'{} - ...' is the width when what it subtracts is 0", e.text(k));
+    if (why.empty()) continue;
+    e.report(i, Severity::warning, "shift-by-width",
+             fmt::format("'{}' by an amount that can reach the operand's width: {}; nvcc's PTX shifts give 0 (or the sign) "
+                         "there, AMD's use the amount's low bits",
+                         op, why),
+             "guard the shift (n >= 32 ? 0 : x >> n); gpuport nvcc builds give it nvcc's meaning");
+  }
+}
+
 }  // namespace
 
 void find_hazards(Engine& e) {
+  report_wide_shifts(e);
   const bool fix = e.options().fix_warp_size;
   std::optional<LaneFlow> flow_storage;  // made at the first number that could start an idiom
   auto flow = [&]() -> const LaneFlow& {

@@ -698,13 +698,22 @@ int link_program(const std::vector<std::string>& inputs, bool rdc, const NvccDri
 }
 
 int run_ld(const std::vector<std::string>& args, const NvccDriverOptions& options) {
-  // --no-as-needed before the libraries it keeps; the rest after the compiler's own options
-  // (the interpreter gcc names comes first, and the last one wins).
+  // --no-as-needed before each library it keeps (gcc turns --as-needed on before its inputs;
+  // its own `--push-state --as-needed -lgcc_s` stays as it is); the rest after the compiler's
+  // own options (the interpreter gcc names comes first, and the last one wins).
   const auto ours = as_ld_options(link_flags_for(args, options));
+  const bool keep_all = std::find(ours.begin(), ours.end(), "--no-as-needed") != ours.end();
   std::vector<std::string> cmd = {"ld"};
-  for (const auto& f : ours)
-    if (f == "--no-as-needed") cmd.push_back(f);
-  cmd.insert(cmd.end(), args.begin(), args.end());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    // A shared library or linker script given by its path, not an option's value (-plugin X.so, -o X.so).
+    const bool input_position = i == 0 || !args[i - 1].starts_with("-") || args[i - 1].starts_with("-l") ||
+                                args[i - 1].starts_with("-L") || args[i - 1].starts_with("--") || args[i - 1] == "-Bdynamic";
+    const bool library = (a.starts_with("-l") && a.size() > 2) ||
+                         (!a.starts_with("-") && a.find(".so") != std::string::npos && input_position);
+    if (keep_all && library && (i == 0 || args[i - 1] != "--as-needed")) cmd.push_back("--no-as-needed");
+    cmd.push_back(a);
+  }
   for (const auto& f : ours)
     if (f != "--no-as-needed") cmd.push_back(f);
   return run(cmd, options) ? 0 : 1;
