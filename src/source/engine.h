@@ -284,6 +284,7 @@ class IdentifierRewriter {
 };
 
 void find_hazards(Engine& engine);         // hazards.cc: warp size, inline PTX
+void move_unmatched_definitions(Engine& engine);  // definitions.cc: ns::f(...) { } matching no declaration
 void rewrite_and_scan(Engine& engine);     // identifiers, then hazards
 void rewrite_includes(Engine& engine);     // includes.cc: header paths, duplicate runtime includes
 void place_runtime_include(Engine& engine, std::size_t rewrites_before_identifiers);  // includes.cc

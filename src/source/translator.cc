@@ -1105,6 +1105,7 @@ void rewrite_and_scan(Engine& e) {
   }
   IdentifierRewriter(e).run();
   if (e.options().hipify_style) rewrite_string_literals(e);
+  else move_unmatched_definitions(e);
   find_hazards(e);
 }
 
