@@ -363,6 +363,13 @@ void find_hazards(Engine& e) {
                 d.fixed = true;
               }
             }
+            // Width 64, which CUDA does not allow: code written for AMD's 64-lane wavefronts (a
+            // project's own HIP branch, cuSZ's histogram scan), live once the file is HIP.
+            if (a == b && e.tok(a).kind == TokenKind::number && integer_value(e.text(a)) == 64)
+              e.report(a, Severity::warning, "wave64-width",
+                       "shuffle width 64: code for 64-lane wavefronts (CDNA); gfx1100 (RDNA3) runs 32-lane wavefronts, "
+                       "where a width of 64 spans two of them and each keeps its own lanes",
+                       "use warpSize as the width, and warpSize-based lane tests; a CUDA branch beside it is written for 32 lanes");
           }
         }
       }
