@@ -227,6 +227,59 @@ bool operand_mentions_block_size(const Engine& e, const LaneFlow& flow, std::siz
   return false;
 }
 
+// The directive tokens (first, last: `ifdef __HIP_PLATFORM_AMD__`, `if defined(...)`) of the
+// innermost conditional group around `at`, where that group is a project's AMD branch, `at` is
+// in it before its #else, the group has an #else (CUDA's code), and the directive stands in
+// device code (a kernel's body: both passes agree on everything outside it).
+std::optional<std::pair<std::size_t, std::size_t>> amd_branch_with_cuda_alternative(const Engine& e, std::size_t at) {
+  const auto& dirs = e.directives();
+  auto word = [&](std::size_t hash) { return e.text(hash + 1); };
+  // The innermost group open at `at`, and whether `at` is past its #else.
+  std::vector<std::size_t> open;
+  std::vector<bool> in_else;
+  std::size_t k = 0;
+  for (; k < dirs.size() && dirs[k] < at; ++k) {
+    const auto w = word(dirs[k]);
+    if (w == "if" || w == "ifdef" || w == "ifndef") {
+      open.push_back(dirs[k]);
+      in_else.push_back(false);
+    } else if ((w == "else" || w == "elif") && !open.empty()) {
+      in_else.back() = true;
+    } else if (w == "endif" && !open.empty()) {
+      open.pop_back();
+      in_else.pop_back();
+    }
+  }
+  if (open.empty() || in_else.back()) return std::nullopt;
+  const std::size_t hash = open.back();
+  // Its #else, at its own depth; an #elif chain is another shape, left alone.
+  int depth = 0;
+  bool has_else = false;
+  for (; k < dirs.size(); ++k) {
+    const auto w = word(dirs[k]);
+    if (w == "if" || w == "ifdef" || w == "ifndef") {
+      ++depth;
+    } else if (w == "endif") {
+      if (depth-- == 0) break;
+    } else if (depth == 0 && w == "elif") {
+      return std::nullopt;
+    } else if (depth == 0 && w == "else") {
+      has_else = true;
+    }
+  }
+  if (!has_else || !e.in_device_only_code(hash)) return std::nullopt;
+  // `#ifdef __HIP_PLATFORM_AMD__`, `#if defined(__HIP_PLATFORM_AMD__)`, `#if defined __HIP_PLATFORM_AMD__`, alone.
+  std::size_t last;
+  if (e.is(hash + 1, "ifdef") && e.is(hash + 2, "__HIP_PLATFORM_AMD__")) last = hash + 2;
+  else if (e.is(hash + 1, "if") && e.is(hash + 2, "defined") && e.is(hash + 3, "(") && e.is(hash + 4, "__HIP_PLATFORM_AMD__") &&
+           e.is(hash + 5, ")"))
+    last = hash + 5;
+  else if (e.is(hash + 1, "if") && e.is(hash + 2, "defined") && e.is(hash + 3, "__HIP_PLATFORM_AMD__")) last = hash + 3;
+  else return std::nullopt;
+  if (last + 1 < e.size() && e.tok(last + 1).has(lex::kInDirective) && !e.tok(last + 1).has(lex::kDirectiveHash)) return std::nullopt;
+  return std::pair{hash + 1, last};
+}
+
 // A call whose result counts bits and can equal the operand's width: __clz(0) is 32.
 bool counts_bits(const Engine& e, std::size_t k) {
   const auto w = e.text(k);
@@ -275,6 +328,7 @@ void find_hazards(Engine& e) {
     if (!flow_storage) flow_storage.emplace(e);
     return *flow_storage;
   };
+  std::set<std::size_t> wave64_groups;  // the AMD branches given a wave64 condition (their #if's word)
   std::optional<std::vector<bool>> excluded_storage;  // evaluated at the first asm
   auto excluded = [&](std::size_t i) {
     if (!excluded_storage) excluded_storage = excluded_tokens(e.stream(), e.options().preprocessor);
@@ -365,11 +419,21 @@ void find_hazards(Engine& e) {
             }
             // Width 64, which CUDA does not allow: code written for AMD's 64-lane wavefronts (a
             // project's own HIP branch, cuSZ's histogram scan), live once the file is HIP.
-            if (a == b && e.tok(a).kind == TokenKind::number && integer_value(e.text(a)) == 64)
-              e.report(a, Severity::warning, "wave64-width",
-                       "shuffle width 64: code for 64-lane wavefronts (CDNA); gfx1100 (RDNA3) runs 32-lane wavefronts, "
-                       "where a width of 64 spans two of them and each keeps its own lanes",
-                       "use warpSize as the width, and warpSize-based lane tests; a CUDA branch beside it is written for 32 lanes");
+            if (a == b && e.tok(a).kind == TokenKind::number && integer_value(e.text(a)) == 64) {
+              auto& d = e.report(a, Severity::warning, "wave64-width",
+                                 "shuffle width 64: code for 64-lane wavefronts (CDNA); gfx1100 (RDNA3) runs 32-lane wavefronts, "
+                                 "where a width of 64 spans two of them and each keeps its own lanes",
+                                 "use warpSize as the width, and warpSize-based lane tests; a CUDA branch beside it is written for 32 lanes");
+              if (const auto group = amd_branch_with_cuda_alternative(e, a)) {
+                // The project's AMD branch, in device code, with CUDA's beside it: taken where the
+                // wavefront has 64 lanes, CUDA's (written for 32) on gfx1100.
+                if (wave64_groups.insert(group->first).second)
+                  e.replace_range(e.tok(group->first).offset, e.tok(group->second).end(),
+                                  "if defined(__HIP_PLATFORM_AMD__) && __AMDGCN_WAVEFRONT_SIZE == 64");
+                d.fix = "the branch is now taken for 64-lane wavefronts only; gfx1100 takes the #else branch, CUDA's";
+                d.fixed = true;
+              }
+            }
           }
         }
       }
