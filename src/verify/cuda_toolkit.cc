@@ -252,8 +252,12 @@ bool link_needs_rocm_libraries(const std::vector<std::string>& args, const std::
     else if (a.starts_with("-l") && a.size() > 2) name = a.substr(2);
     if (!name.empty()) {
       if (hip_libraries.count(name)) return true;
+      // The library the linker takes: the first folder's that holds one (only it is read).
       for (const auto& d : dirs)
-        if (refers_to_sid(d / ("lib" + name + ".so"))) return true;
+        if (const fs::path file = d / ("lib" + name + ".so"); fs::exists(file, ec)) {
+          if (refers_to_sid(file)) return true;
+          break;
+        }
       continue;
     }
     if (!a.starts_with("-") && a.find(".so") != std::string::npos && refers_to_sid(a)) return true;
