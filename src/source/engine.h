@@ -294,6 +294,9 @@ void apply_call_rules(Engine& engine, std::size_t name, const maps::ApiEntry* en
                       const std::function<bool(std::string_view, std::size_t)>& declared_as);
 void rewrite_launches(Engine& engine);     // launch.cc: <<<>>> -> hipLaunchKernelGGL
 void join_spaced_launches(Engine& engine);  // launch.cc: `k << <g, b >> > (a)` -> `k<<<g, b>>>(a)`
+// launch.cc: a launch in a template of a kernel this file never declares gets a declaration
+// that no call matches, so that clang, like nvcc, looks the name up only on instantiation.
+void declare_undeclared_template_kernels(Engine& engine);
 // reverse.cc (HIP -> CUDA): hipLaunchKernelGGL -> <<<>>>, HIP's macros (HIP_SYMBOL/HIP_KERNEL_NAME
 // unwrapped, index macros, __HIP_PLATFORM_NVIDIA__ -> __CUDACC__), and 64-lane assumptions reported.
 void rewrite_hip_launches(Engine& engine);

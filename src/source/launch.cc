@@ -3,6 +3,9 @@
 // launch punctuation is replaced, so names inside the arguments are still translated.
 #include <string>
 #include <string_view>
+#include <map>
+#include <set>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -310,6 +313,110 @@ void join_spaced_launches(Engine& e) {
              "a launch spelled with spaces inside <<< or >>> (which nvcc accepts and clang reads as shift operators) is joined");
     l = close_end;
   }
+}
+
+namespace {
+// The first significant token of the declaration that the brace at `open` begins: back past
+// balanced brackets to the `;`, `{` or `}` before it; directive lines are skipped.
+std::size_t head_of(const Engine& e, std::size_t open) {
+  std::size_t k = open;
+  int depth = 0;
+  while (k > 0) {
+    const std::size_t p = k - 1;
+    if (!e.tok(p).has(lex::kInDirective)) {
+      const auto t = e.text(p);
+      if (t == ")" || t == "]") ++depth;
+      else if (t == "(" || t == "[") --depth;
+      else if (depth == 0 && (t == ";" || t == "{" || t == "}")) break;
+    }
+    k = p;
+  }
+  while (k < open && e.tok(k).has(lex::kInDirective)) ++k;
+  return k;
+}
+}  // namespace
+
+// A launch, inside a template, of a kernel this file never declares. nvcc's front end looks the
+// name up where the template is instantiated (its arguments, `this->data` say, depend on the
+// template's parameters), so a member of a class template that nothing calls may launch a kernel
+// that does not exist: nvflip's FLIP.h launches kernelsRGB2YCxCz (declared as
+// kernelsRGBToYCxCz) in such a member. clang looks the name up where the launch is written and
+// stops there. Each such name gets, before the top-level declaration that holds the launch, a
+// kernel template that no call can match:
+//   template <class gpuport_T> struct gpuport_undeclared_NAME;
+//   template <class gpuport_T, class... gpuport_A> __global__ void NAME(gpuport_undeclared_NAME<gpuport_T>, gpuport_A...);
+// clang then, like nvcc, resolves the call only on instantiation, which fails naming
+// gpuport_undeclared_NAME. Only names that occur nowhere else in the file (a name that a header
+// declares gets one more overload, which never matches) and only in templates (a launch whose
+// name is undeclared outside one fails with nvcc too).
+void declare_undeclared_template_kernels(Engine& e) {
+  // The launches' callees: a plain name before `<<<`, written whole or spaced.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> callees;
+  for (std::size_t l = 1; l < e.size(); ++l) {
+    if (!e.is(l, "<<<") && !((e.is(l, "<<") || e.is(l, "<")) && spaced_run(e, l, "<<<") != l)) continue;
+    const std::size_t name = l - 1;
+    if (!e.is_identifier(name) || e.tok(name).has(lex::kInDirective) || e.tok(name).has(lex::kInDisabledGroup)) continue;
+    if (name > 0 && (e.is(name - 1, "::") || e.is(name - 1, ".") || e.is(name - 1, "->"))) continue;
+    callees[e.text(name)].push_back(name);
+  }
+  if (callees.empty()) return;
+  // Names mentioned anywhere else (declared, defined, defined as macros, passed) are left
+  // alone: clang launches only what ordinary lookup finds where the launch is written (no
+  // argument-dependent lookup for `<<<`), so a kernel declared after the template needs its
+  // declaration moved, not this one.
+  std::unordered_map<std::string_view, std::size_t> mentions;
+  for (std::size_t i = 0; i < e.size(); ++i)
+    if (e.is_identifier(i)) {
+      auto it = callees.find(e.text(i));
+      if (it != callees.end()) ++mentions[it->first];
+    }
+  struct Brace {
+    std::size_t open, close, head;
+    bool scope, extern_c, templated;
+  };
+  std::vector<Brace> braces;
+  for (const auto& [open, close] : e.code_braces()) {
+    Brace b{open, close == Engine::kUnclosed ? e.size() : close, head_of(e, open), false, false, false};
+    const std::size_t h = b.head;
+    b.scope = e.is(h, "namespace") || (e.is(h, "inline") && e.is(h + 1, "namespace")) ||
+              (e.is(h, "extern") && e.tok(h + 1).kind == lex::TokenKind::string_literal && h + 2 == open);
+    b.extern_c = b.scope && e.is(h, "extern") && e.text(h + 1) == "\"C\"";
+    b.templated = e.is(h, "template") && !(e.is(h + 1, "<") && e.is(h + 2, ">"));  // not `template <>`
+    braces.push_back(b);
+  }
+  std::map<std::uint32_t, std::string> declarations;  // at the offset of a top-level declaration
+  std::set<std::pair<std::string_view, std::uint32_t>> declared;
+  for (const auto& [name, uses] : callees) {
+    if (mentions[name] != uses.size()) continue;
+    for (std::size_t use : uses) {
+      const Brace* top = nullptr;
+      bool templated = false, extern_c = false;
+      for (const auto& b : braces) {
+        if (b.open >= use || b.close <= use) continue;
+        if (b.scope) {
+          extern_c = extern_c || b.extern_c;
+          continue;
+        }
+        if (!top) top = &b;  // braces come in opening order: the first is the outermost
+        templated = templated || b.templated;
+      }
+      if (!top || !templated) continue;
+      const std::uint32_t at = e.tok(top->head).offset;
+      e.report(use, Severity::warning, "undeclared-kernel",
+               fmt::format("kernel '{}' is launched in a template but declared nowhere in this file: nvcc looks the name up "
+                           "where the template is instantiated (a template never instantiated builds), clang where the launch "
+                           "is written; a declaration that no call matches is added before the template, so that clang too "
+                           "waits for an instantiation, which fails",
+                           name));
+      if (!declared.insert({name, at}).second) continue;
+      const std::string decl =
+          fmt::format("template <class gpuport_T> struct gpuport_undeclared_{0}; template <class gpuport_T, class... gpuport_A> "
+                      "__global__ void {0}(gpuport_undeclared_{0}<gpuport_T>, gpuport_A...); ",
+                      name);
+      declarations[at] += extern_c ? "extern \"C++\" { " + decl + "} " : decl;
+    }
+  }
+  for (auto& [at, text] : declarations) e.insert(at, std::move(text));
 }
 
 void rewrite_launches(Engine& e) {

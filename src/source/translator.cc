@@ -1174,6 +1174,7 @@ FileTranslation translate_text(std::string_view path, std::string_view text, con
   rewrite_and_scan(engine);
   if (!options.to_cuda) {
     join_spaced_launches(engine);
+    if (!options.hipify_style) declare_undeclared_template_kernels(engine);
     place_runtime_include(engine, include_rewrites);
     if (options.launch_style == LaunchStyle::hip_launch_kernel_ggl) rewrite_launches(engine);
   }
