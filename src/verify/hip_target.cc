@@ -42,10 +42,29 @@ std::optional<HipTarget> hip_target(std::string_view version) {
   return std::nullopt;
 }
 
+void refresh_system_view(const fs::path& root, const fs::path& system_dir) {
+  std::error_code ec;
+  const fs::path view = root / "system-include";
+  const auto system_time = fs::last_write_time(system_dir, ec);
+  if (ec) return;
+  const auto view_time = fs::last_write_time(view, ec);
+  if (ec || view_time >= system_time) return;
+  for (const auto& entry : fs::directory_iterator(system_dir, ec)) {
+    const auto name = entry.path().filename();
+    if (name == "cuda" || name == "nv" || name == "cub" || name == "cccl") continue;
+    if (fs::exists(root / "usr/include" / name, ec)) continue;
+    fs::create_symlink(entry.path(), view / name, ec);  // EEXIST: already there
+  }
+  for (const auto& entry : fs::directory_iterator(view, ec))
+    if (!fs::exists(entry.path(), ec)) fs::remove(entry.path(), ec);  // its target is gone
+  fs::last_write_time(view, fs::file_time_type::clock::now(), ec);
+}
+
 std::string HipTarget::map_layer() const { return version == "5.2" ? std::string() : version; }
 
 std::vector<std::string> HipTarget::clang_flags() const {
   if (root.empty()) return {"--rocm-path=/usr"};
+  refresh_system_view(root);
   return {"@" + (root / "clang-hip.rsp").string()};
 }
 

@@ -54,6 +54,15 @@ struct LibraryLink {
 // cusolverDn.h); header-only ones (CUB, Thrust, curand_kernel.h) need no link.
 std::vector<LibraryLink> library_links(std::string_view cuda_source);
 
+// clang-hip.rsp searches ROOT/system-include, a view of /usr/include (one link per entry)
+// without what HIP brings its own of and without NVIDIA's libcu++ and CUB;
+// scripts/make-hip64-includes writes it when the tree is unpacked, and this keeps it current by
+// the same rule (clang_flags() calls it): a package installed since (a project's Boost or glog)
+// gets its link, an entry removed loses its own. Each link is made or removed on its own (atomic
+// steps), so compiles running side by side may all do it; nothing happens while `system_dir` is
+// older than the view.
+void refresh_system_view(const std::filesystem::path& root, const std::filesystem::path& system_dir = "/usr/include");
+
 // The versions `--hip-version` accepts, the default first.
 const std::vector<std::string>& hip_versions();
 inline constexpr std::string_view kDefaultHipVersion = "6.4";

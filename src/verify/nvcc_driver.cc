@@ -63,6 +63,16 @@ std::optional<std::vector<std::string>> response_file_words(const std::string& p
   return source::split_command_line(*text);
 }
 
+// `-I/usr/include` (FindCUDA passes it where a project's Boost or glog lives there): the system's
+// own headers, which GCC and clang search as system headers and so ignore as -I. Here it must be
+// dropped too: HIP's clang searches a view of /usr/include after HIP 6.4's headers
+// (clang-hip.rsp), and the folder itself, searched first, would give Debian's HIP 5.2 and CUDA's
+// own Thrust and runtime headers in place of HIP 6.4's.
+bool is_system_include_dir(const std::string& dir) {
+  std::error_code ec;
+  return fs::weakly_canonical(dir, ec) == "/usr/include";
+}
+
 std::vector<std::string> split_commas(const std::string& value) {
   std::vector<std::string> out;
   std::size_t at = 0;
@@ -244,9 +254,11 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       else if (v == "c++") forced_language = NvccLanguage::cxx;
       else if (v != "none") return usage_error(fmt::format("-x {}: gpuport nvcc takes cu, c, c++ and none", v));
     } else if (attached("-I", v) || value_of("--include-path", v)) {
-      for (auto& d : split_commas(v)) c.include_dirs.emplace_back(d);
+      for (auto& d : split_commas(v))
+        if (!is_system_include_dir(d)) c.include_dirs.emplace_back(d);
     } else if (attached("-isystem", v) || value_of("--system-include", v)) {
       for (auto& d : split_commas(v.starts_with("=") ? v.substr(1) : v)) {  // CMake writes -isystem=DIR
+        if (is_system_include_dir(d)) continue;
         c.compile_flags.push_back("-isystem");
         c.compile_flags.push_back(d);
       }

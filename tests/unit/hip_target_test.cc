@@ -1,6 +1,10 @@
 // The HIP targets and the libraries a CUDA program links (src/verify/hip_target.h).
 #include "verify/hip_target.h"
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 namespace gpuport::verify {
@@ -19,6 +23,36 @@ TEST(HipTarget, VersionsAndTheirBuilds) {
   EXPECT_FALSE(v64.wave64_on_gfx11());
   EXPECT_FALSE(hip_target("7.0").has_value());
   EXPECT_FALSE(v64.can_link("hipblas"));  // a -l flag, not a name
+}
+
+TEST(HipTarget, SystemViewFollowsTheSystemFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "gpuport-system-view";
+  fs::remove_all(dir);
+  const fs::path system = dir / "usr-include", root = dir / "root", view = root / "system-include";
+  for (const auto& d : {system / "glog", system / "hip", system / "cuda", root / "usr/include/hip", view})
+    fs::create_directories(d);
+  std::ofstream(system / "zlib.h") << "";
+  // The view as the unpacking left it, older than the packages installed since.
+  fs::last_write_time(view, fs::last_write_time(system) - std::chrono::hours(1));
+  refresh_system_view(root, system);
+  EXPECT_TRUE(fs::is_symlink(view / "glog"));
+  EXPECT_TRUE(fs::is_symlink(view / "zlib.h"));
+  EXPECT_FALSE(fs::exists(view / "hip"));   // HIP's own
+  EXPECT_FALSE(fs::exists(view / "cuda"));  // NVIDIA's libcu++
+  // An entry removed from the system folder loses its link; one added gets its own.
+  fs::remove_all(system / "glog");
+  fs::create_directories(system / "boost");
+  fs::last_write_time(view, fs::last_write_time(system) - std::chrono::hours(1));
+  refresh_system_view(root, system);
+  EXPECT_FALSE(fs::is_symlink(view / "glog"));
+  EXPECT_TRUE(fs::is_symlink(view / "boost"));
+  // A view newer than the folder is left as it is.
+  fs::create_directories(system / "late");
+  fs::last_write_time(view, fs::last_write_time(system) + std::chrono::hours(1));
+  refresh_system_view(root, system);
+  EXPECT_FALSE(fs::exists(view / "late"));
+  fs::remove_all(dir);
 }
 
 TEST(HipTarget, LibrariesComeFromIncludeLines) {

@@ -48,6 +48,17 @@ TEST(NvccDriver, MapsOptionsToClangsAndDropsNvidiaOnesWithWhy) {
   EXPECT_NE(c.notes[0].find("gfx1100"), std::string::npos);
 }
 
+TEST(NvccDriver, SystemFolderAsIncludePathIsTheSystemsOwn) {
+  // FindCUDA passes -I/usr/include where a project's Boost lives: GCC and clang search it as a
+  // system folder and ignore the -I; so does gpuport nvcc, whose clang searches a view of it
+  // after HIP's headers (searched first, it would give Debian's HIP 5.2 and CUDA's own Thrust).
+  const auto c = parse({"-c", "-I/usr/include", "-Iinc", "-I", "/usr/include/", "-isystem", "/usr/include", "-isystem=/opt/x/include",
+                        "k.cu"});
+  EXPECT_EQ(c.include_dirs, (std::vector<std::filesystem::path>{"inc"}));
+  EXPECT_FALSE(has(c.compile_flags, "/usr/include"));
+  EXPECT_TRUE(has(c.compile_flags, "/opt/x/include"));
+}
+
 TEST(NvccDriver, ReadsTheArchitectureTheDeviceCodeStandsFor) {
   EXPECT_EQ(parse({"-arch=sm_61", "a.cu"}).cuda_arch, 610);
   EXPECT_EQ(parse({"--generate-code=arch=compute_80,code=[compute_80,sm_86]", "-gencode", "arch=compute_70,code=sm_70", "a.cu"}).cuda_arch,
