@@ -263,7 +263,12 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
         c.compile_flags.push_back(d);
       }
     } else if (attached("-D", v) || value_of("--define-macro", v)) {
-      c.compile_flags.push_back("-D" + v);
+      // FindCUDA's dependency scan runs `nvcc -M -D__CUDACC__`: nvcc defines the macro anyway.
+      // Here the translation reads it (as __HIPCC__); given to clang it would tell HIP's headers
+      // and rocThrust that nvcc compiles them (rocThrust then picks its CUDA system and
+      // includes <cuda/version>: caffe's scan of math_functions.cu stopped there).
+      if (v == "__CUDACC__" || v.starts_with("__CUDACC__=")) c.notes.push_back(fmt::format("-D{} dropped: nvcc defines it itself", v));
+      else c.compile_flags.push_back("-D" + v);
     } else if (attached("-U", v) || value_of("--undefine-macro", v)) {
       c.compile_flags.push_back("-U" + v);
     } else if (attached("-L", v) || value_of("--library-path", v)) {
@@ -557,6 +562,10 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       cmd.push_back("-fgpu-defer-diag");
       if (c.relocatable_device_code) cmd.push_back("-fgpu-rdc");
       if (c.shared) cmd.push_back("-fPIC");
+      // nvcc -M writes one rule; clang's HIP -M writes one per side, each wrapped in bundle
+      // markers (`# __CLANG_OFFLOAD_BUNDLE____START__ ...`), which FindCUDA's dependency reader
+      // takes as file names. The host side's list holds the headers both sides read.
+      if (c.phase == NvccPhase::preprocess && c.lists_dependencies) cmd.push_back("--cuda-host-only");
       if (u.identification) {
         // CMake identifies its CUDA compiler from the macros this file is compiled with, and then
         // passes it nvcc's options: it is told nvcc of the release --version names.

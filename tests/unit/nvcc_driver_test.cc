@@ -59,6 +59,15 @@ TEST(NvccDriver, SystemFolderAsIncludePathIsTheSystemsOwn) {
   EXPECT_TRUE(has(c.compile_flags, "/opt/x/include"));
 }
 
+TEST(NvccDriver, CudaccDefinedOnTheCommandLineIsNvccsOwn) {
+  // FindCUDA's dependency scan: nvcc -M -D__CUDACC__ k.cu -o k.dep -DNVCC
+  const auto c = parse({"-M", "-D__CUDACC__", "k.cu", "-o", "k.dep", "-DNVCC", "-D__CUDACC__=1"});
+  EXPECT_FALSE(has(c.compile_flags, "-D__CUDACC__"));
+  EXPECT_FALSE(has(c.compile_flags, "-D__CUDACC__=1"));
+  EXPECT_TRUE(has(c.compile_flags, "-DNVCC"));
+  EXPECT_EQ(c.notes.size(), 2u);
+}
+
 TEST(NvccDriver, ReadsTheArchitectureTheDeviceCodeStandsFor) {
   EXPECT_EQ(parse({"-arch=sm_61", "a.cu"}).cuda_arch, 610);
   EXPECT_EQ(parse({"--generate-code=arch=compute_80,code=[compute_80,sm_86]", "-gencode", "arch=compute_70,code=sm_70", "a.cu"}).cuda_arch,
