@@ -228,6 +228,15 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
       c.phase = NvccPhase::device_link;
     } else if (a == "-E" || a == "--preprocess") {
       c.phase = NvccPhase::preprocess;
+    } else if (a == "-G" || a == "--device-debug") {
+      c.compile_flags.push_back("-g");
+      c.device_optimized = false;
+    } else if (value_of("-dopt", v) || value_of("--dopt", v)) {
+      if (v != "on" && v != "off") return usage_error(fmt::format("{} takes on or off, not {}", a, v));
+      c.device_optimized = v == "on";
+    } else if (a == "-cubin" || a == "--cubin" || a == "-fatbin" || a == "--fatbin") {
+      c.phase = NvccPhase::device_code;
+      c.device_code_extension = a.ends_with("cubin") ? ".cubin" : ".fatbin";
     } else if (a == "-lib" || a == "--lib") {
       c.phase = NvccPhase::library;
     } else if (a == "-link" || a == "--link") {
@@ -325,6 +334,10 @@ Result<NvccCommand> parse_nvcc_command(const std::vector<std::string>& arguments
   c.lists_dependencies = std::find(c.compile_flags.begin(), c.compile_flags.end(), "-M") != c.compile_flags.end() ||
                          std::find(c.compile_flags.begin(), c.compile_flags.end(), "-MM") != c.compile_flags.end();
   if (c.phase == NvccPhase::link && c.lists_dependencies) c.phase = NvccPhase::preprocess;
+  if (c.phase == NvccPhase::device_code)
+    for (const auto& in : c.inputs)
+      if (in.language != NvccLanguage::cuda)
+        return usage_error(fmt::format("-cubin and -fatbin take CUDA sources; {} is not one", in.path.string()));
   if (c.phase != NvccPhase::version && c.phase != NvccPhase::help && c.inputs.empty()) return usage_error("no input files");
   return c;
 }
@@ -529,17 +542,19 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     // The original's folder after the translation's: headers nobody translated (text files,
     // generated ones) are still found.
     u.include_dirs.push_back(fs::absolute(in.path, ec).parent_path());
-    if (c.phase == NvccPhase::compile) {
+    if (c.phase == NvccPhase::compile || c.phase == NvccPhase::device_code) {
+      const std::string extension = c.phase == NvccPhase::compile ? ".o" : c.device_code_extension;
       u.object = !c.output.empty()       ? c.output
-                 : c.output_dir.empty() ? fs::path(in.path.filename()).replace_extension(".o")
-                                        : c.output_dir / fs::path(in.path.filename()).replace_extension(".o");
+                 : c.output_dir.empty() ? fs::path(in.path.filename()).replace_extension(extension)
+                                        : c.output_dir / fs::path(in.path.filename()).replace_extension(extension);
     } else {
       u.object = tmp.path() / fmt::format("unit{}.o", index);
     }
     units.push_back(std::move(u));
   }
-  if (c.phase == NvccPhase::compile && !c.output.empty() && units.size() > 1) {
-    std::fprintf(stderr, "gpuport nvcc: -o with -c names one output, but there are %zu inputs\n", units.size());
+  if ((c.phase == NvccPhase::compile || c.phase == NvccPhase::device_code) && !c.output.empty() && units.size() > 1) {
+    std::fprintf(stderr, "gpuport nvcc: -o with %s names one output, but there are %zu inputs\n",
+                 c.phase == NvccPhase::compile ? "-c" : "-cubin or -fatbin", units.size());
     return 1;
   }
 
@@ -566,6 +581,11 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
       // markers (`# __CLANG_OFFLOAD_BUNDLE____START__ ...`), which FindCUDA's dependency reader
       // takes as file names. The host side's list holds the headers both sides read.
       if (c.phase == NvccPhase::preprocess && c.lists_dependencies) cmd.push_back("--cuda-host-only");
+      // -cubin, -fatbin: the device side alone, linked into a code object (not bundled).
+      if (c.phase == NvccPhase::device_code) {
+        cmd.push_back("--cuda-device-only");
+        cmd.push_back("--no-gpu-bundle-output");
+      }
       if (u.identification) {
         // CMake identifies its CUDA compiler from the macros this file is compiled with, and then
         // passes it nvcc's options: it is told nvcc of the release --version names.
@@ -586,6 +606,13 @@ int run_nvcc_command(const NvccCommand& c, const maps::ApiMap& map, const NvccDr
     }
     cmd.insert(cmd.end(), c.compile_flags.begin(), c.compile_flags.end());
     cmd.insert(cmd.end(), c.host_flags.begin(), c.host_flags.end());
+    // nvcc's -O is the host compiler's; its device code is optimised whatever -O says (its
+    // front end and ptxas run at -O3) unless -G or -dopt off. clang's -O applies to both sides:
+    // the device side is given its own, last.
+    if (u.language == NvccLanguage::cuda) {
+      cmd.push_back("-Xarch_device");
+      cmd.push_back(c.device_optimized ? "-O3" : "-O0");
+    }
     for (const auto& d : u.include_dirs) {
       // The toolkit's include/ holds HIP's headers under links: searched as system headers, as
       // HIP's own folder is, so that their warnings stay out of the build's output.

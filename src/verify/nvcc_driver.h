@@ -36,6 +36,7 @@ enum class NvccPhase {
   compile,       // -c: one object per input
   device_link,   // -dlink: clang links device code with the program (-fgpu-rdc), so an empty object
   preprocess,    // -E
+  device_code,   // -cubin, -fatbin: device code alone, a gfx1100 code object per input
   library,       // -lib: compile, then a static library of the objects
   version,       // --version
   help,          // --help
@@ -47,6 +48,8 @@ struct NvccCommand {
   std::vector<NvccInput> inputs;
   std::filesystem::path output;                  // -o; empty: nvcc's default (a.out, NAME.o)
   std::filesystem::path output_dir;              // -odir: where -c puts its objects
+  std::string device_code_extension = ".cubin";  // -cubin's or -fatbin's default output name
+  bool device_optimized = true;                  // nvcc optimises device code unless -G or -dopt off
   bool relocatable_device_code = false;          // -rdc=true, -dc
   bool shared = false;                           // -shared
   bool verbose = false;                          // -v: each command on stderr

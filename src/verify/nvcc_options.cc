@@ -10,14 +10,16 @@ namespace {
 using A = NvccOptionAction;
 constexpr std::string_view kGfx = "AMD code is built for gfx1100";
 constexpr std::string_view kNvidiaOutput = "an NVIDIA code format: gpuport nvcc builds objects and programs for AMD gfx1100";
+constexpr std::string_view kDeviceCode =
+    "device code alone: a gfx1100 code object, which gpuport's libcuda loads (cuModuleLoad) as CUDA's loads a cubin";
 constexpr std::string_view kDiag = "nvcc's diagnostic numbers are its front end's; clang's warnings have names (-Wno-...)";
 constexpr std::string_view kWindows = "Windows paths and environments; gpuport nvcc runs on Linux";
 
 constexpr auto kOptions = std::to_array<NvccOption>({
     // What to make.
     {"--cuda", "-cuda", false, A::refused, "writes nvcc's C++ rendering of CUDA; `gpuport translate` writes the HIP translation"},
-    {"--cubin", "-cubin", false, A::refused, kNvidiaOutput},
-    {"--fatbin", "-fatbin", false, A::refused, kNvidiaOutput},
+    {"--cubin", "-cubin", false, A::handled, kDeviceCode},
+    {"--fatbin", "-fatbin", false, A::handled, kDeviceCode},
     {"--ptx", "-ptx", false, A::refused, kNvidiaOutput},
     {"--optix-ir", "-optix-ir", false, A::refused, kNvidiaOutput},
     {"--ltoir", "-ltoir", false, A::refused, kNvidiaOutput},
@@ -61,12 +63,12 @@ constexpr auto kOptions = std::to_array<NvccOption>({
     // Debugging, optimization, language.
     {"--profile", "-pg", false, A::dropped, "gprof instrumentation is not built into HIP programs"},
     {"--debug", "-g", false, A::clang, "-g"},
-    {"--device-debug", "-G", false, A::clang, "-g"},
+    {"--device-debug", "-G", false, A::handled, "clang's -g, and device code left unoptimised, as nvcc leaves it"},
     {"--generate-line-info", "-lineinfo", false, A::clang, "-gline-tables-only"},
     {"--optimization-info", "-opt-info", true, A::dropped, "NVIDIA's optimizer remarks (clang's are -Rpass=...)", "inline"},
-    {"--optimize", "-O", true, A::handled, "-O", "3"},
+    {"--optimize", "-O", true, A::handled, "-O for host code; device code is optimised whatever it says, as with nvcc (see -dopt)", "3"},
     {"--Ofast-compile", "-Ofc", true, A::dropped, "nvcc's compile-time/run-time trade-off", "max"},
-    {"--dopt", "-dopt", true, A::dropped, "NVIDIA device-code optimization level; -O applies to both sides", "on"},
+    {"--dopt", "-dopt", true, A::handled, "device code optimised (on, nvcc's default: clang's -O3 on the device side) or not (off)", "on"},
     {"--dlink-time-opt", "-dlto", false, A::dropped, "link-time optimization of NVIDIA device code"},
     {"--lto", "-lto", false, A::dropped, "link-time optimization of NVIDIA device code"},
     {"--gen-opt-lto", "-gen-opt-lto", false, A::dropped, "link-time optimization of NVIDIA device code"},

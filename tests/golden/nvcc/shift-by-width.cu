@@ -2,9 +2,10 @@
 // which clamp the amount to the width: 0, or the sign for a signed right shift. CUDA code relies
 // on that (GPUJPEG's Huffman encoder shifts 0x80000000 by __clz(0) = 32 in lane 0 and needs 0;
 // without it its JPEGs were corrupt). gpuport nvcc gives gfx1100's device code the same meaning,
-// in 32 and 64 bits, at -O0 and -O3; AMD's own shifts would use the amount's low bits.
+// in 32 and 64 bits, optimised and not (-G: nvcc leaves device code unoptimised only then); AMD's
+// own shifts would use the amount's low bits.
 // REQUIRES: hip-compilers, hip64
-// RUN: rm -rf %t && mkdir %t && cd %t && %gpuport nvcc -O3 %s -o shifts3 && %gpuport nvcc -O0 %s -o shifts0
+// RUN: rm -rf %t && mkdir %t && cd %t && %gpuport nvcc -O3 %s -o shifts3 && %gpuport nvcc -G %s -o shifts0
 // RUN: %gpuport run %t/shifts3 | FileCheck %s
 // RUN: %gpuport run %t/shifts0 | FileCheck %s
 // CHECK: by 5: 04000000 00000020 fc000000 0000000000000020
