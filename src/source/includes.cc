@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "source/compat.h"
+#include "source/conditionals.h"
 #include "source/engine.h"
 
 namespace gpuport::source {
@@ -175,6 +176,12 @@ void rewrite_includes(Engine& e) {
   std::set<std::string, std::less<>> included;
   for (const auto& inc : find_includes(e))
     if (inc.depth == 0 && !e.map().find_header(inc.path)) included.emplace(inc.path);
+  std::optional<std::vector<bool>> excluded_storage;  // evaluated at the first unsupported header
+  auto excluded = [&](std::size_t i) {
+    if (!excluded_storage) excluded_storage = excluded_tokens(e.stream(), e.options().preprocessor);
+    const std::size_t index = e.token_index(i);
+    return index < excluded_storage->size() && (*excluded_storage)[index];
+  };
   for (const auto& inc : find_includes(e)) {
     if (e.tok(inc.hash).has(lex::kInDisabledGroup) && !e.map().find_header(inc.path)) continue;
     if (inc.path == kRuntime && !e.options().to_cuda) {
@@ -193,8 +200,18 @@ void rewrite_includes(Engine& e) {
     }
     if (!e.tok(inc.hash).has(lex::kInDisabledGroup)) e.needed_shims |= shim_for_header(inc.path);
     if (entry->status == maps::Status::unsupported) {
-      e.report(inc.header, Severity::error, "unsupported-header",
-               fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
+      // In a group the file's own conditions exclude as its macros stand (caffe's
+      // `#ifdef USE_CUDNN` around <cudnn.h>, with gpuport nvcc reading the build's -D): no
+      // compiler reads it, and the build goes on; a build that enables the group needs one.
+      if (excluded(inc.hash))
+        e.report(inc.header, Severity::warning, "unsupported-header",
+                 fmt::format("<{}> ({}) has no HIP counterpart, in a group that this file's conditions exclude as its macros "
+                             "stand; a build that enables the group needs one",
+                             inc.path, entry->family),
+                 entry->note);
+      else
+        e.report(inc.header, Severity::error, "unsupported-header",
+                 fmt::format("<{}> ({}) has no HIP counterpart", inc.path, entry->family), entry->note);
       continue;
     }
     // One include per HIP header: later unconditional duplicates go, whole line -- not one
