@@ -117,15 +117,6 @@ void write_mask(Wave& w, const Operand& op, std::uint64_t mask) {
   else write_scalar(w, op, static_cast<std::uint32_t>(mask));
 }
 
-double read_f64(const Wave& w, const Operand& op, std::uint32_t lane) {
-  std::uint64_t bits;
-  if (op.kind == Operand::Kind::literal) bits = static_cast<std::uint64_t>(static_cast<std::uint32_t>(op.value)) << 32;
-  else bits = read_lane64(w, op, lane);
-  if (op.abs) bits &= ~(1ull << 63);
-  if (op.neg) bits ^= 1ull << 63;
-  return bits_f64(bits);
-}
-
 std::uint16_t read_f16_bits(const Wave& w, const Operand& op, std::uint32_t lane, bool high) {
   std::uint16_t bits;
   if (op.kind == Operand::Kind::float_const) bits = float_to_half(static_cast<float>(op.fvalue));

@@ -388,7 +388,12 @@ bool ds_gws(Wave& w, const Step& s, Context& c) {
 // register with a positive offset (clang's tile[255 - tid]: -4 * tid with offset:1020) is fine.
 inline u64 lds_address(u32 vaddr, i64 offset) { return static_cast<u32>(vaddr + static_cast<u32>(offset)); }
 
-std::uint8_t* lds_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+[[gnu::always_inline]] inline std::uint8_t* lds_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+  // Inside the LDS and not tracking what was written (--memcheck): the pointer, inline; the
+  // rest (faults, the initialisation check) where every address space's is.
+  auto& lds = w.group->lds;
+  if (address <= lds.size() && bytes <= lds.size() - address && w.group->lds_written.empty()) [[likely]]
+    return lds.data() + address;
   return resolve_address(c, w, lane, address, bytes, write, 1);
 }
 

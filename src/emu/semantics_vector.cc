@@ -50,6 +50,42 @@ class Lanes32 {
   alignas(64) u32 column_[64];
 };
 
+// One 64-bit source (a VGPR pair, or a value the same for every lane), read per lane as Lanes32
+// reads a 32-bit one; abs/neg act on the sign in the high word.
+class Lanes64 {
+ public:
+  [[gnu::always_inline]] Lanes64(const Wave& w, const Operand& op) {
+    if (op.kind == Operand::Kind::vgpr) {
+      lo_ = &w.v[op.reg * w.size];
+      hi_ = &w.v[(op.reg + 1) * w.size];
+    } else {
+      // As read_f64 reads it: a literal is the high word of a double.
+      const u64 value = op.kind == Operand::Kind::none      ? 0
+                        : op.kind == Operand::Kind::literal ? static_cast<u64>(static_cast<u32>(op.value)) << 32
+                                                            : read_lane64(w, op, 0);
+      for (u32 i = 0; i < 64; ++i) {
+        lo_column_[i] = static_cast<u32>(value);
+        hi_column_[i] = static_cast<u32>(value >> 32);
+      }
+      lo_ = lo_column_;
+      hi_ = hi_column_;
+    }
+    and_ = op.abs ? 0x7fffffffu : ~0u;
+    xor_ = op.neg ? 0x80000000u : 0u;
+  }
+  Lanes64(const Lanes64&) = delete;
+  Lanes64& operator=(const Lanes64&) = delete;
+  [[gnu::always_inline]] double f(u32 lane) const {
+    return bits_f64(lo_[lane] | static_cast<u64>((hi_[lane] & and_) ^ xor_) << 32);
+  }
+
+ private:
+  const u32 *lo_, *hi_;
+  u32 and_, xor_;
+  alignas(64) u32 lo_column_[64];
+  alignas(64) u32 hi_column_[64];
+};
+
 // The output modifiers of a float result: OMOD (mul:2, mul:4, div:2) and CLAMP. As the ISA says,
 // OMOD is ignored in IEEE mode and while output denormals are kept (for the result's precision);
 // where it applies, denormal results are flushed and -0 becomes +0. CLAMP always applies.
@@ -289,6 +325,23 @@ enum class D2 : std::uint8_t { add, mul, min, max, fma, ldexp, rcp, rsq, sqrt, f
 template <D2 Op>
 bool vop_f64(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
+  if constexpr (Op == D2::add || Op == D2::mul || Op == D2::fma) {
+    // The common case (every lane active, f64's default mode, no output modifier): a counted
+    // loop over the lanes, as for f32 (rocBLAS's DGEMM is a run of v_fma_f64).
+    if (all_lanes_active(w) && float_fields<true>(w) == 0b1100 && !s.mods.omod && !s.mods.clamp) {
+      const Lanes64 a(w, op(s, 1)), b(w, op(s, 2)), c(w, op(s, Op == D2::fma ? 3 : 2));
+      u32* lo = &w.v[d.reg * w.size];
+      u32* hi = &w.v[(d.reg + 1) * w.size];
+      for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
+        const double x = a.f(lane), y = b.f(lane);
+        const double r = Op == D2::add ? x + y : Op == D2::mul ? x * y : std::fma(x, y, c.f(lane));
+        const u64 bits = f64_bits(r);
+        lo[lane] = static_cast<u32>(bits);
+        hi[lane] = static_cast<u32>(bits >> 32);
+      });
+      return true;
+    }
+  }
   with_float_mode<true>(w, [&](const FloatEnv& env, auto special) {
     auto src = [&](std::size_t i, u32 lane) { return in(read_f64(w, op(s, i), lane), env, special); };
     for_active(w, [&](u32 lane) {
