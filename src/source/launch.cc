@@ -1,10 +1,10 @@
 // Optional launch rewrite: kernel<<<grid, block, shared, stream>>>(args) becomes
 // hipLaunchKernelGGL(kernel, dim3(grid), dim3(block), shared, stream, args). Only the
 // launch punctuation is replaced, so names inside the arguments are still translated.
-#include <string>
-#include <string_view>
 #include <map>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -370,6 +370,8 @@ void declare_undeclared_template_kernels(Engine& e) {
       auto it = callees.find(e.text(i));
       if (it != callees.end()) ++mentions[it->first];
     }
+  std::erase_if(callees, [&](const auto& callee) { return mentions[callee.first] != callee.second.size(); });
+  if (callees.empty()) return;
   struct Brace {
     std::size_t open, close, head;
     bool scope, extern_c, templated;
@@ -387,7 +389,6 @@ void declare_undeclared_template_kernels(Engine& e) {
   std::map<std::uint32_t, std::string> declarations;  // at the offset of a top-level declaration
   std::set<std::pair<std::string_view, std::uint32_t>> declared;
   for (const auto& [name, uses] : callees) {
-    if (mentions[name] != uses.size()) continue;
     for (std::size_t use : uses) {
       const Brace* top = nullptr;
       bool templated = false, extern_c = false;
