@@ -11,7 +11,7 @@ using A = NvccOptionAction;
 constexpr std::string_view kGfx = "AMD code is built for gfx1100";
 constexpr std::string_view kNvidiaOutput = "an NVIDIA code format: gpuport nvcc builds objects and programs for AMD gfx1100";
 constexpr std::string_view kDeviceCode =
-    "device code alone: a gfx1100 code object, which gpuport's libcuda loads (cuModuleLoad) as CUDA's loads a cubin";
+    "device code alone: a gfx1100 code object, which a translated program's cuModuleLoad (hipModuleLoad) loads as CUDA's loads a cubin";
 constexpr std::string_view kDiag = "nvcc's diagnostic numbers are its front end's; clang's warnings have names (-Wno-...)";
 constexpr std::string_view kWindows = "Windows paths and environments; gpuport nvcc runs on Linux";
 
