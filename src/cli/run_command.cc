@@ -31,6 +31,7 @@ struct RunArguments {
   unsigned jobs = 0;
   double timeout = 0;
   int trace_lane = -1;
+  std::string jit = "hot";
 };
 
 // A folder of the build: $variable when set, else `name` beside this gpuport's bin/ folder (the
@@ -86,6 +87,7 @@ int run_program(const RunArguments& a) {
   request.memcheck = a.memcheck;
   request.initcheck = a.initcheck;
   request.trace_lane = a.trace_lane;
+  request.jit = a.jit;
   const emu::ProgramRunResult run = emu::run_emulated_program(request);
   if (!run.ok()) {
     for (const auto& d : run.diagnostics) std::fprintf(stderr, "gpuport run: %s\n", format_diagnostic(d).c_str());
@@ -118,6 +120,11 @@ Action add_run_command(CLI::App& app) {
                 "exits 71 on a finding");
   cmd->add_option("-j,--jobs", args->jobs, "host threads for workgroups (default: all cores)");
   cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
+  cmd->add_option("--jit", args->jit,
+                  "the emulator's JIT tier: hot (compile a kernel once the interpreter has run it a while), always (compile every "
+                  "kernel before it runs) or never (the interpreter only); --memcheck's and --trace's checks always interpret")
+      ->check(CLI::IsMember({"hot", "auto", "always", "never"}))
+      ->capture_default_str();
   cmd->add_option("--trace", args->trace_lane,
                   "print every instruction wave 0 of workgroup 0 executes, with lane K's results, to stderr")
       ->check(CLI::Range(0, emu::kMaxTraceLane));

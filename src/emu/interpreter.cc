@@ -261,6 +261,8 @@ struct Shared {
   std::uint64_t failure_group = ~0ull;
   std::chrono::steady_clock::time_point deadline;
   bool has_deadline = false;
+  // Time spent compiling the kernel during the launch (JitMode::hot), which the timeout excludes.
+  std::atomic<std::int64_t> compiling_ns{0};
   int trace_lane = -1;  // GPUPORT_EMU_TRACE=<lane>: print every instruction of wave 0 of workgroup 0
   std::uint32_t waves_per_group = 1;
   MemcheckLog memcheck;
@@ -316,7 +318,10 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
 // --timeout bounds the whole launch: waves check it every 65536 instructions, workgroups at
 // every barrier round, and the dispatch before each workgroup it starts, so that neither a long
 // wave, nor waves that meet at barriers often, nor a grid of many short workgroups outlives it.
-bool past_deadline(const Shared& sh) { return sh.has_deadline && std::chrono::steady_clock::now() > sh.deadline; }
+bool past_deadline(const Shared& sh) {
+  return sh.has_deadline &&
+         std::chrono::steady_clock::now() > sh.deadline + std::chrono::nanoseconds(sh.compiling_ns.load(std::memory_order_relaxed));
+}
 
 // Runs one wave until it ends, reaches a barrier, or faults.
 // --trace: one line per instruction of wave 0 of workgroup 0, with lane K's results.
@@ -349,24 +354,47 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // that passes on GPUs leaves unsynchronized (llama.cpp b2000's soft_max; fixed upstream later).
 constexpr std::uint64_t kWaveSlice = 32;
 template <bool Trace, bool Memcheck>
-bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
+bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, JitEntry jit) {
   const Step* steps = k.steps.data();
   const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
   const std::uint64_t slice = sh.waves_per_group > 1 ? kWaveSlice - 1 : 0;  // a mask
   std::uint64_t count = 0, lanes = 0;
   w.leave = false;
+  // Compiled code runs until the loop below would look up (a slice's end, every 65536 steps, the
+  // budget) or the wave leaves it; then the same checks follow as after an interpreted step.
+  JitFrame frame{&w, &c, steps, w.v.data(), w.s.data(), &w.scc, &w.mode, &w.leave, &w.pc, 0, 0, 0};
+  const std::uint64_t period = slice ? slice + 1 : 0x10000;
   while (!w.leave) {
-    const Step& st = steps[w.pc];
-    if constexpr (Memcheck) c.step = &st;
-    lanes += static_cast<std::uint64_t>(std::popcount(w.exec()));
-    if (!st.handler(w, st, c)) {
-      c.instructions += count;
-      c.lane_instructions += lanes;
-      return false;
+    int compiled = 2;
+    if constexpr (!Trace && !Memcheck) {
+      if (jit) {
+        const std::uint64_t next = std::min((count / period + 1) * period, budget);
+        frame.limit = next - count;
+        compiled = jit(&frame, w.pc);
+        count += frame.executed;
+        lanes += frame.lanes;
+        if (compiled == 1) {
+          c.instructions += count;
+          c.lane_instructions += lanes;
+          return false;
+        }
+        if (compiled == 0 && count != next) continue;  // it left the loop (w.leave) between look-ups
+      }
     }
-    if constexpr (Trace) trace_step(w, st, k, static_cast<std::uint32_t>(sh.trace_lane));
-    ++w.pc;
-    if ((++count & 0xffff) != 0 && count < budget) {
+    if (compiled == 2) {  // interpreted (or a step the compiled code does not know)
+      const Step& st = steps[w.pc];
+      if constexpr (Memcheck) c.step = &st;
+      lanes += static_cast<std::uint64_t>(std::popcount(w.exec()));
+      if (!st.handler(w, st, c)) {
+        c.instructions += count;
+        c.lane_instructions += lanes;
+        return false;
+      }
+      if constexpr (Trace) trace_step(w, st, k, static_cast<std::uint32_t>(sh.trace_lane));
+      ++w.pc;
+      ++count;
+    }
+    if ((count & 0xffff) != 0 && count < budget) {
       if (slice && (count & slice) == 0) break;  // the workgroup's other waves' turn
       continue;
     }
@@ -387,11 +415,27 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   return true;
 }
 
+// The kernel's compiled code, compiling it here if the launch asks for the JIT and the kernel
+// has become hot (JitMode::hot: the interpreter's wave-instructions of every launch, counted by
+// each host thread every 65536).
+JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
+  if (JitEntry e = k.jit_entry.load(std::memory_order_acquire)) return e;
+  if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
+  const std::uint64_t delta = c.instructions - c.jit_reported;
+  c.jit_reported = c.instructions;
+  if (k.interpreted.fetch_add(delta) + delta < kJitHotInstructions || k.jit_tried.exchange(true)) return nullptr;
+  const auto started = std::chrono::steady_clock::now();
+  const JitEntry e = jit_compile(k, &k.jit_error);
+  sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
+  k.jit_entry.store(e, std::memory_order_release);
+  return e;
+}
+
 bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.trace_lane >= 0 && w.group->id == std::array<std::uint32_t, 3>{0, 0, 0} && w.index_in_group == 0)
-    return run_wave_steps<true, true>(w, k, c, sh);
-  if (c.memcheck) return run_wave_steps<false, true>(w, k, c, sh);
-  return run_wave_steps<false, false>(w, k, c, sh);
+    return run_wave_steps<true, true>(w, k, c, sh, nullptr);
+  if (c.memcheck) return run_wave_steps<false, true>(w, k, c, sh, nullptr);
+  return run_wave_steps<false, false>(w, k, c, sh, sh.launch->jit == JitMode::never ? nullptr : jit_for(k, c, sh));
 }
 
 void fail_by_timeout(Shared& sh, std::uint64_t started_groups) {
@@ -725,16 +769,22 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   sh.scratch_per_lane = kernel.descriptor.private_segment_fixed_size + (kernel.uses_dynamic_stack ? 16384u : 0u);
   sh.wave_size = kernel.descriptor.wave32 ? 32 : 64;
   sh.waves_per_group = static_cast<std::uint32_t>((threads + sh.wave_size - 1) / sh.wave_size);
-  if (launch.timeout_seconds > 0) {
-    sh.has_deadline = true;
-    sh.deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(launch.timeout_seconds));
-  }
   if (const char* t = std::getenv("GPUPORT_EMU_TRACE")) sh.trace_lane = std::atoi(t);
   if (sh.trace_lane >= static_cast<int>(sh.wave_size)) {
     std::fprintf(stderr, "gpuport run: --trace %d: kernel %s runs in waves of %u lanes; not traced\n", sh.trace_lane, kernel.name.c_str(),
                  sh.wave_size);
     sh.trace_lane = -1;
+  }
+  // --jit always: compiled before the launch's clock and timeout start (--stats times the run).
+  if (launch.jit == JitMode::always && !launch.memcheck && sh.trace_lane < 0 && !k.jit_tried.exchange(true)) {
+    k.jit_entry.store(jit_compile(k, &k.jit_error), std::memory_order_release);
+    if (!k.jit_error.empty())
+      std::fprintf(stderr, "gpuport run: kernel %s runs on the interpreter: %s\n", kernel.name.c_str(), k.jit_error.c_str());
+  }
+  if (launch.timeout_seconds > 0) {
+    sh.has_deadline = true;
+    sh.deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(launch.timeout_seconds));
   }
   RunStats stats;
   std::mutex stats_mutex;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "amdgpu/code_object.h"
 #include "amdgpu/decode.h"
 #include "common/diagnostic.h"
+#include "emu/jit.h"
 #include "emu/machine.h"
 
 namespace gpuport::emu {
@@ -34,6 +36,14 @@ struct PreparedKernel {
   bool wave64 = false;
   // It uses global wave sync (ds_gws_*): every workgroup of its grid must be resident at once.
   bool uses_global_wave_sync = false;
+
+  // The JIT tier (jit.h): the compiled code once made (shared by every launch), whether
+  // compiling was tried, why it failed, and how many wave-instructions the interpreter has run
+  // of this kernel (JitMode::hot compiles past kJitHotInstructions).
+  mutable std::atomic<JitEntry> jit_entry{nullptr};
+  mutable std::atomic<bool> jit_tried{false};
+  mutable std::atomic<std::uint64_t> interpreted{0};
+  mutable std::string jit_error;
 
   // "byte offset 0x1c of kernel K" or "byte offset 0x40 of function F" for an instruction.
   std::string where(const amdgpu::Instruction& instruction) const;
@@ -61,6 +71,9 @@ struct Launch {
   // (hidden_heap_v1) and the handler of MSG_INTERRUPT, by which device code asks the host to
   // serve a hostcall packet now. 0/null when absent.
   std::uint64_t hostcall_buffer = 0, heap = 0;
+  // The JIT tier: never, once the kernel is hot, or always. --memcheck and --trace runs take the
+  // interpreter, which is the reference.
+  JitMode jit = JitMode::never;
   // --memcheck: also report reads of LDS that the workgroup never wrote (RunStats::memcheck).
   bool memcheck = false;
   void (*interrupt)(void* user, std::uint32_t m0) = nullptr;

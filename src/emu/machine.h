@@ -204,6 +204,8 @@ struct Context {
   // most accesses are checked without the address space's lock.
   std::uint64_t region_begin = 0, region_end = 0;
   std::uint64_t instructions = 0, lane_instructions = 0;
+  // Of `instructions`, those already added to the kernel's count for the JIT's hot mode.
+  std::uint64_t jit_reported = 0;
 };
 
 // Reading operands. Scalar: an SGPR (or pair), an inline constant, a literal, SCC, an aperture.

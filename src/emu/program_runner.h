@@ -26,6 +26,7 @@ struct ProgramRunRequest {
   double timeout_seconds = 0;           // per kernel launch; 0: none
   bool wave64 = false, stats = false, memcheck = false, initcheck = false;
   int trace_lane = -1;                  // --trace: this lane of wave 0 of workgroup 0; -1: off
+  std::string jit;                      // --jit: never, hot, always (empty: the runtime's default, hot)
 };
 
 struct ProgramRunResult {

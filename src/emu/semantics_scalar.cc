@@ -6,6 +6,7 @@
 #include <bit>
 #include <string_view>
 
+#include "emu/lift_forms.h"
 #include "emu/semantics.h"
 
 namespace gpuport::emu {
@@ -421,6 +422,19 @@ Handler resolve_scalar(const ParsedInstruction& p, Step&) {
   for (const auto& e : kScalar)
     if (e.mnemonic == p.mnemonic) return e.handler;
   return nullptr;
+}
+
+LiftForm scalar_lift_form(Handler h) {
+  using K = LiftForm::Kind;
+  if (h == nop) return {K::nop, 0};
+  if (h == branch<0>) return {K::branch, 0};
+  if (h == branch<1>) return {K::branch, 1};
+  if (h == branch<2>) return {K::branch, 2};
+  if (h == branch<3>) return {K::branch, 3};
+  if (h == branch<4>) return {K::branch, 4};
+  if (h == branch<5>) return {K::branch, 5};
+  if (h == branch<6>) return {K::branch, 6};
+  return {};
 }
 
 }  // namespace gpuport::emu

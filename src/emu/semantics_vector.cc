@@ -12,12 +12,15 @@
 #include <string_view>
 
 #include "emu/half.h"
+#include "emu/lanes.h"
+#include "emu/lift_forms.h"
 #include "emu/semantics.h"
 
 namespace gpuport::emu {
 namespace {
 
 using namespace semantics;
+using namespace lanes;
 
 // One 32-bit source of a VALU instruction, read branch-free per lane: a VGPR column (step 1) or
 // a value the same for every lane (step 0), with abs/neg as masks. Made once per instruction.
@@ -104,9 +107,6 @@ template <typename T>
   return r;
 }
 
-// IEEE-mode min/max: a quiet NaN operand yields the other operand.
-float fmin32(float a, float b) { return std::fmin(a, b); }
-float fmax32(float a, float b) { return std::fmax(a, b); }
 
 // ---- the float environment: MODE's rounding and denormal fields ------------------------------------
 // Kernels run with round-to-nearest-even and denormals kept (what clang sets for HIP) unless built
@@ -220,42 +220,23 @@ bool vop1_f32(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
-
 template <F2 Op>
 bool vop2_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Lanes32 a(w, op(s, 1)), b(w, op(s, 2));
   u32* result = &w.v[d.reg * w.size];
-  if constexpr (Op == F2::add || Op == F2::sub || Op == F2::subrev || Op == F2::mul) {
+  if constexpr (Op != F2::ldexp) {
     if (plain_f32(w, s)) {
-      for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
-        const float x = a.f(lane), y = b.f(lane);
-        const float r = Op == F2::add ? x + y : Op == F2::sub ? x - y : Op == F2::subrev ? y - x : x * y;
-        result[lane] = f32_bits(r);
-      });
+      for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) { result[lane] = f32_bits(f2_op<Op>(a.f(lane), b.f(lane))); });
       return true;
     }
   }
   with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
     for_active(w, [&](u32 lane) {
       const float x = in(a.f(lane), env, special);
-      float r = 0;
-      if (Op == F2::ldexp) {
-        r = std::ldexp(x, static_cast<int>(std::clamp<i64>(i32(b[lane]), -1000, 1000)));
-      } else {
-        const float y = in(b.f(lane), env, special);
-        switch (Op) {
-          case F2::add: r = x + y; break;
-          case F2::sub: r = x - y; break;
-          case F2::subrev: r = y - x; break;
-          case F2::mul: r = x * y; break;
-          case F2::mul_legacy: r = (x == 0.0f || y == 0.0f) ? 0.0f : x * y; break;
-          case F2::min: r = fmin32(x, y); break;
-          case F2::max: r = fmax32(x, y); break;
-          default: break;
-        }
-      }
+      float r;
+      if constexpr (Op == F2::ldexp) r = ldexp_f32(x, b[lane]);
+      else r = f2_op<Op>(x, in(b.f(lane), env, special));
       result[lane] = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
@@ -575,126 +556,6 @@ bool convert(Wave& w, const Step& s, Context&) {
 }
 
 // ---- integer ------------------------------------------------------------------------------------
-enum class I : std::uint8_t {
-  mov, not_, bfrev, clz, ctz, cls, add_nc, sub_nc, subrev_nc, and_, or_, xor_, xnor, lshlrev, lshrrev, ashrrev,
-  min_i32, max_i32, min_u32, max_u32, mul_u32_u24, mul_i32_i24, mul_hi_u32_u24, mul_hi_i32_i24, mul_lo_u32, mul_hi_u32,
-  mul_hi_i32, bcnt, mbcnt_lo, mbcnt_hi, add3, xad, lshl_add, add_lshl, lshl_or, and_or, or3, xor3, alignbit, alignbyte,
-  bfi, bfe_u32, bfe_i32, perm, mad_u32_u24, mad_i32_i24, min3_i32, max3_i32, med3_i32, min3_u32, max3_u32, med3_u32,
-  minmax_i32, maxmin_i32, minmax_u32, maxmin_u32, bfm, sad_u32, movrels, add_nc_i32, sub_nc_i32, cvt_off_f32_i4,
-};
-
-// One lane of an integer VALU operation: x, y, z are the sources as printed (absent ones 0).
-template <I Op>
-[[gnu::always_inline]] inline u32 int_op(u32 x, u32 y, u32 z, u32 lane, bool clamp) {
-  (void)y, (void)z, (void)lane, (void)clamp;
-  u32 r = 0;
-  switch (Op) {
-    case I::mov: r = x; break;
-    case I::not_: r = ~x; break;
-    case I::bfrev: r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); break;
-    case I::clz: r = x == 0 ? ~0u : u32(std::countl_zero(x)); break;
-    case I::ctz: r = x == 0 ? ~0u : u32(std::countr_zero(x)); break;
-    case I::cls: { const u32 t = (x >> 31) ? ~x : x; r = (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(t)); break; }
-    case I::add_nc: { const u64 t = u64(x) + y; r = (clamp && (t >> 32)) ? ~0u : u32(t); break; }
-    case I::sub_nc: { const u32 yy = y; r = (clamp && yy > x) ? 0 : x - yy; break; }
-    case I::subrev_nc: { const u32 yy = y; r = (clamp && x > yy) ? 0 : yy - x; break; }
-    case I::and_: r = x & y; break;
-    case I::or_: r = x | y; break;
-    case I::xor_: r = x ^ y; break;
-    case I::xnor: r = ~(x ^ y); break;
-    case I::lshlrev: r = y << (x & 31); break;
-    case I::lshrrev: r = y >> (x & 31); break;
-    case I::ashrrev: r = u32(i32(y) >> (x & 31)); break;
-    case I::min_i32: r = u32(std::min(i32(x), i32(y))); break;
-    case I::max_i32: r = u32(std::max(i32(x), i32(y))); break;
-    case I::min_u32: r = std::min(x, y); break;
-    case I::max_u32: r = std::max(x, y); break;
-    case I::mul_u32_u24: r = (x & 0xffffff) * (y & 0xffffff); break;
-    case I::mul_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)); break;
-    case I::mul_hi_u32_u24: r = u32((u64(x & 0xffffff) * (y & 0xffffff)) >> 32); break;
-    case I::mul_hi_i32_i24: r = u32(u64(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)) >> 32); break;
-    case I::mul_lo_u32: r = x * y; break;
-    case I::mul_hi_u32: r = u32((u64(x) * y) >> 32); break;
-    case I::mul_hi_i32: r = u32(u64(i64(i32(x)) * i32(y)) >> 32); break;
-    case I::bcnt: r = u32(std::popcount(x)) + y; break;
-    case I::mbcnt_lo: r = u32(std::popcount(x & ((lane >= 32) ? ~0u : ((1u << lane) - 1)))) + y; break;
-    case I::mbcnt_hi: r = u32(std::popcount(x & (lane <= 32 ? 0u : lane >= 64 ? ~0u : ((1u << (lane - 32)) - 1)))) + y; break;
-    case I::add3: r = x + y + z; break;
-    case I::xad: r = (x ^ y) + z; break;
-    case I::lshl_add: r = (x << (y & 31)) + z; break;
-    case I::add_lshl: r = (x + y) << (z & 31); break;
-    case I::lshl_or: r = (x << (y & 31)) | z; break;
-    case I::and_or: r = (x & y) | z; break;
-    case I::or3: r = x | y | z; break;
-    case I::xor3: r = x ^ y ^ z; break;
-    case I::alignbit: r = u32(((u64(x) << 32) | y) >> (z & 31)); break;
-    case I::alignbyte: r = u32(((u64(x) << 32) | y) >> (8 * (z & 3))); break;
-    case I::bfi: { const u32 m = x; r = (m & y) | (~m & z); break; }
-    case I::bfe_u32: { const u32 off = y & 31, width = z & 31; r = width == 0 ? 0 : (x >> off) & ((1u << width) - 1); break; }
-    case I::bfe_i32: {
-      const u32 off = y & 31, width = z & 31;
-      r = width == 0 ? 0 : u32(i32(((x >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width));
-      break;
-    }
-    case I::perm: {
-      const u64 bytes = (u64(x) << 32) | y;
-      const u32 sel = z;
-      r = 0;
-      for (int i = 0; i < 4; ++i) {
-        const u32 sb = (sel >> (8 * i)) & 0xff;
-        u32 byte;
-        if (sb <= 7) byte = u32(bytes >> (8 * sb)) & 0xff;
-        else if (sb <= 11) {  // sign of a 16-bit half: bytes 1, 3, 5, 7
-          const u32 which = 2 * (sb - 8) + 1;
-          byte = ((bytes >> (8 * which + 7)) & 1) ? 0xff : 0;
-        } else if (sb == 12) byte = 0;
-        else byte = 0xff;
-        r |= byte << (8 * i);
-      }
-      break;
-    }
-    case I::mad_u32_u24: r = (x & 0xffffff) * (y & 0xffffff) + z; break;
-    case I::mad_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8) + i32(z)); break;
-    case I::min3_i32: r = u32(std::min({i32(x), i32(y), i32(z)})); break;
-    case I::max3_i32: r = u32(std::max({i32(x), i32(y), i32(z)})); break;
-    case I::med3_i32: { const i32 p = i32(x), q = i32(y), t = i32(z); r = u32(std::max(std::min(p, q), std::min(std::max(p, q), t))); break; }
-    case I::min3_u32: r = std::min({x, y, z}); break;
-    case I::max3_u32: r = std::max({x, y, z}); break;
-    case I::med3_u32: { const u32 q = y, t = z; r = std::max(std::min(x, q), std::min(std::max(x, q), t)); break; }
-    case I::minmax_i32: r = u32(std::max(std::min(i32(x), i32(y)), i32(z))); break;
-    case I::maxmin_i32: r = u32(std::min(std::max(i32(x), i32(y)), i32(z))); break;
-    case I::minmax_u32: r = std::max(std::min(x, y), z); break;
-    case I::maxmin_u32: r = std::min(std::max(x, y), z); break;
-    case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y & 31); break;
-    case I::sad_u32: { const u32 q = y; r = (x > q ? x - q : q - x) + z; break; }
-    case I::movrels: r = x; break;
-    case I::add_nc_i32: {  // clamp saturates to the signed range
-      const i64 t = i64(i32(x)) + i32(y);
-      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
-      break;
-    }
-    case I::sub_nc_i32: {
-      const i64 t = i64(i32(x)) - i32(y);
-      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
-      break;
-    }
-    case I::cvt_off_f32_i4: r = f32_bits(static_cast<float>(i32(x << 28) >> 28) * 0.0625f); break;  // a 4-bit signed sixteenth
-  }
-  return r;
-}
-
-template <I Op>
-constexpr int int_sources() {
-  switch (Op) {
-    case I::mov: case I::not_: case I::bfrev: case I::clz: case I::ctz: case I::cls: case I::movrels: case I::cvt_off_f32_i4: return 1;
-    case I::add3: case I::xad: case I::lshl_add: case I::add_lshl: case I::lshl_or: case I::and_or: case I::or3: case I::xor3:
-    case I::alignbit: case I::alignbyte: case I::bfi: case I::bfe_u32: case I::bfe_i32: case I::perm: case I::mad_u32_u24:
-    case I::mad_i32_i24: case I::min3_i32: case I::max3_i32: case I::med3_i32: case I::min3_u32: case I::max3_u32: case I::med3_u32:
-    case I::minmax_i32: case I::maxmin_i32: case I::minmax_u32: case I::maxmin_u32: case I::sad_u32: return 3;
-    default: return 2;
-  }
-}
-
 template <I Op>
 bool vop_int(Wave& w, const Step& s, Context&) {
   constexpr int sources = int_sources<Op>();
@@ -829,42 +690,7 @@ u16 read_half(const Wave& w, const Operand& op, u32 lane) {
 }
 
 enum class Ty : std::uint8_t { f16, f32, f64, i16, i32, i64, u16, u32, u64 };
-
-// Conditions as numbered in the ISA's opcode order: F LT EQ LE GT LG/NE GE O U NGE NLG NGT NLE NEQ NLT T.
-bool compare_float(double x, double y, u32 cond) {
-  const bool unordered = std::isnan(x) || std::isnan(y);
-  switch (cond) {
-    case 0: return false;
-    case 1: return x < y;
-    case 2: return x == y;
-    case 3: return x <= y;
-    case 4: return x > y;
-    case 5: return x < y || x > y;  // lg
-    case 6: return x >= y;
-    case 7: return !unordered;      // o
-    case 8: return unordered;       // u
-    case 9: return !(x >= y);
-    case 10: return !(x < y || x > y);
-    case 11: return !(x > y);
-    case 12: return !(x <= y);
-    case 13: return !(x == y);
-    case 14: return !(x < y);
-    default: return true;
-  }
-}
-template <typename T>
-bool compare_int(T x, T y, u32 cond) {
-  switch (cond) {
-    case 0: return false;
-    case 1: return x < y;
-    case 2: return x == y;
-    case 3: return x <= y;
-    case 4: return x > y;
-    case 5: return x != y;
-    case 6: return x >= y;
-    default: return true;
-  }
-}
+static_assert(u32(Ty::u64) == compare_type::u64 && u32(Ty::f32) == compare_type::f32 && u32(Ty::i32) == compare_type::i32);
 
 // v_cmp_class: bit i of the mask operand selects a class: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
 // 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
@@ -1088,6 +914,26 @@ Handler vopd_handler(const Step& x, const Step& y) {
   // op 0, which X only writes if it is the same register, checked below.
   if (!y.ops.empty() && y.ops[0].kind == Operand::Kind::vgpr && y.ops[0].reg == d.reg) return vopd;
   return vopd_in_order;
+}
+
+LiftForm vector_lift_form(Handler h) {
+  using K = LiftForm::Kind;
+#define GPUPORT_INT_FORM(n) \
+  if (h == vop_int<I::n>) return {K::int_op, u32(I::n)};
+  GPUPORT_LANE_INT_OPS(GPUPORT_INT_FORM)
+#undef GPUPORT_INT_FORM
+#define GPUPORT_F2_FORM(n) \
+  if (h == vop2_f32<F2::n>) return {K::f32_binary, u32(F2::n)};
+  GPUPORT_LANE_F2_OPS(GPUPORT_F2_FORM)
+#undef GPUPORT_F2_FORM
+  if (h == fma_f32<0>) return {K::fma_f32, 0};
+  if (h == fma_f32<1>) return {K::fma_f32, 1};
+  if (h == fma_f32<2>) return {K::fma_f32, 2};
+  if (h == fma_f32<3>) return {K::fma_f32, 3};
+  if (h == vcmp<false, false>) return {K::compare, 0, false};
+  if (h == vcmp<true, false>) return {K::compare, 0, true};
+  if (h == cndmask) return {K::cndmask, 0};
+  return {};
 }
 
 Handler resolve_vector(const ParsedInstruction& p, Step& step) {

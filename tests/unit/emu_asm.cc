@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <regex>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -106,34 +107,77 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     for (const auto& e : prepared.diagnostics()) run.error += e.message + "\n";
     return run;
   }
-  AddressSpace memory;
-  memory.add(reinterpret_cast<std::uint64_t>(co->memory.data()), co->memory.size(), AddressSpace::Kind::code_object, "code object");
-  std::vector<std::uint32_t> in = launch.in, aux = launch.aux;
-  if (in.empty()) in.push_back(0);
-  if (aux.empty()) aux.push_back(0);
-  std::vector<std::uint32_t> out = launch.out_init;
-  out.resize(std::max<std::size_t>(launch.out_words, std::max<std::size_t>(out.size(), 1)), 0);
-  memory.add(reinterpret_cast<std::uint64_t>(in.data()), in.size() * 4, AddressSpace::Kind::device, "in");
-  memory.add(reinterpret_cast<std::uint64_t>(out.data()), out.size() * 4, AddressSpace::Kind::device, "out");
-  memory.add(reinterpret_cast<std::uint64_t>(aux.data()), aux.size() * 4, AddressSpace::Kind::device, "aux");
-  Launch L;
-  L.grid = {launch.groups, 1, 1};
-  L.block = {launch.threads, 1, 1};
-  L.jobs = launch.jobs;
-  L.timeout_seconds = 20;
-  L.kernarg.assign(32, 0);
-  const std::uint64_t pointers[3] = {reinterpret_cast<std::uint64_t>(in.data()), reinterpret_cast<std::uint64_t>(out.data()),
-                                     reinterpret_cast<std::uint64_t>(aux.data())};
-  std::memcpy(L.kernarg.data(), pointers, sizeof(pointers));
-  std::memcpy(L.kernarg.data() + 24, &launch.n, 4);
-  auto r = run_kernel(**prepared, std::move(L), memory, reinterpret_cast<std::uint64_t>(co->memory.data()));
-  if (!r) {
-    for (const auto& e : r.diagnostics()) run.error += e.message + "\n";
-  } else {
-    run.stats = *r;
+  // The kernel runs on each tier with the same buffers; what the JIT computes must be what the
+  // interpreter computes, bit for bit (memory, the error or fault, the counts).
+  AsmRun tiers[2];
+  std::string normalised_errors[2];
+  for (int t = 0; t < 2; ++t) {
+    AsmRun& r = tiers[t];
+    AddressSpace memory;
+    memory.add(reinterpret_cast<std::uint64_t>(co->memory.data()), co->memory.size(), AddressSpace::Kind::code_object, "code object");
+    std::vector<std::uint32_t> in = launch.in, aux = launch.aux;
+    if (in.empty()) in.push_back(0);
+    if (aux.empty()) aux.push_back(0);
+    std::vector<std::uint32_t> out = launch.out_init;
+    out.resize(std::max<std::size_t>(launch.out_words, std::max<std::size_t>(out.size(), 1)), 0);
+    // Each buffer 256-byte aligned, so that the runs of both tiers see addresses alike in their
+    // low bits (image and buffer descriptors built from them).
+    auto aligned = [](std::vector<std::uint32_t>& storage, const std::vector<std::uint32_t>& data) {
+      storage.assign(data.size() + 64, 0);
+      auto* p = reinterpret_cast<std::uint32_t*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 255) & ~std::uintptr_t(255));
+      std::copy(data.begin(), data.end(), p);
+      return p;
+    };
+    std::vector<std::uint32_t> in_storage, out_storage, aux_storage;
+    std::uint32_t* in_p = aligned(in_storage, in);
+    std::uint32_t* out_p = aligned(out_storage, out);
+    std::uint32_t* aux_p = aligned(aux_storage, aux);
+    memory.add(reinterpret_cast<std::uint64_t>(in_p), in.size() * 4, AddressSpace::Kind::device, "in");
+    memory.add(reinterpret_cast<std::uint64_t>(out_p), out.size() * 4, AddressSpace::Kind::device, "out");
+    memory.add(reinterpret_cast<std::uint64_t>(aux_p), aux.size() * 4, AddressSpace::Kind::device, "aux");
+    Launch L;
+    L.grid = {launch.groups, 1, 1};
+    L.block = {launch.threads, 1, 1};
+    L.jobs = launch.jobs;
+    L.timeout_seconds = 20;
+    L.jit = t == 0 ? JitMode::never : JitMode::always;
+    L.kernarg.assign(32, 0);
+    const std::uint64_t pointers[3] = {reinterpret_cast<std::uint64_t>(in_p), reinterpret_cast<std::uint64_t>(out_p),
+                                       reinterpret_cast<std::uint64_t>(aux_p)};
+    std::memcpy(L.kernarg.data(), pointers, sizeof(pointers));
+    std::memcpy(L.kernarg.data() + 24, &launch.n, 4);
+    auto result = run_kernel(**prepared, std::move(L), memory, reinterpret_cast<std::uint64_t>(co->memory.data()));
+    if (!result) {
+      // The buffers' addresses differ between the runs: faults are compared without them.
+      for (const auto& e : result.diagnostics()) {
+        r.error += e.message + "\n";
+        normalised_errors[t] += std::regex_replace(e.message, std::regex("0x[0-9a-f]{6,}"), "0x...") + "\n";
+      }
+    } else {
+      r.stats = *result;
+    }
+    std::copy(out_p, out_p + out.size(), out.begin());
+    std::copy(aux_p, aux_p + aux.size(), aux.begin());
+    r.out = std::move(out);
+    r.aux = std::move(aux);
   }
-  run.out = std::move(out);
-  run.aux = std::move(aux);
+  AsmRun& run_interpreted = tiers[0];
+  const AsmRun& jit = tiers[1];
+  std::string differences;
+  std::size_t listed = 0;
+  if (!(*prepared)->jit_error.empty()) differences += "the kernel was not compiled: " + (*prepared)->jit_error + "\n";
+  if (normalised_errors[1] != normalised_errors[0]) differences += "error: interpreter '" + run_interpreted.error + "', JIT '" + jit.error + "'\n";
+  for (std::size_t i = 0; i < jit.out.size(); ++i)
+    if (jit.out[i] != run_interpreted.out[i] && ++listed <= 8)
+      differences += fmt::format("out[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.out[i], jit.out[i]);
+  for (std::size_t i = 0; i < jit.aux.size(); ++i)
+    if (jit.aux[i] != run_interpreted.aux[i] && ++listed <= 8)
+      differences += fmt::format("aux[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.aux[i], jit.aux[i]);
+  if (jit.stats.instructions != run_interpreted.stats.instructions || jit.stats.lane_instructions != run_interpreted.stats.lane_instructions)
+    differences += fmt::format("counts: interpreter {} / {}, JIT {} / {}\n", run_interpreted.stats.instructions,
+                               run_interpreted.stats.lane_instructions, jit.stats.instructions, jit.stats.lane_instructions);
+  run = std::move(run_interpreted);
+  if (!differences.empty()) run.error += "the JIT tier differs from the interpreter:\n" + differences;
   return run;
 }
 

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "emu_tiers.h"
 #include "amdgpu/code_object.h"
 #include "amdgpu/decode.h"
 #include "common/process.h"
@@ -52,7 +53,7 @@ Compiled& compiled(const std::string& file, bool wave64) {
   return c;
 }
 
-class EmuDppKernels : public ::testing::TestWithParam<bool> {
+class EmuDppKernels : public ::testing::TestWithParam<testing::WaveAndTier> {
  protected:
   unsigned wave() const { return GetParam() ? 64 : 32; }
   Compiled& code(const std::string& file) {
@@ -87,7 +88,9 @@ class EmuDppKernels : public ::testing::TestWithParam<bool> {
       std::memcpy(L.kernarg.data() + a.offset, &value, sizeof(value));
     };
     (put(args), ...);
-    auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
+    L.jit = GetParam().jit;
+    L.jit = GetParam().jit;
+  auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
     return r.ok() ? std::string() : r.diagnostics()[0].message;
   }
   AddressSpace memory;
@@ -322,8 +325,7 @@ TEST_P(EmuDppKernels, RocprimWarpReduceAndScans) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Waves, EmuDppKernels, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "wave64" : "wave32"; });
+INSTANTIATE_TEST_SUITE_P(Waves, EmuDppKernels, testing::waves_and_tiers(), testing::wave_and_tier_name);
 
 }  // namespace
 }  // namespace gpuport::emu

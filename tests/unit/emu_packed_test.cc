@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "emu_tiers.h"
 #include "amdgpu/code_object.h"
 #include "amdgpu/decode.h"
 #include "common/process.h"
@@ -77,7 +78,7 @@ Compiled& compiled(bool wave64) {
   return c;
 }
 
-class EmuPacked : public ::testing::TestWithParam<bool> {
+class EmuPacked : public ::testing::TestWithParam<testing::WaveAndTier> {
  protected:
   void SetUp() override {
     Compiled& c = compiled(GetParam());
@@ -112,15 +113,16 @@ class EmuPacked : public ::testing::TestWithParam<bool> {
       std::memcpy(L.kernarg.data() + a.offset, &value, sizeof(value));
     };
     (put(args), ...);
-    auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
+    L.jit = GetParam().jit;
+    L.jit = GetParam().jit;
+  auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
     if (!r.ok()) return ::testing::AssertionFailure() << (r.diagnostics().empty() ? "" : r.diagnostics()[0].message);
     return ::testing::AssertionSuccess();
   }
   AddressSpace memory;
 };
 
-INSTANTIATE_TEST_SUITE_P(Waves, EmuPacked, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "wave64" : "wave32"; });
+INSTANTIATE_TEST_SUITE_P(Waves, EmuPacked, testing::waves_and_tiers(), testing::wave_and_tier_name);
 
 TEST(EmuPackedReference, HalfConversionAgreesWithTheCompilersFloat16) {
   // The test's own rounding against the host compiler's IEEE _Float16 conversion: every half, the

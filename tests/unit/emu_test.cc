@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "emu_tiers.h"
 #include "amdgpu/code_object.h"
 #include "amdgpu/decode.h"
 #include "common/process.h"
@@ -33,7 +34,7 @@ Compiled& compiled(bool wave64) {
   return c;
 }
 
-class Emu : public ::testing::TestWithParam<bool> {
+class Emu : public ::testing::TestWithParam<testing::WaveAndTier> {
  protected:
   void SetUp() override {
     Compiled& c = compiled(GetParam());
@@ -77,6 +78,7 @@ class Emu : public ::testing::TestWithParam<bool> {
       std::memcpy(L.kernarg.data() + a.offset, &value, sizeof(value));
     };
     (put(args), ...);
+    L.jit = GetParam().jit;
     return run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
   }
   AddressSpace memory;
@@ -341,13 +343,13 @@ TEST_P(Emu, AKernelThatNeverEndsTimesOut) {
   L.kernarg.assign(it->second->kernel->kernarg_segment_size, 0);
   int* p = device(flag);
   std::memcpy(L.kernarg.data(), &p, sizeof(p));
+  L.jit = GetParam().jit;
   auto r = run_kernel(*it->second, std::move(L), memory, reinterpret_cast<std::uint64_t>(c.code_object->memory.data()));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.diagnostics()[0].message.find("timeout"), std::string::npos) << r.diagnostics()[0].message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Waves, Emu, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "wave64" : "wave32"; });
+INSTANTIATE_TEST_SUITE_P(Waves, Emu, testing::waves_and_tiers(), testing::wave_and_tier_name);
 
 }  // namespace
 }  // namespace gpuport::emu

@@ -115,6 +115,7 @@ hipError_t run_launch(const KernelLaunch& launch) {
   L.dynamic_lds = launch.shared;
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
+  L.jit = rt.jit;
   L.kernarg = launch.arguments;
   L.memcheck = rt.check_lds_init;
   attach_services(*prepared->kernel, L);

@@ -84,6 +84,7 @@ struct Runtime {
   std::map<std::string, KernelStats> stats;
   unsigned jobs = 0;
   double timeout = 0;
+  gpuport::emu::JitMode jit = gpuport::emu::JitMode::hot;  // GPUPORT_RUN_JIT
   std::string stats_path;
   // gpuport run --memcheck (leaks at exit) and --initcheck (reads of LDS never written): findings
   // go to stderr and, one per line, to findings_path, which gpuport run counts.
@@ -106,6 +107,8 @@ struct Runtime {
     if (const char* j = std::getenv("GPUPORT_RUN_JOBS")) jobs = static_cast<unsigned>(std::max(1, std::atoi(j)));
     if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
+    if (const char* j = std::getenv("GPUPORT_RUN_JIT"))
+      if (!gpuport::emu::parse_jit_mode(j, jit)) fail(std::string("GPUPORT_RUN_JIT=") + j + ": not never, hot or always");
     if (const char* s = std::getenv("GPUPORT_RUN_STATS")) stats_path = s;
     if (const char* f = std::getenv("GPUPORT_RUN_FINDINGS")) findings_path = f;
     check_leaks = std::getenv("GPUPORT_RUN_LEAKS") != nullptr;
@@ -117,6 +120,10 @@ struct Runtime {
     for (const auto& [name, s] : stats)
       text += fmt::format("{}\t{}\t{}\t{}\t{:.6f}\t{:.0f}\n", name, s.launches, s.instructions, s.lane_instructions, s.seconds,
                           s.seconds > 0 ? s.lane_instructions / s.seconds : 0.0);
+    // Kernels compiled before their first launch (--jit always) are timed without it.
+    const auto jit_totals = gpuport::emu::jit_totals();
+    text += fmt::format("# jit: {} kernel(s) compiled in {:.3f} s, {} taken from the cache\n", jit_totals.compiled,
+                        jit_totals.compile_seconds, jit_totals.reused);
     if (stats_path == "-") {
       std::fputs(text.c_str(), stderr);
       return;

@@ -1,0 +1,240 @@
+// The JIT tier (jit.h): one LLJIT per process, made when the first kernel is compiled. A kernel's
+// module starts as the lane functions' bitcode (embedded by the build), gets the lifted kernel
+// function (lift.cc), has the lane functions internalised and inlined by the O3 pipeline for the
+// host CPU, and is added to the JIT. Compiled code is shared by every prepared kernel with the
+// same content (instruction texts, branch targets, wave size): the code reads its steps through
+// the frame, so it is not tied to one PreparedKernel.
+#include "emu/jit.h"
+
+#include <bit>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "emu/interpreter.h"
+#include "emu/lift.h"
+
+// lanes_bitcode.cc as bitcode, embedded by the build (cmake/embed_bytes.cmake).
+namespace gpuport::lift {
+extern const unsigned char kEmuLanesBitcode[];
+extern const unsigned long kEmuLanesBitcodeSize;
+}  // namespace gpuport::lift
+
+namespace gpuport::emu {
+
+bool parse_jit_mode(std::string_view text, JitMode& mode) {
+  if (text == "never") mode = JitMode::never;
+  else if (text == "hot" || text == "auto") mode = JitMode::hot;
+  else if (text == "always") mode = JitMode::always;
+  else return false;
+  return true;
+}
+
+namespace {
+
+// A step the lifter did not compile, run by its handler as the interpreter runs it: 0 on to the
+// next step, 1 a fault (*pc is the step), 2 stopped (the limit reached before the step, or the
+// wave left its loop after it; *pc is the next step), 3 the step moved the program counter.
+int call_counted_step(JitFrame* f, std::uint64_t i) {
+  *f->pc = i;
+  const Step& st = f->steps[i];
+  if (!st.handler(*f->wave, st, *f->context)) return 1;
+  ++f->executed;
+  if (*f->leave) {
+    ++*f->pc;
+    return 2;
+  }
+  return *f->pc == i ? 0 : 3;
+}
+
+int call_step(JitFrame* f, std::uint64_t i) {
+  if (f->executed == f->limit) {
+    *f->pc = i;
+    return 2;
+  }
+  f->lanes += static_cast<std::uint64_t>(std::popcount(f->wave->exec()));
+  return call_counted_step(f, i);
+}
+
+struct Jit {
+  std::mutex mutex;
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+  std::unique_ptr<llvm::TargetMachine> machine;  // for the optimisation pipeline's cost model
+  std::string cpu, features;
+  std::string failure;  // why there is no JIT (once)
+  bool started = false;
+  std::map<std::string, JitEntry> by_content;
+  JitTotals totals;
+};
+
+Jit& jit() {
+  static Jit* j = new Jit;  // never destroyed: compiled code may run until the process exits
+  return *j;
+}
+
+std::string error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+// With the lock held.
+bool start(Jit& j) {
+  if (j.started) return j.lljit != nullptr;
+  j.started = true;
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    j.failure = error_text(builder.takeError());
+    return false;
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  j.cpu = builder->getCPU();
+  j.features = builder->getFeatures().getString();
+  auto machine = builder->createTargetMachine();
+  if (!machine) {
+    j.failure = error_text(machine.takeError());
+    return false;
+  }
+  j.machine = std::move(*machine);
+  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+  if (!lljit) {
+    j.failure = error_text(lljit.takeError());
+    return false;
+  }
+  j.lljit = std::move(*lljit);
+  // libm and libc for whatever the optimised code still calls (fmaf without FMA, ldexpf, ...).
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(j.lljit->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    j.failure = error_text(process.takeError());
+    j.lljit.reset();
+    return false;
+  }
+  j.lljit->getMainJITDylib().addGenerator(std::move(*process));
+  // The runtime functions the lifted code calls.
+  llvm::orc::SymbolMap runtime;
+  runtime[j.lljit->mangleAndIntern("gpuport_jit_call_step")] = {llvm::orc::ExecutorAddr::fromPtr(&call_step), llvm::JITSymbolFlags::Exported};
+  runtime[j.lljit->mangleAndIntern("gpuport_jit_call_counted_step")] = {llvm::orc::ExecutorAddr::fromPtr(&call_counted_step),
+                                                                        llvm::JITSymbolFlags::Exported};
+  if (auto e = j.lljit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
+    j.failure = error_text(std::move(e));
+    j.lljit.reset();
+    return false;
+  }
+  return true;
+}
+
+// What the compiled code depends on: the wave size and each step's instruction and target.
+std::string content_key(const PreparedKernel& k) {
+  std::string key = k.wave64 ? "w64" : "w32";
+  for (const Step& s : k.steps) {
+    key += '\n';
+    if (s.instruction) key += s.instruction->text;
+    else key += "<end>";
+    if (s.target >= 0) key += fmt::format(" ->{}", s.target);
+  }
+  return key;
+}
+
+void optimise(llvm::Module& m, llvm::TargetMachine& machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&machine);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+}
+
+}  // namespace
+
+JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  auto fail = [&](std::string why) -> JitEntry {
+    if (error) *error = std::move(why);
+    return nullptr;
+  };
+  if (!start(j)) return fail("the JIT cannot start: " + j.failure);
+  const std::string key = content_key(k);
+  if (auto it = j.by_content.find(key); it != j.by_content.end()) {
+    ++j.totals.reused;
+    return it->second;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(lift::kEmuLanesBitcode), lift::kEmuLanesBitcodeSize);
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "lanes.bc"), *context);
+  if (!module) return fail("the lane functions' bitcode does not load: " + error_text(module.takeError()));
+  llvm::Module& m = **module;
+  m.setDataLayout(j.lljit->getDataLayout());
+  m.setTargetTriple(j.lljit->getTargetTriple().str());
+  // The lane functions: private to the module, inlined, compiled for the host CPU.
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration()) continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
+    f.addFnAttr("target-cpu", j.cpu);
+    f.addFnAttr("target-features", j.features);
+  }
+  const std::string name = fmt::format("gpuport_kernel_{}", j.by_content.size());
+  std::size_t lifted = 0, called = 0;
+  try {
+    lift_kernel(k, m, name, lifted, called);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  if (llvm::Function* f = m.getFunction(name)) {
+    f->addFnAttr("target-cpu", j.cpu);
+    f->addFnAttr("target-features", j.features);
+  }
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyModule(m, &os)) return fail("the lifted IR is not valid: " + os.str());
+  // GPUPORT_JIT_DUMP=DIR: the lifted module (before optimisation) as DIR/<name>.ll, for study
+  // with opt-19 and llc-19.
+  if (const char* dump = std::getenv("GPUPORT_JIT_DUMP")) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(std::string(dump) + "/" + name + ".ll", ec);
+    if (!ec) m.print(out, nullptr);
+  }
+  optimise(m, *j.machine);
+  auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
+  if (auto e = j.lljit->addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(*module), std::move(context))))
+    return fail(error_text(std::move(e)));
+  auto symbol = j.lljit->lookup(name);
+  if (!symbol) return fail(error_text(symbol.takeError()));
+  const JitEntry entry = symbol->toPtr<JitEntry>();
+  j.by_content.emplace(key, entry);
+  ++j.totals.compiled;
+  j.totals.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return entry;
+}
+
+JitTotals jit_totals() {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  return j.totals;
+}
+
+}  // namespace gpuport::emu

@@ -1,0 +1,67 @@
+// The emulator's second tier: a prepared kernel compiled to host code. The lifter (lift.cc) turns
+// every step of the kernel into LLVM IR: the instructions whose per-lane meaning lanes.h holds
+// become lane loops that LLVM vectorizes, branches become branches, and every other step becomes
+// a call to the interpreter's own handler, so that any kernel the interpreter runs can be
+// compiled. ORC's LLJIT (jit.cc) optimises the module for the host CPU and keeps the code,
+// cached by the kernel's content. The compiled code runs on the interpreter's wave state and
+// stops where the interpreter would look up from its loop (every 32 instructions of a
+// multi-wave workgroup, every 65536, a barrier, the end), so that both tiers interleave waves
+// identically and compute the same memory, faults and counts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "emu/machine.h"
+
+namespace gpuport::emu {
+
+struct PreparedKernel;
+
+// What compiled code reads and writes: the wave's state by pointer, the step limit in, the
+// steps and lane-instructions it ran out. Every field is 8 bytes (the lifter indexes them).
+struct JitFrame {
+  Wave* wave;
+  Context* context;
+  const Step* steps;
+  std::uint32_t* v;
+  std::uint32_t* s;
+  bool* scc;
+  std::uint32_t* mode;
+  bool* leave;
+  std::size_t* pc;
+  std::uint64_t limit;     // steps to run at most
+  std::uint64_t executed;  // steps completed (a faulting step is not)
+  std::uint64_t lanes;     // lane-instructions: EXEC's population before each step run
+};
+static_assert(sizeof(JitFrame) == 12 * 8);
+
+// Runs the wave from step `pc`: 0 when it stopped (the limit, the wave left its loop: *pc is the
+// next step), 1 on a fault (*pc is the faulting step, the context's fault says what), 2 when
+// `pc` is no step of the kernel.
+using JitEntry = int (*)(JitFrame* frame, std::uint64_t pc);
+
+enum class JitMode : std::uint8_t {
+  never,   // the interpreter only
+  hot,     // a kernel is compiled once the interpreter has run it for kJitHotInstructions
+  always,  // every kernel is compiled before it first runs
+};
+constexpr std::uint64_t kJitHotInstructions = 4u << 20;  // wave-instructions
+
+// "never", "hot", "always" (also "auto" for hot); false for anything else.
+bool parse_jit_mode(std::string_view text, JitMode& mode);
+
+// The compiled code for `kernel`, compiling it if needed (once per kernel; the same code is
+// reused for any kernel with the same instructions and wave size). Null when it cannot be
+// compiled; `error` (if given) says why. Thread-safe.
+JitEntry jit_compile(const PreparedKernel& kernel, std::string* error = nullptr);
+
+// Seconds spent compiling in this process, and kernels compiled / taken from the cache.
+struct JitTotals {
+  double compile_seconds = 0;
+  std::uint64_t compiled = 0, reused = 0;
+};
+JitTotals jit_totals();
+
+}  // namespace gpuport::emu

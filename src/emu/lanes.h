@@ -1,0 +1,249 @@
+// The meaning of one lane of the VALU instructions the emulator's two tiers share, written once:
+// the interpreter (semantics_vector.cc) runs these functions in its lane loops, and the build
+// compiles them with clang-19 to bitcode (lanes_bitcode.cc) that the JIT's lifter (lift.cc) calls
+// and inlines. They read no wave state: sources in, result out. Which instruction binds to which
+// function is the interpreter's resolve table; the lifter asks it (lift_forms.h).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace gpuport::emu::lanes {
+
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+[[gnu::always_inline]] inline u32 bits_of(float f) { return std::bit_cast<u32>(f); }
+
+// ---- integer: x, y, z are the sources as printed --------------------------------------------------
+#define GPUPORT_LANE_INT_OPS(X) X(mov) X(not_) X(bfrev) X(clz) X(ctz) X(cls) X(add_nc) X(sub_nc) X(subrev_nc) X(and_) \
+  X(or_) X(xor_) X(xnor) X(lshlrev) X(lshrrev) X(ashrrev) X(min_i32) X(max_i32) X(min_u32) X(max_u32) X(mul_u32_u24) \
+  X(mul_i32_i24) X(mul_hi_u32_u24) X(mul_hi_i32_i24) X(mul_lo_u32) X(mul_hi_u32) X(mul_hi_i32) X(bcnt) X(mbcnt_lo) \
+  X(mbcnt_hi) X(add3) X(xad) X(lshl_add) X(add_lshl) X(lshl_or) X(and_or) X(or3) X(xor3) X(alignbit) X(alignbyte) \
+  X(bfi) X(bfe_u32) X(bfe_i32) X(perm) X(mad_u32_u24) X(mad_i32_i24) X(min3_i32) X(max3_i32) X(med3_i32) X(min3_u32) \
+  X(max3_u32) X(med3_u32) X(minmax_i32) X(maxmin_i32) X(minmax_u32) X(maxmin_u32) X(bfm) X(sad_u32) X(movrels) \
+  X(add_nc_i32) X(sub_nc_i32) X(cvt_off_f32_i4)
+
+enum class I : std::uint8_t {
+#define GPUPORT_LANE_ENUM(n) n,
+  GPUPORT_LANE_INT_OPS(GPUPORT_LANE_ENUM)
+#undef GPUPORT_LANE_ENUM
+};
+
+// One lane of an integer VALU operation: x, y, z are the sources as printed (absent ones 0).
+template <I Op>
+[[gnu::always_inline]] inline u32 int_op(u32 x, u32 y, u32 z, u32 lane, bool clamp) {
+  (void)y, (void)z, (void)lane, (void)clamp;
+  u32 r = 0;
+  switch (Op) {
+    case I::mov: r = x; break;
+    case I::not_: r = ~x; break;
+    case I::bfrev: r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); break;
+    case I::clz: r = x == 0 ? ~0u : u32(std::countl_zero(x)); break;
+    case I::ctz: r = x == 0 ? ~0u : u32(std::countr_zero(x)); break;
+    case I::cls: { const u32 t = (x >> 31) ? ~x : x; r = (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(t)); break; }
+    case I::add_nc: { const u64 t = u64(x) + y; r = (clamp && (t >> 32)) ? ~0u : u32(t); break; }
+    case I::sub_nc: { const u32 yy = y; r = (clamp && yy > x) ? 0 : x - yy; break; }
+    case I::subrev_nc: { const u32 yy = y; r = (clamp && x > yy) ? 0 : yy - x; break; }
+    case I::and_: r = x & y; break;
+    case I::or_: r = x | y; break;
+    case I::xor_: r = x ^ y; break;
+    case I::xnor: r = ~(x ^ y); break;
+    case I::lshlrev: r = y << (x & 31); break;
+    case I::lshrrev: r = y >> (x & 31); break;
+    case I::ashrrev: r = u32(i32(y) >> (x & 31)); break;
+    case I::min_i32: r = u32(std::min(i32(x), i32(y))); break;
+    case I::max_i32: r = u32(std::max(i32(x), i32(y))); break;
+    case I::min_u32: r = std::min(x, y); break;
+    case I::max_u32: r = std::max(x, y); break;
+    case I::mul_u32_u24: r = (x & 0xffffff) * (y & 0xffffff); break;
+    case I::mul_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)); break;
+    case I::mul_hi_u32_u24: r = u32((u64(x & 0xffffff) * (y & 0xffffff)) >> 32); break;
+    case I::mul_hi_i32_i24: r = u32(u64(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8)) >> 32); break;
+    case I::mul_lo_u32: r = x * y; break;
+    case I::mul_hi_u32: r = u32((u64(x) * y) >> 32); break;
+    case I::mul_hi_i32: r = u32(u64(i64(i32(x)) * i32(y)) >> 32); break;
+    case I::bcnt: r = u32(std::popcount(x)) + y; break;
+    case I::mbcnt_lo: r = u32(std::popcount(x & ((lane >= 32) ? ~0u : ((1u << lane) - 1)))) + y; break;
+    case I::mbcnt_hi: r = u32(std::popcount(x & (lane <= 32 ? 0u : lane >= 64 ? ~0u : ((1u << (lane - 32)) - 1)))) + y; break;
+    case I::add3: r = x + y + z; break;
+    case I::xad: r = (x ^ y) + z; break;
+    case I::lshl_add: r = (x << (y & 31)) + z; break;
+    case I::add_lshl: r = (x + y) << (z & 31); break;
+    case I::lshl_or: r = (x << (y & 31)) | z; break;
+    case I::and_or: r = (x & y) | z; break;
+    case I::or3: r = x | y | z; break;
+    case I::xor3: r = x ^ y ^ z; break;
+    case I::alignbit: r = u32(((u64(x) << 32) | y) >> (z & 31)); break;
+    case I::alignbyte: r = u32(((u64(x) << 32) | y) >> (8 * (z & 3))); break;
+    case I::bfi: { const u32 m = x; r = (m & y) | (~m & z); break; }
+    case I::bfe_u32: { const u32 off = y & 31, width = z & 31; r = width == 0 ? 0 : (x >> off) & ((1u << width) - 1); break; }
+    case I::bfe_i32: {
+      const u32 off = y & 31, width = z & 31;
+      r = width == 0 ? 0 : u32(i32(((x >> off) & ((1u << width) - 1)) << (32 - width)) >> (32 - width));
+      break;
+    }
+    case I::perm: {
+      const u64 bytes = (u64(x) << 32) | y;
+      const u32 sel = z;
+      r = 0;
+      for (int i = 0; i < 4; ++i) {
+        const u32 sb = (sel >> (8 * i)) & 0xff;
+        u32 byte;
+        if (sb <= 7) byte = u32(bytes >> (8 * sb)) & 0xff;
+        else if (sb <= 11) {  // sign of a 16-bit half: bytes 1, 3, 5, 7
+          const u32 which = 2 * (sb - 8) + 1;
+          byte = ((bytes >> (8 * which + 7)) & 1) ? 0xff : 0;
+        } else if (sb == 12) byte = 0;
+        else byte = 0xff;
+        r |= byte << (8 * i);
+      }
+      break;
+    }
+    case I::mad_u32_u24: r = (x & 0xffffff) * (y & 0xffffff) + z; break;
+    case I::mad_i32_i24: r = u32(i64(i32(x << 8) >> 8) * i64(i32(y << 8) >> 8) + i32(z)); break;
+    case I::min3_i32: r = u32(std::min({i32(x), i32(y), i32(z)})); break;
+    case I::max3_i32: r = u32(std::max({i32(x), i32(y), i32(z)})); break;
+    case I::med3_i32: { const i32 p = i32(x), q = i32(y), t = i32(z); r = u32(std::max(std::min(p, q), std::min(std::max(p, q), t))); break; }
+    case I::min3_u32: r = std::min({x, y, z}); break;
+    case I::max3_u32: r = std::max({x, y, z}); break;
+    case I::med3_u32: { const u32 q = y, t = z; r = std::max(std::min(x, q), std::min(std::max(x, q), t)); break; }
+    case I::minmax_i32: r = u32(std::max(std::min(i32(x), i32(y)), i32(z))); break;
+    case I::maxmin_i32: r = u32(std::min(std::max(i32(x), i32(y)), i32(z))); break;
+    case I::minmax_u32: r = std::max(std::min(x, y), z); break;
+    case I::maxmin_u32: r = std::min(std::max(x, y), z); break;
+    case I::bfm: r = ((x & 31) == 0 ? 0u : ((1u << (x & 31)) - 1)) << (y & 31); break;
+    case I::sad_u32: { const u32 q = y; r = (x > q ? x - q : q - x) + z; break; }
+    case I::movrels: r = x; break;
+    case I::add_nc_i32: {  // clamp saturates to the signed range
+      const i64 t = i64(i32(x)) + i32(y);
+      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
+      break;
+    }
+    case I::sub_nc_i32: {
+      const i64 t = i64(i32(x)) - i32(y);
+      r = clamp ? u32(i32(std::clamp<i64>(t, std::numeric_limits<i32>::min(), std::numeric_limits<i32>::max()))) : u32(t);
+      break;
+    }
+    case I::cvt_off_f32_i4: r = bits_of(static_cast<float>(i32(x << 28) >> 28) * 0.0625f); break;  // a 4-bit signed sixteenth
+  }
+  return r;
+}
+
+template <I Op>
+constexpr int int_sources() {
+  switch (Op) {
+    case I::mov: case I::not_: case I::bfrev: case I::clz: case I::ctz: case I::cls: case I::movrels: case I::cvt_off_f32_i4: return 1;
+    case I::add3: case I::xad: case I::lshl_add: case I::add_lshl: case I::lshl_or: case I::and_or: case I::or3: case I::xor3:
+    case I::alignbit: case I::alignbyte: case I::bfi: case I::bfe_u32: case I::bfe_i32: case I::perm: case I::mad_u32_u24:
+    case I::mad_i32_i24: case I::min3_i32: case I::max3_i32: case I::med3_i32: case I::min3_u32: case I::max3_u32: case I::med3_u32:
+    case I::minmax_i32: case I::maxmin_i32: case I::minmax_u32: case I::maxmin_u32: case I::sad_u32: return 3;
+    default: return 2;
+  }
+}
+
+
+// int_sources<Op>() for an operation known only when the program runs (the lifter).
+inline int int_source_count(I op) {
+  switch (op) {
+#define GPUPORT_LANE_SOURCES(n) \
+  case I::n: return int_sources<I::n>();
+    GPUPORT_LANE_INT_OPS(GPUPORT_LANE_SOURCES)
+#undef GPUPORT_LANE_SOURCES
+  }
+  return 2;
+}
+
+// The operation's name as lanes_bitcode.cc spells it (gpuport_lane_int_<name>).
+inline const char* int_op_name(I op) {
+  switch (op) {
+#define GPUPORT_LANE_NAME(n) \
+  case I::n: return #n;
+    GPUPORT_LANE_INT_OPS(GPUPORT_LANE_NAME)
+#undef GPUPORT_LANE_NAME
+  }
+  return "";
+}
+
+// ---- f32 binary operations (VOP2/VOP3), in the default float mode -------------------------------
+enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
+#define GPUPORT_LANE_F2_OPS(X) X(add) X(sub) X(subrev) X(mul) X(min) X(max) X(mul_legacy)
+
+// IEEE-mode min/max: a quiet NaN operand yields the other operand.
+[[gnu::always_inline]] inline float fmin32(float a, float b) { return std::fmin(a, b); }
+[[gnu::always_inline]] inline float fmax32(float a, float b) { return std::fmax(a, b); }
+
+inline const char* f2_op_name(F2 op) {
+  switch (op) {
+#define GPUPORT_LANE_NAME(n) \
+  case F2::n: return #n;
+    GPUPORT_LANE_F2_OPS(GPUPORT_LANE_NAME)
+#undef GPUPORT_LANE_NAME
+    case F2::ldexp: break;
+  }
+  return "";
+}
+
+template <F2 Op>
+[[gnu::always_inline]] inline float f2_op(float x, float y) {
+  switch (Op) {
+    case F2::add: return x + y;
+    case F2::sub: return x - y;
+    case F2::subrev: return y - x;
+    case F2::mul: return x * y;
+    case F2::mul_legacy: return (x == 0.0f || y == 0.0f) ? 0.0f : x * y;
+    case F2::min: return fmin32(x, y);
+    case F2::max: return fmax32(x, y);
+    case F2::ldexp: break;  // an integer second source: ldexp_f32 below
+  }
+  return 0;
+}
+[[gnu::always_inline]] inline float ldexp_f32(float x, u32 e) {
+  return std::ldexp(x, static_cast<int>(std::clamp<i64>(static_cast<i32>(e), -1000, 1000)));
+}
+
+// ---- compares (VOPC) -----------------------------------------------------------------------------
+// Conditions as numbered in the ISA's opcode order: F LT EQ LE GT LG/NE GE O U NGE NLG NGT NLE NEQ NLT T.
+[[gnu::always_inline]] inline bool compare_float(double x, double y, u32 cond) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  switch (cond) {
+    case 0: return false;
+    case 1: return x < y;
+    case 2: return x == y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    case 5: return x < y || x > y;  // lg
+    case 6: return x >= y;
+    case 7: return !unordered;      // o
+    case 8: return unordered;       // u
+    case 9: return !(x >= y);
+    case 10: return !(x < y || x > y);
+    case 11: return !(x > y);
+    case 12: return !(x <= y);
+    case 13: return !(x == y);
+    case 14: return !(x < y);
+    default: return true;
+  }
+}
+template <typename T>
+[[gnu::always_inline]] inline bool compare_int(T x, T y, u32 cond) {
+  switch (cond) {
+    case 0: return false;
+    case 1: return x < y;
+    case 2: return x == y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    case 5: return x != y;
+    case 6: return x >= y;
+    default: return true;
+  }
+}
+
+}  // namespace gpuport::emu::lanes

@@ -1,0 +1,25 @@
+// lanes.h as the lifter calls it: one extern "C" function per lane operation, compiled by
+// clang-19 to LLVM bitcode when gpuport is built (src/CMakeLists.txt) and embedded in the
+// emulator. The lifter (lift.cc) links the functions it calls into each kernel's module, where
+// they are inlined into the lane loops. Names: gpuport_lane_<family>_<operation>.
+#include "emu/lanes.h"
+
+using namespace gpuport::emu::lanes;
+
+extern "C" {
+
+#define GPUPORT_INT_WRAPPER(n) \
+  u32 gpuport_lane_int_##n(u32 x, u32 y, u32 z, u32 lane) { return int_op<I::n>(x, y, z, lane, false); }
+GPUPORT_LANE_INT_OPS(GPUPORT_INT_WRAPPER)
+
+#define GPUPORT_F2_WRAPPER(n) \
+  float gpuport_lane_f32_##n(float x, float y) { return f2_op<F2::n>(x, y); }
+GPUPORT_LANE_F2_OPS(GPUPORT_F2_WRAPPER)
+
+float gpuport_lane_fma_f32(float a, float b, float c) { return std::fma(a, b, c); }
+
+bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float(x, y, cond); }
+bool gpuport_lane_compare_i32(u32 x, u32 y, u32 cond) { return compare_int<i32>(static_cast<i32>(x), static_cast<i32>(y), cond); }
+bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(x, y, cond); }
+
+}  // extern "C"

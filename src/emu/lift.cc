@@ -1,0 +1,436 @@
+// gfx1100 -> LLVM IR (lift.h). The function built here, for a kernel of N steps and waves of W
+// lanes:
+//
+//   entry:     frame fields loaded; the counters executed (n) and lanes start at 0
+//   dispatch:  switch on the step to run -> step_i (anything else: return 2)
+//   step_i:    n == limit? -> *pc = i, return 0
+//              lanes += popcount(EXEC)
+//              the step: lifted (lane loop, branch, nothing) or its handler called
+//              n += 1, on to step_i+1 (or the branch target)
+//
+// A called handler may fault (return 1 with *pc = i), leave the wave's loop (a barrier, the end:
+// *pc = i + 1, return 0) or move the program counter (calls and jumps by address: dispatch
+// again). A lane loop reads its sources per lane from the VGPR columns (v[reg * W + lane]) or
+// one value for all lanes, applies the abs/neg masks as the interpreter's Lanes32 does, calls
+// the lane function and keeps the old value in lanes outside EXEC.
+#include "emu/lift.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include "emu/interpreter.h"
+#include "emu/lanes.h"
+#include "emu/lift_forms.h"
+
+namespace gpuport::emu {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+// Frame field indexes (JitFrame's order).
+enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_limit, f_executed, f_lanes };
+
+bool readable_source(const Operand& o) {
+  switch (o.kind) {
+    case Operand::Kind::none:
+    case Operand::Kind::vgpr:
+    case Operand::Kind::int_const:
+    case Operand::Kind::literal:
+    case Operand::Kind::float_const: return true;
+    case Operand::Kind::sgpr: return o.reg < 128;
+    default: return false;
+  }
+}
+
+class Lifter {
+ public:
+  Lifter(const PreparedKernel& k, llvm::Module& m, const std::string& name)
+      : k_(k), m_(m), ctx_(m.getContext()), b_(ctx_), wave_(k.wave64 ? 64 : 32) {
+    i1_ = b_.getInt1Ty();
+    i8_ = b_.getInt8Ty();
+    i32_ = b_.getInt32Ty();
+    i64_ = b_.getInt64Ty();
+    ptr_ = b_.getPtrTy();
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
+    f_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m_);
+  }
+
+  void run(std::size_t& lifted, std::size_t& called) {
+    const std::size_t n = k_.steps.size();
+    auto* entry = BasicBlock::Create(ctx_, "entry", f_);
+    dispatch_ = BasicBlock::Create(ctx_, "dispatch", f_);
+    exit_ = BasicBlock::Create(ctx_, "exit", f_);
+    for (std::size_t i = 0; i < n; ++i) steps_.push_back(BasicBlock::Create(ctx_, "step" + std::to_string(i), f_));
+    // entry
+    b_.SetInsertPoint(entry);
+    frame_ = f_->getArg(0);
+    target_ = b_.CreateAlloca(i64_);
+    code_ = b_.CreateAlloca(i32_);
+    b_.CreateStore(b_.getInt64(0), field(f_executed));
+    b_.CreateStore(b_.getInt64(0), field(f_lanes));
+    b_.CreateStore(f_->getArg(1), target_);
+    b_.CreateBr(dispatch_);
+    // dispatch
+    b_.SetInsertPoint(dispatch_);
+    auto* outside = BasicBlock::Create(ctx_, "outside", f_);
+    auto* sw = b_.CreateSwitch(b_.CreateLoad(i64_, target_), outside, static_cast<unsigned>(n));
+    for (std::size_t i = 0; i < n; ++i) sw->addCase(b_.getInt64(i), steps_[i]);
+    b_.SetInsertPoint(outside);
+    b_.CreateStore(b_.CreateLoad(i64_, target_), b_.CreateLoad(ptr_, field(f_pc)));
+    leave_with(2);
+    b_.SetInsertPoint(exit_);
+    b_.CreateRet(b_.CreateLoad(i32_, code_));
+    // What a called step returned other than 0: 1 fault, 2 stopped (the limit or the wave left
+    // its loop; *pc is the next step), 3 it moved the program counter (dispatch at *pc + 1).
+    called_exit_ = BasicBlock::Create(ctx_, "called.exit", f_);
+    b_.SetInsertPoint(called_exit_);
+    called_codes_ = b_.CreatePHI(i32_, 16);
+    auto* jumped = BasicBlock::Create(ctx_, "called.jumped", f_);
+    auto* leave = BasicBlock::Create(ctx_, "called.leave", f_);
+    b_.CreateCondBr(b_.CreateICmpEQ(called_codes_, b_.getInt32(3)), jumped, leave);
+    b_.SetInsertPoint(leave);
+    b_.CreateRet(b_.CreateSelect(b_.CreateICmpEQ(called_codes_, b_.getInt32(1)), b_.getInt32(1), b_.getInt32(0)));
+    b_.SetInsertPoint(jumped);
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, b_.CreateLoad(ptr_, field(f_pc))), b_.getInt64(1)), target_);
+    b_.CreateBr(dispatch_);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (lift_step(i)) ++lifted;
+      else ++called;
+    }
+  }
+
+ private:
+  Value* field(int f) { return b_.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f)); }
+  // A frame field, loaded once per step at the top of the step's first block. The loads are
+  // volatile so that no value lives across steps: a function of thousands of steps with a dozen
+  // values live through all of them costs the register allocator minutes.
+  Value* F(int f) {
+    if (!loaded_[f]) {
+      llvm::IRBuilder<> top(step_entry_, step_entry_->getFirstInsertionPt());
+      Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
+      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p, /*isVolatile=*/true);
+    }
+    return loaded_[f];
+  }
+  void leave_with(int code) {
+    b_.CreateStore(b_.getInt32(code), code_);
+    b_.CreateBr(exit_);
+  }
+  BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, f_); }
+  BasicBlock* next_block(std::size_t i) {
+    if (i + 1 < steps_.size()) return steps_[i + 1];
+    // Past the last step (the sentinel never falls through): dispatch reports it.
+    auto* past = block("past");
+    llvm::IRBuilder<> b(past);
+    b.CreateStore(b.getInt64(i + 1), target_);
+    b.CreateBr(dispatch_);
+    return past;
+  }
+  void count_step() { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_executed)), b_.getInt64(1)), field(f_executed)); }
+
+  Value* sgpr(unsigned reg) { return b_.CreateConstInBoundsGEP1_64(i32_, F(f_s), reg); }
+  Value* exec() {
+    Value* lo = b_.CreateLoad(i32_, sgpr(encoding::exec_lo));
+    if (wave_ == 32) return b_.CreateZExt(lo, i64_);
+    Value* hi = b_.CreateLoad(i32_, sgpr(encoding::exec_hi));
+    return b_.CreateOr(b_.CreateZExt(lo, i64_), b_.CreateShl(b_.CreateZExt(hi, i64_), 32));
+  }
+  Value* mask_at(unsigned reg) {  // read_mask of an SGPR (pair in wave64)
+    Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, sgpr(reg)), i64_);
+    if (wave_ == 32) return lo;
+    Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, sgpr((reg + 1) & 127)), i64_);
+    return b_.CreateOr(lo, b_.CreateShl(hi, 32));
+  }
+  void store_mask(unsigned reg, Value* mask) {  // write_mask (write_scalar / write_scalar64)
+    if (reg == encoding::null) return;
+    b_.CreateStore(b_.CreateTrunc(mask, i32_), sgpr(reg));
+    if (wave_ == 64) b_.CreateStore(b_.CreateTrunc(b_.CreateLShr(mask, 32), i32_), sgpr((reg + 1) & 127));
+  }
+
+  // The float mode the lifted float code assumes: f32 rounds to nearest even, keeps denormals.
+  Value* default_f32_mode() {
+    Value* mode = b_.CreateLoad(i32_, F(f_mode));
+    return b_.CreateICmpEQ(b_.CreateAnd(mode, b_.getInt32(0x33)), b_.getInt32(0x30));
+  }
+
+  // One 32-bit source, before the loop: a VGPR column pointer or one value for every lane.
+  struct Source {
+    Value* column = nullptr;  // &v[reg * W]
+    Value* value = nullptr;   // the same for every lane
+    std::uint32_t and_mask = ~0u, xor_mask = 0;
+  };
+  Source source(const Operand& o) {
+    Source s;
+    if (o.kind == Operand::Kind::vgpr) s.column = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg) * wave_);
+    else if (o.kind == Operand::Kind::none) s.value = b_.getInt32(0);
+    else if (o.kind == Operand::Kind::float_const) s.value = b_.getInt32(std::bit_cast<std::uint32_t>(static_cast<float>(o.fvalue)));
+    else if (o.kind == Operand::Kind::sgpr) s.value = o.reg == encoding::null ? (Value*)b_.getInt32(0) : b_.CreateLoad(i32_, sgpr(o.reg));
+    else s.value = b_.getInt32(static_cast<std::uint32_t>(o.value));
+    s.and_mask = o.abs ? 0x7fffffffu : ~0u;
+    s.xor_mask = o.neg ? 0x80000000u : 0u;
+    return s;
+  }
+  Value* read(const Source& s, Value* lane) {
+    Value* x = s.column ? b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, s.column, lane)) : s.value;
+    if (s.and_mask != ~0u) x = b_.CreateAnd(x, b_.getInt32(s.and_mask));
+    if (s.xor_mask) x = b_.CreateXor(x, b_.getInt32(s.xor_mask));
+    return x;
+  }
+  Value* as_float(Value* x) { return b_.CreateBitCast(x, b_.getFloatTy()); }
+  Value* as_int(Value* x) { return b_.CreateBitCast(x, i32_); }
+  llvm::Function* lane_function(const std::string& name) {
+    llvm::Function* f = m_.getFunction(name);
+    if (!f) throw std::runtime_error("the lane function " + name + " is missing from the bitcode");
+    return f;
+  }
+
+  // A loop over the lanes of the wave: body(lane, active) -> the value to store (or null), with
+  // `mask` accumulated from body's bit (for compares). Returns the accumulated mask.
+  template <typename Body>
+  Value* lane_loop(Value* exec, Body&& body) {
+    BasicBlock* before = b_.GetInsertBlock();
+    auto* loop = block("lanes");
+    auto* after = block("lanes.end");
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    auto* lane = b_.CreatePHI(i32_, 2);
+    auto* mask = b_.CreatePHI(i64_, 2);
+    lane->addIncoming(b_.getInt32(0), before);
+    mask->addIncoming(b_.getInt64(0), before);
+    Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
+    Value* bit = body(lane, active);
+    Value* next_mask = mask;
+    if (bit) next_mask = b_.CreateOr(mask, b_.CreateShl(b_.CreateZExt(b_.CreateAnd(bit, active), i64_), b_.CreateZExt(lane, i64_)));
+    Value* next = b_.CreateAdd(lane, b_.getInt32(1));
+    lane->addIncoming(next, b_.GetInsertBlock());
+    mask->addIncoming(next_mask, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(wave_)), loop, after);
+    b_.SetInsertPoint(after);
+    auto* result = b_.CreatePHI(i64_, 1);
+    result->addIncoming(next_mask, loop);
+    return result;
+  }
+  // Stores `value` into lane `lane` of VGPR `reg` where active (the old value elsewhere).
+  void store_lane(unsigned reg, Value* lane, Value* active, Value* value) {
+    Value* p = b_.CreateInBoundsGEP(i32_, b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(reg) * wave_), lane);
+    b_.CreateStore(b_.CreateSelect(active, value, b_.CreateLoad(i32_, p)), p);
+  }
+
+  // Emits the VALU step's lane loop, or returns false (the handler is called instead). Called
+  // with the insertion point in the step's block; leaves it where the step is complete.
+  bool lift_vector(const Step& s, const LiftForm& form, Value* exec) {
+    using K = LiftForm::Kind;
+    if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod) return false;
+    for (std::size_t i = 1; i < s.ops.size(); ++i)
+      if (!readable_source(s.ops[i])) return false;
+    const Operand none;
+    auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
+    switch (form.kind) {
+      case K::int_op: {
+        const auto op = static_cast<lanes::I>(form.op);
+        if (at(0).kind != Operand::Kind::vgpr) return false;
+        const int count = lanes::int_source_count(op);
+        const Source x = source(at(1)), y = source(count >= 2 ? at(2) : none), z = source(count >= 3 ? at(3) : none);
+        llvm::Function* fn = lane_function(std::string("gpuport_lane_int_") + lanes::int_op_name(op));
+        lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+          store_lane(at(0).reg, lane, active, b_.CreateCall(fn, {read(x, lane), read(y, lane), read(z, lane), lane}));
+          return nullptr;
+        });
+        return true;
+      }
+      case K::f32_binary:
+      case K::fma_f32:
+      case K::compare:
+      case K::cndmask: break;
+      default: return false;
+    }
+    if (form.kind == K::cndmask) {
+      if (at(0).kind != Operand::Kind::vgpr) return false;
+      Value* mask;
+      if (s.ops.size() >= 4) {
+        if (at(3).kind != Operand::Kind::sgpr || at(3).reg >= 126) return false;
+        mask = mask_at(at(3).reg);
+      } else {
+        mask = mask_at(encoding::vcc_lo);
+      }
+      const Source a = source(at(1)), bsrc = source(at(2));
+      lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        Value* take_b = b_.CreateTrunc(b_.CreateLShr(mask, b_.CreateZExt(lane, i64_)), i1_);
+        store_lane(at(0).reg, lane, active, b_.CreateSelect(take_b, read(bsrc, lane), read(a, lane)));
+        return nullptr;
+      });
+      return true;
+    }
+    if (form.kind == K::compare) {
+      const std::uint32_t type = s.param2;
+      const char* fn_name = type == compare_type::f32 ? "gpuport_lane_compare_f32"
+                            : type == compare_type::i32 ? "gpuport_lane_compare_i32"
+                            : type == compare_type::u32 ? "gpuport_lane_compare_u32"
+                                                        : nullptr;
+      if (!fn_name) return false;
+      const std::size_t first = form.writes_exec ? 0 : 1;
+      if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
+      llvm::Function* fn = lane_function(fn_name);
+      const bool is_float = type == compare_type::f32;
+      return guarded(is_float, [&] {
+        const Source a = source(at(first)), bsrc = source(at(first + 1));
+        Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+          Value* x = read(a, lane);
+          Value* y = read(bsrc, lane);
+          if (is_float) x = as_float(x), y = as_float(y);
+          Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
+          return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
+        });
+        if (form.writes_exec) {
+          b_.CreateStore(b_.CreateTrunc(mask, i32_), sgpr(encoding::exec_lo));
+          b_.CreateStore(wave_ == 64 ? b_.CreateTrunc(b_.CreateLShr(mask, 32), i32_) : (Value*)b_.getInt32(0), sgpr(encoding::exec_hi));
+        } else {
+          store_mask(at(0).reg, mask);
+        }
+      });
+    }
+    if (at(0).kind != Operand::Kind::vgpr) return false;
+    if (form.kind == K::f32_binary) {
+      llvm::Function* fn = lane_function(std::string("gpuport_lane_f32_") + lanes::f2_op_name(static_cast<lanes::F2>(form.op)));
+      return guarded(true, [&] {
+        const Source a = source(at(1)), bsrc = source(at(2));
+        lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+          store_lane(at(0).reg, lane, active, as_int(b_.CreateCall(fn, {as_float(read(a, lane)), as_float(read(bsrc, lane))})));
+          return nullptr;
+        });
+      });
+    }
+    // fma forms: 0 fma d, a, b, c; 1 fmac d, a, b (c = d); 2 fmamk d, a, K, b; 3 fmaak d, a, b, K.
+    llvm::Function* fn = lane_function("gpuport_lane_fma_f32");
+    return guarded(true, [&] {
+      const Source a = source(at(1)), bsrc = source(at(2)), c = source(form.op == 1 ? at(0) : at(3));
+      lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        Value* r = b_.CreateCall(fn, {as_float(read(a, lane)), as_float(read(bsrc, lane)), as_float(read(c, lane))});
+        store_lane(at(0).reg, lane, active, as_int(r));
+        return nullptr;
+      });
+    });
+  }
+
+  // Emits body() behind the default-float-mode check when `is_float` (the handler runs
+  // otherwise); the insertion point ends in a block after both. Returns true (lifted).
+  template <typename Body>
+  bool guarded(bool is_float, Body&& body) {
+    if (!is_float) {
+      body();
+      return true;
+    }
+    auto* lifted = block("lifted");
+    auto* slow = block("handler");
+    auto* join = block("join");
+    b_.CreateCondBr(default_f32_mode(), lifted, slow);
+    b_.SetInsertPoint(lifted);
+    body();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(slow);
+    slow_paths_.push_back({slow, join});
+    b_.SetInsertPoint(join);
+    return true;
+  }
+
+  // The step's handler, called through jit_call_step (jit.h), which also checks the limit and
+  // counts: a few instructions per step here, whatever the handler does.
+  void call_handler(std::size_t i) {
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
+    llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_call_step", type);
+    Value* r = b_.CreateCall(callee, {frame_, b_.getInt64(i)});
+    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
+    called_codes_->addIncoming(r, b_.GetInsertBlock());
+  }
+  bool lift_step(std::size_t i) {
+    const Step& s = k_.steps[i];
+    b_.SetInsertPoint(steps_[i]);
+    step_entry_ = steps_[i];
+    for (auto& l : loaded_) l = nullptr;
+    LiftForm form = scalar_lift_form(s.handler);
+    if (form.kind == LiftForm::Kind::none) form = vector_lift_form(s.handler);
+    if (form.kind == LiftForm::Kind::none) {
+      call_handler(i);
+      return false;
+    }
+    // The limit: stop before the step.
+    auto* stop = block("stop");
+    auto* run = block("run");
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop, run);
+    b_.SetInsertPoint(stop);
+    b_.CreateStore(b_.getInt64(i), F(f_pc));
+    leave_with(0);
+    b_.SetInsertPoint(run);
+    Value* e = exec();
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_lanes)), b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, e)), field(f_lanes));
+
+    if (form.kind == LiftForm::Kind::nop) {
+      count_step();
+      b_.CreateBr(next_block(i));
+      return true;
+    }
+    if (form.kind == LiftForm::Kind::branch && s.target >= 0 && static_cast<std::size_t>(s.target) < steps_.size()) {
+      Value* take = nullptr;
+      switch (form.op) {
+        case 0: take = b_.getTrue(); break;
+        case 1: take = b_.CreateICmpNE(b_.CreateLoad(i8_, F(f_scc)), b_.getInt8(0)); break;
+        case 2: take = b_.CreateICmpEQ(b_.CreateLoad(i8_, F(f_scc)), b_.getInt8(0)); break;
+        case 3: take = b_.CreateICmpEQ(mask_at(encoding::vcc_lo), b_.getInt64(0)); break;
+        case 4: take = b_.CreateICmpNE(mask_at(encoding::vcc_lo), b_.getInt64(0)); break;
+        case 5: take = b_.CreateICmpEQ(e, b_.getInt64(0)); break;
+        case 6: take = b_.CreateICmpNE(e, b_.getInt64(0)); break;
+      }
+      count_step();
+      b_.CreateCondBr(take, steps_[static_cast<std::size_t>(s.target)], next_block(i));
+      return true;
+    }
+    slow_paths_.clear();
+    if (lift_vector(s, form, e)) {
+      count_step();
+      b_.CreateBr(next_block(i));
+      // The handler where the float mode is not the default one.
+      for (auto [slow, join] : slow_paths_) {
+        (void)join;
+        b_.SetInsertPoint(slow);
+        call_handler_counted(i);
+      }
+      return true;
+    }
+    call_handler_counted(i);
+    return false;
+  }
+
+  // The handler of a step whose limit check and lane count are done (a lifted step's fallback).
+  void call_handler_counted(std::size_t i) {
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
+    llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_call_counted_step", type);
+    Value* r = b_.CreateCall(callee, {frame_, b_.getInt64(i)});
+    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
+    called_codes_->addIncoming(r, b_.GetInsertBlock());
+  }
+
+  const PreparedKernel& k_;
+  llvm::Module& m_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  const unsigned wave_;
+  llvm::Type *i1_, *i8_, *i32_, *i64_, *ptr_;
+  llvm::Function* f_;
+  Value* frame_ = nullptr;
+  Value *target_ = nullptr, *code_ = nullptr;
+  Value* loaded_[f_lanes + 1] = {};
+  BasicBlock* step_entry_ = nullptr;
+  BasicBlock *dispatch_ = nullptr, *exit_ = nullptr, *called_exit_ = nullptr;
+  llvm::PHINode* called_codes_ = nullptr;
+  std::vector<BasicBlock*> steps_;
+  std::vector<std::pair<BasicBlock*, BasicBlock*>> slow_paths_;
+};
+
+}  // namespace
+
+void lift_kernel(const PreparedKernel& kernel, llvm::Module& module, const std::string& name, std::size_t& lifted, std::size_t& called) {
+  Lifter(kernel, module, name).run(lifted, called);
+}
+
+}  // namespace gpuport::emu

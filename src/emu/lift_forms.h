@@ -1,0 +1,37 @@
+// What the lifter (lift.cc) learns from the interpreter's binding of a prepared step: the family
+// and operation whose per-lane meaning (lanes.h) it may compile in place of a call to the step's
+// handler. The semantic families answer from the handler they bound, so the mnemonic -> meaning
+// table stays the one in each semantics_*.cc file. Kind::none: the lifter calls the handler.
+#pragma once
+
+#include <cstdint>
+
+#include "emu/machine.h"
+
+namespace gpuport::emu {
+
+struct LiftForm {
+  enum class Kind : std::uint8_t {
+    none,
+    nop,         // s_waitcnt, s_nop, s_delay_alu, s_clause: nothing in a functional model
+    branch,      // op: 0 always, 1 scc, 2 !scc, 3 vccz, 4 vccnz, 5 execz, 6 execnz
+    int_op,      // op: lanes::I (vop_int)
+    f32_binary,  // op: lanes::F2 other than ldexp (vop2_f32)
+    fma_f32,     // op: the fma form 0..3 (fma, fmac, fmamk, fmaak)
+    compare,     // v_cmp / v_cmpx (not class): the step's param is the condition, param2 the type
+    cndmask,     // v_cndmask_b32
+  };
+  Kind kind = Kind::none;
+  std::uint32_t op = 0;
+  bool writes_exec = false;  // v_cmpx
+};
+
+LiftForm scalar_lift_form(Handler h);  // semantics_scalar.cc
+LiftForm vector_lift_form(Handler h);  // semantics_vector.cc
+
+// The compare types of Step::param2 (semantics_vector.cc's order).
+namespace compare_type {
+constexpr std::uint32_t f16 = 0, f32 = 1, f64 = 2, i16 = 3, i32 = 4, i64 = 5, u16 = 6, u32 = 7, u64 = 8;
+}
+
+}  // namespace gpuport::emu
