@@ -30,6 +30,7 @@
 
 #include "emu/interpreter.h"
 #include "emu/lift.h"
+#include "emu/semantics.h"
 
 // lanes_bitcode.cc as bitcode, embedded by the build (cmake/embed_bytes.cmake).
 namespace gpuport::lift {
@@ -71,6 +72,13 @@ int call_step(JitFrame* f, std::uint64_t i) {
   }
   f->lanes += static_cast<std::uint64_t>(std::popcount(f->wave->exec()));
   return call_counted_step(f, i);
+}
+
+// A global access past the inline check of the last region: the interpreter's lookup (with the
+// LDS and scratch apertures for vector memory), which records the fault when there is none.
+void* pointer(JitFrame* f, std::uint32_t lane, std::uint64_t address, std::uint64_t bytes, std::uint32_t write, std::uint32_t apertures) {
+  if (apertures) return semantics::resolved_flat_pointer(*f->context, *f->wave, lane, address, bytes, write);
+  return semantics::checked_global_pointer(*f->context, *f->wave, lane, address, bytes, write);
 }
 
 struct Jit {
@@ -128,6 +136,7 @@ bool start(Jit& j) {
   // The runtime functions the lifted code calls.
   llvm::orc::SymbolMap runtime;
   runtime[j.lljit->mangleAndIntern("gpuport_jit_call_step")] = {llvm::orc::ExecutorAddr::fromPtr(&call_step), llvm::JITSymbolFlags::Exported};
+  runtime[j.lljit->mangleAndIntern("gpuport_jit_pointer")] = {llvm::orc::ExecutorAddr::fromPtr(&pointer), llvm::JITSymbolFlags::Exported};
   runtime[j.lljit->mangleAndIntern("gpuport_jit_call_counted_step")] = {llvm::orc::ExecutorAddr::fromPtr(&call_counted_step),
                                                                         llvm::JITSymbolFlags::Exported};
   if (auto e = j.lljit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime)))) {

@@ -1,4 +1,5 @@
-// The meaning of one lane of the VALU instructions the emulator's two tiers share, written once:
+// The meaning of one lane of the VALU instructions (and of the scalar ALU's operations) that the
+// emulator's two tiers share, written once:
 // the interpreter (semantics_vector.cc) runs these functions in its lane loops, and the build
 // compiles them with clang-19 to bitcode (lanes_bitcode.cc) that the JIT's lifter (lift.cc) calls
 // and inlines. They read no wave state: sources in, result out. Which instruction binds to which
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace gpuport::emu::lanes {
 
@@ -176,9 +178,38 @@ inline const char* int_op_name(I op) {
 enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
 #define GPUPORT_LANE_F2_OPS(X) X(add) X(sub) X(subrev) X(mul) X(min) X(max) X(mul_legacy)
 
-// IEEE-mode min/max: a quiet NaN operand yields the other operand.
-[[gnu::always_inline]] inline float fmin32(float a, float b) { return std::fmin(a, b); }
-[[gnu::always_inline]] inline float fmax32(float a, float b) { return std::fmax(a, b); }
+// NaN results, defined rather than left to the host: which NaN an x86 instruction returns
+// when two operands are NaN depends on the operand order the compiler picked, and LLVM's and
+// GCC's min/max treat signalling NaNs differently. The rules here are the same for both tiers:
+// arithmetic returns the first NaN source (in the order printed, after abs/neg), quieted;
+// invalid operations keep the host's default NaN.
+[[gnu::always_inline]] inline bool is_nan_bits(u32 b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+[[gnu::always_inline]] inline bool is_snan_bits(u32 b) { return is_nan_bits(b) && !(b & 0x400000u); }
+[[gnu::always_inline]] inline float quiet(float x) { return std::bit_cast<float>(std::bit_cast<u32>(x) | 0x400000u); }
+[[gnu::always_inline]] inline float nan_first(float x, float y, float r) {
+  return std::isnan(x) ? quiet(x) : std::isnan(y) ? quiet(y) : r;
+}
+[[gnu::always_inline]] inline float nan_first(float x, float y, float z, float r) {
+  return std::isnan(x) ? quiet(x) : std::isnan(y) ? quiet(y) : std::isnan(z) ? quiet(z) : r;
+}
+
+// IEEE-mode min/max (IEEE 754-2008 minNum/maxNum): a signalling NaN operand yields a quiet NaN,
+// a quiet NaN the other operand; -0 is below +0.
+[[gnu::always_inline]] inline float fmin32(float a, float b) {
+  const u32 x = bits_of(a), y = bits_of(b);
+  if (is_snan_bits(x) || is_snan_bits(y)) return quiet(is_snan_bits(x) ? a : b);
+  if (is_nan_bits(x)) return b;
+  if (is_nan_bits(y)) return a;
+  return a < b ? a : b < a ? b : std::bit_cast<float>(x | y);
+}
+[[gnu::always_inline]] inline float fmax32(float a, float b) {
+  const u32 x = bits_of(a), y = bits_of(b);
+  if (is_snan_bits(x) || is_snan_bits(y)) return quiet(is_snan_bits(x) ? a : b);
+  if (is_nan_bits(x)) return b;
+  if (is_nan_bits(y)) return a;
+  return a > b ? a : b > a ? b : std::bit_cast<float>(x & y);
+}
+[[gnu::always_inline]] inline float fma_f32(float a, float b, float c) { return nan_first(a, b, c, std::fma(a, b, c)); }
 
 inline const char* f2_op_name(F2 op) {
   switch (op) {
@@ -194,11 +225,11 @@ inline const char* f2_op_name(F2 op) {
 template <F2 Op>
 [[gnu::always_inline]] inline float f2_op(float x, float y) {
   switch (Op) {
-    case F2::add: return x + y;
-    case F2::sub: return x - y;
-    case F2::subrev: return y - x;
-    case F2::mul: return x * y;
-    case F2::mul_legacy: return (x == 0.0f || y == 0.0f) ? 0.0f : x * y;
+    case F2::add: return nan_first(x, y, x + y);
+    case F2::sub: return nan_first(x, y, x - y);
+    case F2::subrev: return nan_first(x, y, y - x);
+    case F2::mul: return nan_first(x, y, x * y);
+    case F2::mul_legacy: return (x == 0.0f || y == 0.0f) ? 0.0f : nan_first(x, y, x * y);
     case F2::min: return fmin32(x, y);
     case F2::max: return fmax32(x, y);
     case F2::ldexp: break;  // an integer second source: ldexp_f32 below
@@ -244,6 +275,136 @@ template <typename T>
     case 6: return x >= y;
     default: return true;
   }
+}
+
+// ---- scalar ALU (SOP2, SOPC): a, b the sources as printed; scc is SCC before and after ---------
+#define GPUPORT_LANE_S2_OPS(X) X(add_u32) X(sub_u32) X(add_i32) X(sub_i32) X(addc_u32) X(subb_u32) X(min_i32) \
+  X(min_u32) X(max_i32) X(max_u32) X(mul_i32) X(mul_hi_u32) X(mul_hi_i32) X(lshl1_add_u32) X(lshl2_add_u32) \
+  X(lshl3_add_u32) X(lshl4_add_u32) X(absdiff_i32) X(pack_ll_b32_b16) X(pack_lh_b32_b16) X(pack_hh_b32_b16) \
+  X(pack_hl_b32_b16)
+
+enum class S2 : std::uint8_t {
+#define GPUPORT_LANE_ENUM(n) n,
+  GPUPORT_LANE_S2_OPS(GPUPORT_LANE_ENUM)
+#undef GPUPORT_LANE_ENUM
+};
+
+template <S2 Op>
+[[gnu::always_inline]] inline u32 s2_op(u32 a, u32 b, bool& scc) {
+  u32 r = 0;
+  const bool carry = scc;
+  switch (Op) {
+    case S2::add_u32: { const u64 t = u64(a) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::sub_u32: r = a - b; scc = b > a; break;
+    case S2::add_i32: { r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; break; }
+    case S2::sub_i32: { r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; break; }
+    case S2::addc_u32: { const u64 t = u64(a) + b + (carry ? 1 : 0); r = u32(t); scc = t >> 32; break; }
+    case S2::subb_u32: { const u64 t = u64(a) - b - (carry ? 1 : 0); r = u32(t); scc = (u64(b) + (carry ? 1 : 0)) > a; break; }
+    case S2::min_i32: scc = i32(a) < i32(b); r = scc ? a : b; break;
+    case S2::min_u32: scc = a < b; r = scc ? a : b; break;
+    case S2::max_i32: scc = i32(a) > i32(b); r = scc ? a : b; break;
+    case S2::max_u32: scc = a > b; r = scc ? a : b; break;
+    case S2::mul_i32: r = u32(i64(i32(a)) * i32(b)); break;
+    case S2::mul_hi_u32: r = u32((u64(a) * b) >> 32); break;
+    case S2::mul_hi_i32: r = u32(u64(i64(i32(a)) * i32(b)) >> 32); break;
+    case S2::lshl1_add_u32: { const u64 t = (u64(a) << 1) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl2_add_u32: { const u64 t = (u64(a) << 2) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl3_add_u32: { const u64 t = (u64(a) << 3) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::lshl4_add_u32: { const u64 t = (u64(a) << 4) + b; r = u32(t); scc = t >> 32; break; }
+    case S2::absdiff_i32: { const i64 d = i64(i32(a)) - i32(b); r = u32(d < 0 ? -d : d); scc = r != 0; break; }
+    case S2::pack_ll_b32_b16: r = (a & 0xffff) | (b << 16); break;
+    case S2::pack_lh_b32_b16: r = (a & 0xffff) | (b & 0xffff0000u); break;
+    case S2::pack_hh_b32_b16: r = (a >> 16) | (b & 0xffff0000u); break;
+    case S2::pack_hl_b32_b16: r = (a >> 16) | (b << 16); break;
+  }
+  return r;
+}
+
+// The bit operations, shifts, selects and bit fields, one definition for the _b32 and _b64
+// forms (T is the operand width; shift amounts and bit-field controls are 32-bit operands).
+#define GPUPORT_LANE_BITS_OPS(X) X(and_) X(or_) X(xor_) X(nand) X(nor) X(xnor) X(and_not1) X(or_not1) X(lshl) X(lshr) \
+  X(ashr) X(cselect) X(bfe_u) X(bfe_i) X(bfm)
+
+enum class Bits : std::uint8_t {
+#define GPUPORT_LANE_ENUM(n) n,
+  GPUPORT_LANE_BITS_OPS(GPUPORT_LANE_ENUM)
+#undef GPUPORT_LANE_ENUM
+};
+
+template <typename T, Bits Op>
+[[gnu::always_inline]] inline T bits_op(T a, T b, bool& scc) {
+  using S = std::make_signed_t<T>;
+  constexpr u32 bits = 8 * sizeof(T);
+  T r = 0;
+  bool sets_scc = true;
+  switch (Op) {
+    case Bits::and_: r = a & b; break;
+    case Bits::or_: r = a | b; break;
+    case Bits::xor_: r = a ^ b; break;
+    case Bits::nand: r = ~(a & b); break;
+    case Bits::nor: r = ~(a | b); break;
+    case Bits::xnor: r = ~(a ^ b); break;
+    case Bits::and_not1: r = a & ~b; break;
+    case Bits::or_not1: r = a | ~b; break;
+    case Bits::lshl: r = a << (b & (bits - 1)); break;
+    case Bits::lshr: r = a >> (b & (bits - 1)); break;
+    case Bits::ashr: r = T(S(a) >> (b & (bits - 1))); break;
+    case Bits::cselect: r = scc ? a : b; sets_scc = false; break;
+    case Bits::bfe_u:
+    case Bits::bfe_i: {
+      const u32 off = u32(b) & (bits - 1), width = (u32(b) >> 16) & 127;
+      if (width == 0) r = 0;
+      else if (width >= bits) r = a >> off;
+      else {
+        r = (a >> off) & ((T(1) << width) - 1);
+        if (Op == Bits::bfe_i) r = T(S(r << (bits - width)) >> (bits - width));
+      }
+      break;
+    }
+    case Bits::bfm: {
+      const u32 width = u32(a) & (bits - 1);
+      r = (width == 0 ? T(0) : ((T(1) << width) - 1)) << (u32(b) & (bits - 1));
+      sets_scc = false;
+      break;
+    }
+  }
+  if (sets_scc) scc = r != 0;
+  return r;
+}
+
+// s_cmp_<cond>_i32/u32: 0 eq, 1 lg, 2 gt, 3 ge, 4 lt, 5 le.
+template <int Cond, bool Signed>
+[[gnu::always_inline]] inline bool scmp_op(u32 a, u32 b) {
+  const i64 x = Signed ? i64(i32(a)) : i64(a), y = Signed ? i64(i32(b)) : i64(b);
+  switch (Cond) {
+    case 0: return x == y;
+    case 1: return x != y;
+    case 2: return x > y;
+    case 3: return x >= y;
+    case 4: return x < y;
+    case 5: return x <= y;
+  }
+  return false;
+}
+
+// Names as lanes_bitcode.cc spells them.
+inline const char* s2_op_name(S2 op) {
+  switch (op) {
+#define GPUPORT_LANE_NAME(n) \
+  case S2::n: return #n;
+    GPUPORT_LANE_S2_OPS(GPUPORT_LANE_NAME)
+#undef GPUPORT_LANE_NAME
+  }
+  return "";
+}
+inline const char* bits_op_name(Bits op) {
+  switch (op) {
+#define GPUPORT_LANE_NAME(n) \
+  case Bits::n: return #n;
+    GPUPORT_LANE_BITS_OPS(GPUPORT_LANE_NAME)
+#undef GPUPORT_LANE_NAME
+  }
+  return "";
 }
 
 }  // namespace gpuport::emu::lanes

@@ -16,10 +16,40 @@ GPUPORT_LANE_INT_OPS(GPUPORT_INT_WRAPPER)
   float gpuport_lane_f32_##n(float x, float y) { return f2_op<F2::n>(x, y); }
 GPUPORT_LANE_F2_OPS(GPUPORT_F2_WRAPPER)
 
-float gpuport_lane_fma_f32(float a, float b, float c) { return std::fma(a, b, c); }
+float gpuport_lane_fma_f32(float a, float b, float c) { return fma_f32(a, b, c); }
 
 bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float(x, y, cond); }
 bool gpuport_lane_compare_i32(u32 x, u32 y, u32 cond) { return compare_int<i32>(static_cast<i32>(x), static_cast<i32>(y), cond); }
 bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(x, y, cond); }
+
+#define GPUPORT_S2_WRAPPER(n) \
+  u32 gpuport_lane_s2_##n(u32 a, u32 b, bool* scc) { return s2_op<S2::n>(a, b, *scc); }
+GPUPORT_LANE_S2_OPS(GPUPORT_S2_WRAPPER)
+
+#define GPUPORT_BITS_WRAPPER(n)                                                                   \
+  u32 gpuport_lane_bits32_##n(u32 a, u32 b, bool* scc) { return bits_op<u32, Bits::n>(a, b, *scc); } \
+  u64 gpuport_lane_bits64_##n(u64 a, u64 b, bool* scc) { return bits_op<u64, Bits::n>(a, b, *scc); }
+GPUPORT_LANE_BITS_OPS(GPUPORT_BITS_WRAPPER)
+
+bool gpuport_lane_scmp_u32(u32 a, u32 b, u32 cond) {
+  switch (cond) {
+    case 0: return scmp_op<0, false>(a, b);
+    case 1: return scmp_op<1, false>(a, b);
+    case 2: return scmp_op<2, false>(a, b);
+    case 3: return scmp_op<3, false>(a, b);
+    case 4: return scmp_op<4, false>(a, b);
+    default: return scmp_op<5, false>(a, b);
+  }
+}
+bool gpuport_lane_scmp_i32(u32 a, u32 b, u32 cond) {
+  switch (cond) {
+    case 0: return scmp_op<0, true>(a, b);
+    case 1: return scmp_op<1, true>(a, b);
+    case 2: return scmp_op<2, true>(a, b);
+    case 3: return scmp_op<3, true>(a, b);
+    case 4: return scmp_op<4, true>(a, b);
+    default: return scmp_op<5, true>(a, b);
+  }
+}
 
 }  // extern "C"

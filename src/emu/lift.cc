@@ -29,7 +29,7 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 // Frame field indexes (JitFrame's order).
-enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_limit, f_executed, f_lanes };
+enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_limit, f_executed, f_lanes };
 
 bool readable_source(const Operand& o) {
   switch (o.kind) {
@@ -66,6 +66,8 @@ class Lifter {
     b_.SetInsertPoint(entry);
     frame_ = f_->getArg(0);
     target_ = b_.CreateAlloca(i64_);
+    scc_slot_ = b_.CreateAlloca(i8_);
+    vopd_column_ = b_.CreateAlloca(llvm::ArrayType::get(i32_, 64));
     code_ = b_.CreateAlloca(i32_);
     b_.CreateStore(b_.getInt64(0), field(f_executed));
     b_.CreateStore(b_.getInt64(0), field(f_lanes));
@@ -213,7 +215,8 @@ class Lifter {
   }
   // Stores `value` into lane `lane` of VGPR `reg` where active (the old value elsewhere).
   void store_lane(unsigned reg, Value* lane, Value* active, Value* value) {
-    Value* p = b_.CreateInBoundsGEP(i32_, b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(reg) * wave_), lane);
+    Value* column = redirect_ && reg == redirect_reg_ ? redirect_ : b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(reg) * wave_);
+    Value* p = b_.CreateInBoundsGEP(i32_, column, lane);
     b_.CreateStore(b_.CreateSelect(active, value, b_.CreateLoad(i32_, p)), p);
   }
 
@@ -313,6 +316,219 @@ class Lifter {
     });
   }
 
+  // ---- scalar ALU: read_scalar / read_scalar64 / write_scalar / write_scalar64 as machine.cc
+  // has them, for the operand kinds the lifter takes (others: the handler).
+  static bool scalar_source(const Operand& o) {
+    return (o.kind == Operand::Kind::sgpr && o.reg < 128) || o.kind == Operand::Kind::int_const || o.kind == Operand::Kind::literal;
+  }
+  Value* scalar32(const Operand& o) {
+    if (o.kind == Operand::Kind::sgpr) return o.reg == encoding::null ? (Value*)b_.getInt32(0) : b_.CreateLoad(i32_, sgpr(o.reg));
+    return b_.getInt32(static_cast<std::uint32_t>(o.value));
+  }
+  Value* scalar64(const Operand& o) {
+    if (o.kind == Operand::Kind::sgpr) {
+      if (o.reg == encoding::null) return b_.getInt64(0);
+      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, sgpr(o.reg)), i64_);
+      Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, sgpr((o.reg + 1) & 127)), i64_);
+      return b_.CreateOr(lo, b_.CreateShl(hi, 32));
+    }
+    if (o.kind == Operand::Kind::int_const) return b_.getInt64(static_cast<std::uint64_t>(o.value));
+    return b_.getInt64(static_cast<std::uint32_t>(o.value));  // a literal: zero-extended
+  }
+  void write32(const Operand& o, Value* v) {
+    if (o.kind != Operand::Kind::sgpr || o.reg == encoding::null) return;
+    b_.CreateStore(o.reg == encoding::exec_hi && wave_ == 32 ? (Value*)b_.getInt32(0) : v, sgpr(o.reg));
+  }
+  void write64(const Operand& o, Value* v) {
+    if (o.kind != Operand::Kind::sgpr || o.reg == encoding::null) return;
+    b_.CreateStore(b_.CreateTrunc(v, i32_), sgpr(o.reg));
+    b_.CreateStore(b_.CreateTrunc(b_.CreateLShr(v, 32), i32_), sgpr((o.reg + 1) & 127));
+    if (o.reg == encoding::exec_lo && wave_ == 32) b_.CreateStore(b_.getInt32(0), sgpr(encoding::exec_hi));
+  }
+  Value* scc() { return b_.CreateICmpNE(b_.CreateLoad(i8_, F(f_scc)), b_.getInt8(0)); }
+  void set_scc(Value* bit) { b_.CreateStore(b_.CreateZExt(bit, i8_), F(f_scc)); }
+  // Calls a lane function that takes SCC by pointer (bool*), and stores SCC after it.
+  Value* call_with_scc(llvm::Function* fn, Value* a, Value* bv) {
+    b_.CreateStore(b_.CreateZExt(scc(), i8_), scc_slot_);
+    Value* r = b_.CreateCall(fn, {a, bv, scc_slot_});
+    set_scc(b_.CreateICmpNE(b_.CreateLoad(i8_, scc_slot_), b_.getInt8(0)));
+    return r;
+  }
+
+  bool lift_scalar(const Step& s, const LiftForm& form) {
+    using K = LiftForm::Kind;
+    const Operand none;
+    auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
+    if (form.kind == K::scalar_compare) {
+      if (!scalar_source(at(0)) || !scalar_source(at(1))) return false;
+      llvm::Function* fn = lane_function(form.is_signed ? "gpuport_lane_scmp_i32" : "gpuport_lane_scmp_u32");
+      Value* r = b_.CreateCall(fn, {scalar32(at(0)), scalar32(at(1)), b_.getInt32(form.op)});
+      set_scc(b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0)));
+      return true;
+    }
+    if (!scalar_source(at(1)) || !scalar_source(at(2)) || (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 128)) return false;
+    if (form.kind == K::scalar_op) {
+      llvm::Function* fn = lane_function(std::string("gpuport_lane_s2_") + lanes::s2_op_name(static_cast<lanes::S2>(form.op)));
+      write32(at(0), call_with_scc(fn, scalar32(at(1)), scalar32(at(2))));
+      return true;
+    }
+    if (form.kind != K::scalar_bits) return false;
+    const auto op = static_cast<lanes::Bits>(form.op);
+    const std::string name = std::string(form.wide ? "gpuport_lane_bits64_" : "gpuport_lane_bits32_") + lanes::bits_op_name(op);
+    llvm::Function* fn = lane_function(name);
+    if (!form.wide) {
+      write32(at(0), call_with_scc(fn, scalar32(at(1)), scalar32(at(2))));
+      return true;
+    }
+    // 64-bit forms: shift amounts and bit-field controls are 32-bit sources; bfm's first too.
+    using B = lanes::Bits;
+    const bool b32 = op == B::lshl || op == B::lshr || op == B::ashr || op == B::bfe_u || op == B::bfe_i || op == B::bfm;
+    Value* a = op == B::bfm ? b_.CreateZExt(scalar32(at(1)), i64_) : scalar64(at(1));
+    Value* bv = b32 ? b_.CreateZExt(scalar32(at(2)), i64_) : scalar64(at(2));
+    write64(at(0), call_with_scc(fn, a, bv));
+    return true;
+  }
+
+  // ---- memory: the interpreter's check of the last region hit inline, its full lookup (and the
+  // LDS and scratch apertures of flat addresses) through gpuport_jit_pointer. A null pointer is
+  // the step's fault: the lanes before it have loaded or stored, as the interpreter's have.
+  Value* pointer(Value* address, unsigned bytes, Value* lane, bool write, bool apertures, std::size_t i) {
+    Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
+    Value* end = b_.CreateLoad(i64_, F(f_region_end));
+    Value* last = b_.CreateAdd(address, b_.getInt64(bytes));
+    Value* inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
+    Value* direct = b_.CreateIntToPtr(address, ptr_);
+    BasicBlock* fast = b_.GetInsertBlock();
+    auto* slow = block("lookup");
+    auto* join = block("pointer");
+    b_.CreateCondBr(inside, join, slow);
+    b_.SetInsertPoint(slow);
+    auto* type = llvm::FunctionType::get(ptr_, {ptr_, i32_, i64_, i64_, i32_, i32_}, false);
+    llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_pointer", type);
+    Value* found = b_.CreateCall(callee, {frame_, lane, address, b_.getInt64(bytes), b_.getInt32(write), b_.getInt32(apertures)});
+    auto* faulted = block("fault");
+    auto* ok = block("found");
+    b_.CreateCondBr(b_.CreateIsNull(found), faulted, ok);
+    b_.SetInsertPoint(faulted);
+    b_.CreateStore(b_.getInt64(i), F(f_pc));
+    leave_with(1);
+    b_.SetInsertPoint(ok);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    auto* p = b_.CreatePHI(ptr_, 2);
+    p->addIncoming(direct, fast);
+    p->addIncoming(found, ok);
+    return p;
+  }
+
+  bool lift_memory(const Step& s, const LiftForm& form, Value* exec, std::size_t i) {
+    using K = LiftForm::Kind;
+    const Operand none;
+    auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
+    const unsigned dwords = form.op;
+    if (form.kind == K::scalar_load) {
+      // s_load_b<32*N> sdst, sbase, soffset|imm [offset:imm], lane 0's check.
+      if (at(0).kind != Operand::Kind::sgpr || at(1).kind != Operand::Kind::sgpr || at(1).reg >= 128) return false;
+      const Operand& off = at(2);
+      Value* address = b_.CreateAdd(scalar64(at(1)), b_.getInt64(static_cast<std::uint64_t>(s.mods.offset)));
+      if (off.kind == Operand::Kind::sgpr) {
+        if (off.reg >= 128) return false;
+        address = b_.CreateAdd(address, b_.CreateZExt(scalar32(off), i64_));
+      } else if (off.kind == Operand::Kind::int_const || off.kind == Operand::Kind::literal) {
+        address = b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(off.value)));
+      }
+      Value* p = pointer(address, 4 * dwords, b_.getInt32(0), false, false, i);
+      std::vector<Value*> values;
+      for (unsigned k = 0; k < dwords; ++k)
+        values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
+      for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], sgpr((at(0).reg + k) & 127));
+      return true;
+    }
+    // global_load vdst, vaddr, saddr|off / global_store vaddr, vdata, saddr|off [offset:imm]
+    const bool load = form.kind == K::global_load;
+    const Operand& reg = at(load ? 0 : 1);
+    const Operand& vaddr = at(load ? 1 : 0);
+    const Operand& saddr = at(2);
+    if (reg.kind != Operand::Kind::vgpr || vaddr.kind != Operand::Kind::vgpr) return false;
+    const bool scalar_base = saddr.kind == Operand::Kind::sgpr;
+    if (scalar_base && saddr.reg >= 128) return false;
+    if (!scalar_base && saddr.kind != Operand::Kind::off && saddr.kind != Operand::Kind::none) return false;
+    Value* base = scalar_base ? scalar64(saddr) : nullptr;
+    Value* v = F(f_v);
+    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
+    // The lanes in order, each active one complete before the next.
+    BasicBlock* before = b_.GetInsertBlock();
+    auto* loop = block("mem.lanes");
+    auto* body = block("mem.lane");
+    auto* next = block("mem.next");
+    auto* after = block("mem.end");
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    auto* lane = b_.CreatePHI(i32_, 2);
+    lane->addIncoming(b_.getInt32(0), before);
+    Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
+    b_.CreateCondBr(active, body, next);
+    b_.SetInsertPoint(body);
+    Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane)), i64_);
+    Value* address;
+    if (scalar_base) {
+      address = b_.CreateAdd(base, lo);
+    } else {
+      Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg + 1), lane)), i64_);
+      address = b_.CreateOr(lo, b_.CreateShl(hi, 32));
+    }
+    address = b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(s.mods.offset)));
+    Value* p = pointer(address, 4 * dwords, lane, !load, true, i);
+    if (load) {
+      std::vector<Value*> values;
+      for (unsigned k = 0; k < dwords; ++k)
+        values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
+      for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
+    } else {
+      for (unsigned k = 0; k < dwords; ++k) {
+        Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
+        b_.CreateAlignedStore(x, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1));
+      }
+    }
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    Value* following = b_.CreateAdd(lane, b_.getInt32(1));
+    lane->addIncoming(following, next);
+    b_.CreateCondBr(b_.CreateICmpULT(following, b_.getInt32(wave_)), loop, after);
+    b_.SetInsertPoint(after);
+    return true;
+  }
+
+  // ---- VOPD: both halves read their sources before either writes. X's results go to a column
+  // of their own (first a copy of X's destination, for the lanes outside EXEC), Y runs, then the
+  // column is X's destination: what the interpreter's vopd does. A half the lifter refuses
+  // leaves the pair to its handler; so does a float half in a mode not the default (nothing of
+  // the pair is in the registers yet when the check fails).
+  bool vopd_liftable(const Step& half) {
+    using K = LiftForm::Kind;
+    const LiftForm f = vector_lift_form(half.handler);
+    if (f.kind != K::int_op && f.kind != K::f32_binary && f.kind != K::fma_f32 && f.kind != K::cndmask) return false;
+    if (half.dpp || half.mods.clamp || half.mods.omod || half.ops.empty() || half.ops[0].kind != Operand::Kind::vgpr) return false;
+    for (std::size_t k = 1; k < half.ops.size(); ++k)
+      if (!readable_source(half.ops[k])) return false;
+    if (f.kind == K::cndmask && half.ops.size() >= 4 && (half.ops[3].kind != Operand::Kind::sgpr || half.ops[3].reg >= 126)) return false;
+    return true;
+  }
+  void lift_vopd(const Step& s, Value* exec) {
+    const Step& x = *s.vopd_x;
+    const Step& y = *s.vopd_y;
+    const unsigned bytes = 4 * wave_;
+    Value* xd = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(x.ops[0].reg) * wave_);
+    b_.CreateMemCpy(vopd_column_, llvm::MaybeAlign(4), xd, llvm::MaybeAlign(4), bytes);
+    redirect_ = vopd_column_;
+    redirect_reg_ = x.ops[0].reg;
+    lift_vector(x, vector_lift_form(x.handler), exec);
+    redirect_ = nullptr;
+    lift_vector(y, vector_lift_form(y.handler), exec);
+    b_.CreateMemCpy(b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(x.ops[0].reg) * wave_), llvm::MaybeAlign(4), vopd_column_,
+                    llvm::MaybeAlign(4), bytes);
+  }
+
   // Emits body() behind the default-float-mode check when `is_float` (the handler runs
   // otherwise); the insertion point ends in a block after both. Returns true (lifted).
   template <typename Body>
@@ -350,7 +566,9 @@ class Lifter {
     for (auto& l : loaded_) l = nullptr;
     LiftForm form = scalar_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = vector_lift_form(s.handler);
-    if (form.kind == LiftForm::Kind::none) {
+    if (form.kind == LiftForm::Kind::none) form = memory_lift_form(s);
+    const bool pair = s.vopd_x && s.vopd_y && vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y);
+    if (form.kind == LiftForm::Kind::none && !pair) {
       call_handler(i);
       return false;
     }
@@ -386,7 +604,21 @@ class Lifter {
       return true;
     }
     slow_paths_.clear();
-    if (lift_vector(s, form, e)) {
+    if (pair) {
+      lift_vopd(s, e);
+      count_step();
+      b_.CreateBr(next_block(i));
+      for (auto [slow, join] : slow_paths_) {
+        (void)join;
+        b_.SetInsertPoint(slow);
+        call_handler_counted(i);
+      }
+      return true;
+    }
+    using K = LiftForm::Kind;
+    const bool scalar = form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare;
+    const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load;
+    if (memory ? lift_memory(s, form, e, i) : scalar ? lift_scalar(s, form) : lift_vector(s, form, e)) {
       count_step();
       b_.CreateBr(next_block(i));
       // The handler where the float mode is not the default one.
@@ -418,7 +650,9 @@ class Lifter {
   llvm::Type *i1_, *i8_, *i32_, *i64_, *ptr_;
   llvm::Function* f_;
   Value* frame_ = nullptr;
-  Value *target_ = nullptr, *code_ = nullptr;
+  Value *target_ = nullptr, *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
+  Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
+  unsigned redirect_reg_ = 0;
   Value* loaded_[f_lanes + 1] = {};
   BasicBlock* step_entry_ = nullptr;
   BasicBlock *dispatch_ = nullptr, *exit_ = nullptr, *called_exit_ = nullptr;

@@ -20,14 +20,22 @@ struct LiftForm {
     fma_f32,     // op: the fma form 0..3 (fma, fmac, fmamk, fmaak)
     compare,     // v_cmp / v_cmpx (not class): the step's param is the condition, param2 the type
     cndmask,     // v_cndmask_b32
+    scalar_op,       // op: lanes::S2 (sop2)
+    scalar_bits,     // op: lanes::Bits; wide: the _b64 form (sop2_bits)
+    scalar_compare,  // op: the condition (lanes::scmp_op); is_signed: _i32 (scmp, 32-bit)
+    global_load,     // global_load_b32..b128 (vmem_load, space 0): op is the dword count
+    global_store,    // global_store_b32..b128 (vmem_store, space 0): op is the dword count
+    scalar_load,     // s_load_b32..b512 (s_load, not the buffer form): op is the dword count
   };
   Kind kind = Kind::none;
   std::uint32_t op = 0;
   bool writes_exec = false;  // v_cmpx
+  bool wide = false, is_signed = false;
 };
 
 LiftForm scalar_lift_form(Handler h);  // semantics_scalar.cc
 LiftForm vector_lift_form(Handler h);  // semantics_vector.cc
+LiftForm memory_lift_form(const Step& s);  // semantics_memory.cc (the width is the step's)
 
 // The compare types of Step::param2 (semantics_vector.cc's order).
 namespace compare_type {

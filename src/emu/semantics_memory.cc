@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "emu/lift_forms.h"
 #include "emu/semantics.h"
 
 namespace gpuport::emu {
@@ -652,6 +653,23 @@ Handler resolve_memory(const ParsedInstruction& p, Step& step) {
     return wide ? ds_atomic<false, true> : ds_atomic<false, false>;
   }
   return nullptr;
+}
+
+LiftForm memory_lift_form(const Step& s) {
+  using K = LiftForm::Kind;
+  const std::uint32_t dwords = s.param >= b32 && s.param <= b128 ? s.param - b32 + 1 : 0;
+  if (s.handler == vmem_load<0> && dwords) return {K::global_load, dwords};
+  if (s.handler == vmem_store<0> && dwords) return {K::global_store, dwords};
+  if (s.handler == s_load<1, false>) return {K::scalar_load, 1};
+  if (s.handler == s_load<2, false>) return {K::scalar_load, 2};
+  if (s.handler == s_load<4, false>) return {K::scalar_load, 4};
+  if (s.handler == s_load<8, false>) return {K::scalar_load, 8};
+  if (s.handler == s_load<16, false>) return {K::scalar_load, 16};
+  return {};
+}
+
+void* semantics::resolved_flat_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
+  return resolve_address(c, w, lane, address, bytes, write, 0);
 }
 
 // For the image and buffer families (semantics.h): the same checked global access, fault

@@ -6,6 +6,7 @@
 #include <bit>
 #include <string_view>
 
+#include "emu/lanes.h"
 #include "emu/lift_forms.h"
 #include "emu/semantics.h"
 
@@ -13,6 +14,7 @@ namespace gpuport::emu {
 namespace {
 
 using namespace semantics;  // operand order as printed: sdst, ssrc0, ssrc1
+using namespace lanes;
 
 bool nop(Wave&, const Step&, Context&) { return true; }
 
@@ -87,49 +89,15 @@ bool movrelsd_2(Wave& w, const Step& s, Context& c) {
 }
 
 // SOP2 32-bit, with SCC as each op defines it.
-enum class S2 : std::uint8_t {
-  add_u32, sub_u32, add_i32, sub_i32, addc_u32, subb_u32, min_i32, min_u32, max_i32, max_u32,
-  mul_i32, mul_hi_u32, mul_hi_i32, lshl1_add_u32, lshl2_add_u32, lshl3_add_u32, lshl4_add_u32,
-  absdiff_i32, pack_ll_b32_b16, pack_lh_b32_b16, pack_hh_b32_b16, pack_hl_b32_b16,
-};
-
 template <S2 Op>
 bool sop2(Wave& w, const Step& s, Context&) {
   const u32 a = read_scalar(w, op(s, 1)), b = read_scalar(w, op(s, 2));
-  u32 r = 0;
   bool scc = w.scc;
-  switch (Op) {
-    case S2::add_u32: { const u64 t = u64(a) + b; r = u32(t); scc = t >> 32; break; }
-    case S2::sub_u32: r = a - b; scc = b > a; break;
-    case S2::add_i32: { r = a + b; scc = ((~(a ^ b)) & (a ^ r)) >> 31; break; }
-    case S2::sub_i32: { r = a - b; scc = ((a ^ b) & (a ^ r)) >> 31; break; }
-    case S2::addc_u32: { const u64 t = u64(a) + b + (w.scc ? 1 : 0); r = u32(t); scc = t >> 32; break; }
-    case S2::subb_u32: { const u64 t = u64(a) - b - (w.scc ? 1 : 0); r = u32(t); scc = (u64(b) + (w.scc ? 1 : 0)) > a; break; }
-    case S2::min_i32: scc = i32(a) < i32(b); r = scc ? a : b; break;
-    case S2::min_u32: scc = a < b; r = scc ? a : b; break;
-    case S2::max_i32: scc = i32(a) > i32(b); r = scc ? a : b; break;
-    case S2::max_u32: scc = a > b; r = scc ? a : b; break;
-    case S2::mul_i32: r = u32(i64(i32(a)) * i32(b)); break;
-    case S2::mul_hi_u32: r = u32((u64(a) * b) >> 32); break;
-    case S2::mul_hi_i32: r = u32(u64(i64(i32(a)) * i32(b)) >> 32); break;
-    case S2::lshl1_add_u32: { const u64 t = (u64(a) << 1) + b; r = u32(t); scc = t >> 32; break; }
-    case S2::lshl2_add_u32: { const u64 t = (u64(a) << 2) + b; r = u32(t); scc = t >> 32; break; }
-    case S2::lshl3_add_u32: { const u64 t = (u64(a) << 3) + b; r = u32(t); scc = t >> 32; break; }
-    case S2::lshl4_add_u32: { const u64 t = (u64(a) << 4) + b; r = u32(t); scc = t >> 32; break; }
-    case S2::absdiff_i32: { const i64 d = i64(i32(a)) - i32(b); r = u32(d < 0 ? -d : d); scc = r != 0; break; }
-    case S2::pack_ll_b32_b16: r = (a & 0xffff) | (b << 16); break;
-    case S2::pack_lh_b32_b16: r = (a & 0xffff) | (b & 0xffff0000u); break;
-    case S2::pack_hh_b32_b16: r = (a >> 16) | (b & 0xffff0000u); break;
-    case S2::pack_hl_b32_b16: r = (a >> 16) | (b << 16); break;
-  }
+  const u32 r = s2_op<Op>(a, b, scc);
   write_scalar(w, op(s, 0), r);
   w.scc = scc;
   return true;
 }
-
-// The bit operations, shifts, selects and bit fields, one definition for the _b32 and _b64
-// forms (T is the operand width; shift amounts and bit-field controls are 32-bit operands).
-enum class Bits : std::uint8_t { and_, or_, xor_, nand, nor, xnor, and_not1, or_not1, lshl, lshr, ashr, cselect, bfe_u, bfe_i, bfm };
 
 template <typename T>
 T read_width(const Wave& w, const Operand& o) {
@@ -139,47 +107,14 @@ T read_width(const Wave& w, const Operand& o) {
 
 template <typename T, Bits Op>
 bool sop2_bits(Wave& w, const Step& s, Context&) {
-  using S = std::make_signed_t<T>;
-  constexpr u32 bits = 8 * sizeof(T);
   const T a = Op == Bits::bfm ? T(read_scalar(w, op(s, 1))) : read_width<T>(w, op(s, 1));
   const bool b32 = Op == Bits::lshl || Op == Bits::lshr || Op == Bits::ashr || Op == Bits::bfe_u || Op == Bits::bfe_i || Op == Bits::bfm;
   const T b = b32 ? T(read_scalar(w, op(s, 2))) : read_width<T>(w, op(s, 2));
-  T r = 0;
-  bool sets_scc = true;
-  switch (Op) {
-    case Bits::and_: r = a & b; break;
-    case Bits::or_: r = a | b; break;
-    case Bits::xor_: r = a ^ b; break;
-    case Bits::nand: r = ~(a & b); break;
-    case Bits::nor: r = ~(a | b); break;
-    case Bits::xnor: r = ~(a ^ b); break;
-    case Bits::and_not1: r = a & ~b; break;
-    case Bits::or_not1: r = a | ~b; break;
-    case Bits::lshl: r = a << (b & (bits - 1)); break;
-    case Bits::lshr: r = a >> (b & (bits - 1)); break;
-    case Bits::ashr: r = T(S(a) >> (b & (bits - 1))); break;
-    case Bits::cselect: r = w.scc ? a : b; sets_scc = false; break;
-    case Bits::bfe_u:
-    case Bits::bfe_i: {
-      const u32 off = u32(b) & (bits - 1), width = (u32(b) >> 16) & 127;
-      if (width == 0) r = 0;
-      else if (width >= bits) r = a >> off;
-      else {
-        r = (a >> off) & ((T(1) << width) - 1);
-        if (Op == Bits::bfe_i) r = T(S(r << (bits - width)) >> (bits - width));
-      }
-      break;
-    }
-    case Bits::bfm: {
-      const u32 width = u32(a) & (bits - 1);
-      r = (width == 0 ? T(0) : ((T(1) << width) - 1)) << (u32(b) & (bits - 1));
-      sets_scc = false;
-      break;
-    }
-  }
+  bool scc = w.scc;
+  const T r = bits_op<T, Op>(a, b, scc);
   if constexpr (sizeof(T) == 8) write_scalar64(w, op(s, 0), r);
   else write_scalar(w, op(s, 0), r);
-  if (sets_scc) w.scc = r != 0;
+  w.scc = scc;
   return true;
 }
 
@@ -281,15 +216,7 @@ bool scmp(Wave& w, const Step& s, Context&) {
     return true;
   }
   const u32 a = read_scalar(w, op(s, 0)), b = read_scalar(w, op(s, 1));
-  const i64 x = Signed ? i64(i32(a)) : i64(a), y = Signed ? i64(i32(b)) : i64(b);
-  switch (Cond) {
-    case 0: w.scc = x == y; break;
-    case 1: w.scc = x != y; break;
-    case 2: w.scc = x > y; break;
-    case 3: w.scc = x >= y; break;
-    case 4: w.scc = x < y; break;
-    case 5: w.scc = x <= y; break;
-  }
+  w.scc = scmp_op<Cond, Signed>(a, b);
   return true;
 }
 
@@ -434,6 +361,27 @@ LiftForm scalar_lift_form(Handler h) {
   if (h == branch<4>) return {K::branch, 4};
   if (h == branch<5>) return {K::branch, 5};
   if (h == branch<6>) return {K::branch, 6};
+#define GPUPORT_S2_FORM(n) \
+  if (h == sop2<S2::n>) return {K::scalar_op, u32(S2::n)};
+  GPUPORT_LANE_S2_OPS(GPUPORT_S2_FORM)
+#undef GPUPORT_S2_FORM
+#define GPUPORT_BITS_FORM(n)                                                         \
+  if (h == sop2_bits<u32, Bits::n>) return {K::scalar_bits, u32(Bits::n), false, false}; \
+  if (h == sop2_bits<u64, Bits::n>) return {K::scalar_bits, u32(Bits::n), false, true};
+  GPUPORT_LANE_BITS_OPS(GPUPORT_BITS_FORM)
+#undef GPUPORT_BITS_FORM
+  if (h == scmp<0, false, false>) return {K::scalar_compare, 0, false, false, false};
+  if (h == scmp<1, false, false>) return {K::scalar_compare, 1, false, false, false};
+  if (h == scmp<2, false, false>) return {K::scalar_compare, 2, false, false, false};
+  if (h == scmp<3, false, false>) return {K::scalar_compare, 3, false, false, false};
+  if (h == scmp<4, false, false>) return {K::scalar_compare, 4, false, false, false};
+  if (h == scmp<5, false, false>) return {K::scalar_compare, 5, false, false, false};
+  if (h == scmp<0, true, false>) return {K::scalar_compare, 0, false, false, true};
+  if (h == scmp<1, true, false>) return {K::scalar_compare, 1, false, false, true};
+  if (h == scmp<2, true, false>) return {K::scalar_compare, 2, false, false, true};
+  if (h == scmp<3, true, false>) return {K::scalar_compare, 3, false, false, true};
+  if (h == scmp<4, true, false>) return {K::scalar_compare, 4, false, false, true};
+  if (h == scmp<5, true, false>) return {K::scalar_compare, 5, false, false, true};
   return {};
 }
 

@@ -252,7 +252,7 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
   u32* result = &w.v[d.reg * w.size];
   if (Form < 4 && plain_f32(w, s)) {
     for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
-      result[lane] = f32_bits(std::fma(sa.f(lane), sb.f(lane), sc.f(lane)));
+      result[lane] = f32_bits(lanes::fma_f32(sa.f(lane), sb.f(lane), sc.f(lane)));
     });
     return true;
   }
@@ -261,10 +261,10 @@ bool fma_f32(Wave& w, const Step& s, Context&) {
       float r = 0;
       const float a = in(sa.f(lane), env, special), b = in(sb.f(lane), env, special), c = in(sc.f(lane), env, special);
       switch (Form) {
-        case 0: r = std::fma(a, b, c); break;
-        case 1: r = std::fma(a, b, c); break;  // fmac: the destination is the addend
-        case 2: r = std::fma(a, b, c); break;  // fmamk: a, K, b as printed
-        case 3: r = std::fma(a, b, c); break;  // fmaak: a, b, K
+        case 0: r = lanes::fma_f32(a, b, c); break;
+        case 1: r = lanes::fma_f32(a, b, c); break;  // fmac: the destination is the addend
+        case 2: r = lanes::fma_f32(a, b, c); break;  // fmamk: a, K, b as printed
+        case 3: r = lanes::fma_f32(a, b, c); break;  // fmaak: a, b, K
         case 4: r = a * b + c; break;          // v_mad_f32 style (unfused)
       case 5:                                // v_fma_dx9_zero_f32: 0 times anything (inf, NaN) is 0
       case 6: r = (a == 0.0f || b == 0.0f) ? 0.0f + c : std::fma(a, b, c); break;  // v_fmac_dx9_zero_f32

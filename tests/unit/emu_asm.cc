@@ -120,18 +120,18 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     if (aux.empty()) aux.push_back(0);
     std::vector<std::uint32_t> out = launch.out_init;
     out.resize(std::max<std::size_t>(launch.out_words, std::max<std::size_t>(out.size(), 1)), 0);
-    // Each buffer 256-byte aligned, so that the runs of both tiers see addresses alike in their
-    // low bits (image and buffer descriptors built from them).
-    auto aligned = [](std::vector<std::uint32_t>& storage, const std::vector<std::uint32_t>& data) {
-      storage.assign(data.size() + 64, 0);
-      auto* p = reinterpret_cast<std::uint32_t*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 255) & ~std::uintptr_t(255));
-      std::copy(data.begin(), data.end(), p);
-      return p;
-    };
-    std::vector<std::uint32_t> in_storage, out_storage, aux_storage;
-    std::uint32_t* in_p = aligned(in_storage, in);
-    std::uint32_t* out_p = aligned(out_storage, out);
-    std::uint32_t* aux_p = aligned(aux_storage, aux);
+    // The three buffers in one block, each at a 256-byte boundary with 256 bytes between them,
+    // so that the runs of both tiers see addresses alike in their low bits (image and buffer
+    // descriptors built from them) and faults name the same nearest buffer at the same distance.
+    auto words = [](std::size_t n) { return (n + 63) / 64 * 64 + 64; };
+    std::vector<std::uint32_t> storage(words(in.size()) + words(out.size()) + words(aux.size()) + 64, 0);
+    auto* first = reinterpret_cast<std::uint32_t*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 255) & ~std::uintptr_t(255));
+    std::uint32_t* in_p = first;
+    std::uint32_t* out_p = in_p + words(in.size());
+    std::uint32_t* aux_p = out_p + words(out.size());
+    std::copy(in.begin(), in.end(), in_p);
+    std::copy(out.begin(), out.end(), out_p);
+    std::copy(aux.begin(), aux.end(), aux_p);
     memory.add(reinterpret_cast<std::uint64_t>(in_p), in.size() * 4, AddressSpace::Kind::device, "in");
     memory.add(reinterpret_cast<std::uint64_t>(out_p), out.size() * 4, AddressSpace::Kind::device, "out");
     memory.add(reinterpret_cast<std::uint64_t>(aux_p), aux.size() * 4, AddressSpace::Kind::device, "aux");
