@@ -423,7 +423,10 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
   const std::uint64_t delta = c.instructions - c.jit_reported;
   c.jit_reported = c.instructions;
-  if (k.interpreted.fetch_add(delta) + delta < kJitHotInstructions || k.jit_tried.exchange(true)) return nullptr;
+  // Compiling costs about 2 ms per step that is lifted (on these machines), in which the interpreter
+  // runs some 60,000 wave-instructions: a big kernel must have run longer to be worth it.
+  const std::uint64_t hot = std::max<std::uint64_t>(kJitHotInstructions, 32768ull * k.steps.size());
+  if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
   const auto started = std::chrono::steady_clock::now();
   const JitEntry e = jit_compile(k, &k.jit_error);
   sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();

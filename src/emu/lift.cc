@@ -1,22 +1,27 @@
-// gfx1100 -> LLVM IR (lift.h). The function built here, for a kernel of N steps and waves of W
-// lanes:
+// gfx1100 -> LLVM IR (lift.h). The kernel's steps are cut into regions of consecutive steps
+// (at a branch target or after a branch, once a region has 128 steps), each an LLVM function:
 //
-//   entry:     frame fields loaded; the counters executed (n) and lanes start at 0
-//   dispatch:  switch on the step to run -> step_i (anything else: return 2)
-//   step_i:    n == limit? -> *pc = i, return 0
+//   entry:     switch on the step to run -> step_i
+//   step_i:    executed == limit? -> *pc = i, return 0
 //              lanes += popcount(EXEC)
 //              the step: lifted (lane loop, branch, nothing) or its handler called
-//              n += 1, on to step_i+1 (or the branch target)
+//              executed += 1, on to step_i+1 (or the branch target); a step outside the region:
+//              *pc = that step, return 4
 //
-// A called handler may fault (return 1 with *pc = i), leave the wave's loop (a barrier, the end:
-// *pc = i + 1, return 0) or move the program counter (calls and jumps by address: dispatch
-// again). A lane loop reads its sources per lane from the VGPR columns (v[reg * W + lane]) or
-// one value for all lanes, applies the abs/neg masks as the interpreter's Lanes32 does, calls
-// the lane function and keeps the old value in lanes outside EXEC.
+// and the kernel's function (JitEntry) calls the region holding *pc until one returns other than
+// 4. A called handler may fault (1, *pc = i), leave the wave's loop (a barrier, the end: *pc =
+// i + 1, 0) or move the program counter (calls and jumps by address: 4 at *pc + 1). A lane loop
+// reads its sources per lane from the VGPR columns (v[reg * W + lane]) or one value for all
+// lanes, applies the abs/neg masks as the interpreter's Lanes32 does, calls the lane function
+// and keeps the old value in lanes outside EXEC.
 #include "emu/lift.h"
+
+#include <cstdlib>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+
+#include <fmt/format.h>
 
 #include "emu/interpreter.h"
 #include "emu/lanes.h"
@@ -46,45 +51,110 @@ bool readable_source(const Operand& o) {
 class Lifter {
  public:
   Lifter(const PreparedKernel& k, llvm::Module& m, const std::string& name)
-      : k_(k), m_(m), ctx_(m.getContext()), b_(ctx_), wave_(k.wave64 ? 64 : 32) {
+      : k_(k), m_(m), ctx_(m.getContext()), b_(ctx_), wave_(k.wave64 ? 64 : 32), name_(name) {
     i1_ = b_.getInt1Ty();
     i8_ = b_.getInt8Ty();
     i32_ = b_.getInt32Ty();
     i64_ = b_.getInt64Ty();
     ptr_ = b_.getPtrTy();
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
-    f_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m_);
   }
 
+  // The kernel as regions of consecutive steps, each a function of its own (LLVM's code
+  // generation slows more than linearly with a function's size: one function of 1,000 steps took
+  // 5 s, mostly in CodeGenPrepare), and a function `name` that calls the region holding the step
+  // to run until one returns other than "go on at *pc" (4).
   void run(std::size_t& lifted, std::size_t& called) {
     const std::size_t n = k_.steps.size();
+    // Region boundaries at leaders (a lifted branch's target, the step after it) once a region
+    // has 128 steps, so that most loops stay inside one function; at most 512 steps.
+    std::vector<bool> leader(n + 1, false);
+    for (std::size_t i = 0; i < n; ++i) {
+      const LiftForm f = scalar_lift_form(k_.steps[i].handler);
+      const std::int64_t t = k_.steps[i].target;
+      if (f.kind == LiftForm::Kind::branch && t >= 0 && static_cast<std::size_t>(t) < n) {
+        leader[static_cast<std::size_t>(t)] = true;
+        leader[i + 1] = true;
+      }
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> regions;
+    for (std::size_t first = 0, i = 1; i <= n; ++i)
+      if (i == n || (leader[i] && i - first >= 128) || i - first >= 512) {
+        regions.emplace_back(first, i);
+        first = i;
+      }
+    steps_.assign(n, nullptr);
+    std::vector<llvm::Function*> functions;
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+      functions.push_back(lift_region(regions[r].first, regions[r].second, fmt::format("{}.r{}", name_, r), lifted, called));
+    }
+    // The entry: counters to 0, then region by region.
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, m_);
+    f->addParamAttr(0, llvm::Attribute::NoAlias);
+    auto* entry = BasicBlock::Create(ctx_, "entry", f);
+    auto* loop = BasicBlock::Create(ctx_, "loop", f);
+    auto* done = BasicBlock::Create(ctx_, "done", f);
+    auto* outside = BasicBlock::Create(ctx_, "outside", f);
+    b_.SetInsertPoint(entry);
+    Value* frame = f->getArg(0);
+    auto at = [&](int i) { return b_.CreateConstInBoundsGEP1_64(i64_, frame, static_cast<std::uint64_t>(i)); };
+    b_.CreateStore(b_.getInt64(0), at(f_executed));
+    b_.CreateStore(b_.getInt64(0), at(f_lanes));
+    Value* pc_pointer = b_.CreateLoad(ptr_, at(f_pc));
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    auto* pc = b_.CreatePHI(i64_, 2);
+    pc->addIncoming(f->getArg(1), entry);
+    auto* sw = b_.CreateSwitch(pc, outside, static_cast<unsigned>(n));
+    b_.SetInsertPoint(done);
+    auto* code = b_.CreatePHI(i32_, static_cast<unsigned>(regions.size()));
+    auto* again = BasicBlock::Create(ctx_, "again", f);
+    auto* out = BasicBlock::Create(ctx_, "return", f);
+    b_.CreateCondBr(b_.CreateICmpEQ(code, b_.getInt32(4)), again, out);
+    b_.SetInsertPoint(again);
+    pc->addIncoming(b_.CreateLoad(i64_, pc_pointer), again);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(out);
+    b_.CreateRet(code);
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+      auto* call = BasicBlock::Create(ctx_, "region", f);
+      b_.SetInsertPoint(call);
+      code->addIncoming(b_.CreateCall(functions[r], {frame, pc}), call);
+      b_.CreateBr(done);
+      for (std::size_t i = regions[r].first; i < regions[r].second; ++i) sw->addCase(b_.getInt64(i), call);
+    }
+    b_.SetInsertPoint(outside);
+    b_.CreateStore(pc, pc_pointer);
+    b_.CreateRet(b_.getInt32(2));
+  }
+
+  llvm::Function* lift_region(std::size_t first, std::size_t last, const std::string& name, std::size_t& lifted, std::size_t& called) {
+    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
+    f_ = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, m_);
+    // Nothing else the function reads or writes is the frame: its fields stay apart from the
+    // registers and memory the steps work on.
+    f_->addParamAttr(0, llvm::Attribute::NoAlias);
+    f_->addFnAttr(llvm::Attribute::NoInline);
+    first_ = first;
+    last_ = last;
     auto* entry = BasicBlock::Create(ctx_, "entry", f_);
-    dispatch_ = BasicBlock::Create(ctx_, "dispatch", f_);
     exit_ = BasicBlock::Create(ctx_, "exit", f_);
-    for (std::size_t i = 0; i < n; ++i) steps_.push_back(BasicBlock::Create(ctx_, "step" + std::to_string(i), f_));
-    // entry
+    for (std::size_t i = first; i < last; ++i) steps_[i] = BasicBlock::Create(ctx_, "step" + std::to_string(i), f_);
     b_.SetInsertPoint(entry);
     frame_ = f_->getArg(0);
-    target_ = b_.CreateAlloca(i64_);
     scc_slot_ = b_.CreateAlloca(i8_);
     vopd_column_ = b_.CreateAlloca(llvm::ArrayType::get(i32_, 64));
     code_ = b_.CreateAlloca(i32_);
-    b_.CreateStore(b_.getInt64(0), field(f_executed));
-    b_.CreateStore(b_.getInt64(0), field(f_lanes));
-    b_.CreateStore(f_->getArg(1), target_);
-    b_.CreateBr(dispatch_);
-    // dispatch
-    b_.SetInsertPoint(dispatch_);
     auto* outside = BasicBlock::Create(ctx_, "outside", f_);
-    auto* sw = b_.CreateSwitch(b_.CreateLoad(i64_, target_), outside, static_cast<unsigned>(n));
-    for (std::size_t i = 0; i < n; ++i) sw->addCase(b_.getInt64(i), steps_[i]);
+    auto* sw = b_.CreateSwitch(f_->getArg(1), outside, static_cast<unsigned>(last - first));
+    for (std::size_t i = first; i < last; ++i) sw->addCase(b_.getInt64(i), steps_[i]);
     b_.SetInsertPoint(outside);
-    b_.CreateStore(b_.CreateLoad(i64_, target_), b_.CreateLoad(ptr_, field(f_pc)));
+    b_.CreateStore(f_->getArg(1), b_.CreateLoad(ptr_, field(f_pc)));
     leave_with(2);
     b_.SetInsertPoint(exit_);
     b_.CreateRet(b_.CreateLoad(i32_, code_));
     // What a called step returned other than 0: 1 fault, 2 stopped (the limit or the wave left
-    // its loop; *pc is the next step), 3 it moved the program counter (dispatch at *pc + 1).
+    // its loop; *pc is the next step), 3 it moved the program counter (go on at *pc + 1).
     called_exit_ = BasicBlock::Create(ctx_, "called.exit", f_);
     b_.SetInsertPoint(called_exit_);
     called_codes_ = b_.CreatePHI(i32_, 16);
@@ -94,24 +164,25 @@ class Lifter {
     b_.SetInsertPoint(leave);
     b_.CreateRet(b_.CreateSelect(b_.CreateICmpEQ(called_codes_, b_.getInt32(1)), b_.getInt32(1), b_.getInt32(0)));
     b_.SetInsertPoint(jumped);
-    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, b_.CreateLoad(ptr_, field(f_pc))), b_.getInt64(1)), target_);
-    b_.CreateBr(dispatch_);
-    for (std::size_t i = 0; i < n; ++i) {
+    Value* pc = b_.CreateLoad(ptr_, field(f_pc));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, pc), b_.getInt64(1)), pc);
+    b_.CreateRet(b_.getInt32(4));
+    for (std::size_t i = first; i < last; ++i) {
       if (lift_step(i)) ++lifted;
       else ++called;
     }
+    return f_;
   }
 
  private:
   Value* field(int f) { return b_.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f)); }
-  // A frame field, loaded once per step at the top of the step's first block. The loads are
-  // volatile so that no value lives across steps: a function of thousands of steps with a dozen
-  // values live through all of them costs the register allocator minutes.
+  // A frame field, loaded once per step at the top of the step's first block (GPUPORT_JIT_VOLATILE
+  // makes the loads volatile, to compare code with no frame value kept across steps).
   Value* F(int f) {
     if (!loaded_[f]) {
       llvm::IRBuilder<> top(step_entry_, step_entry_->getFirstInsertionPt());
       Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
-      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p, /*isVolatile=*/true);
+      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p, /*isVolatile=*/volatile_fields_);
     }
     return loaded_[f];
   }
@@ -120,15 +191,17 @@ class Lifter {
     b_.CreateBr(exit_);
   }
   BasicBlock* block(const char* name) { return BasicBlock::Create(ctx_, name, f_); }
-  BasicBlock* next_block(std::size_t i) {
-    if (i + 1 < steps_.size()) return steps_[i + 1];
-    // Past the last step (the sentinel never falls through): dispatch reports it.
-    auto* past = block("past");
-    llvm::IRBuilder<> b(past);
-    b.CreateStore(b.getInt64(i + 1), target_);
-    b.CreateBr(dispatch_);
-    return past;
+  // The block of step i in this region, or one that leaves the region for the caller to go on
+  // at step i.
+  BasicBlock* step_block(std::size_t i) {
+    if (i >= first_ && i < last_) return steps_[i];
+    auto* away = block("away");
+    llvm::IRBuilder<> b(away);
+    b.CreateStore(b.getInt64(i), b.CreateLoad(ptr_, b.CreateConstInBoundsGEP1_64(i64_, frame_, f_pc)));
+    b.CreateRet(b.getInt32(4));
+    return away;
   }
+  BasicBlock* next_block(std::size_t i) { return step_block(i + 1); }
   void count_step() { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_executed)), b_.getInt64(1)), field(f_executed)); }
 
   Value* sgpr(unsigned reg) { return b_.CreateConstInBoundsGEP1_64(i32_, F(f_s), reg); }
@@ -600,7 +673,7 @@ class Lifter {
         case 6: take = b_.CreateICmpNE(e, b_.getInt64(0)); break;
       }
       count_step();
-      b_.CreateCondBr(take, steps_[static_cast<std::size_t>(s.target)], next_block(i));
+      b_.CreateCondBr(take, step_block(static_cast<std::size_t>(s.target)), next_block(i));
       return true;
     }
     slow_paths_.clear();
@@ -648,14 +721,17 @@ class Lifter {
   llvm::IRBuilder<> b_;
   const unsigned wave_;
   llvm::Type *i1_, *i8_, *i32_, *i64_, *ptr_;
-  llvm::Function* f_;
+  llvm::Function* f_ = nullptr;
   Value* frame_ = nullptr;
-  Value *target_ = nullptr, *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
+  const std::string name_;
+  std::size_t first_ = 0, last_ = 0;  // the region being lifted
+  Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
   Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
   unsigned redirect_reg_ = 0;
   Value* loaded_[f_lanes + 1] = {};
+  bool volatile_fields_ = std::getenv("GPUPORT_JIT_VOLATILE") != nullptr;
   BasicBlock* step_entry_ = nullptr;
-  BasicBlock *dispatch_ = nullptr, *exit_ = nullptr, *called_exit_ = nullptr;
+  BasicBlock *exit_ = nullptr, *called_exit_ = nullptr;
   llvm::PHINode* called_codes_ = nullptr;
   std::vector<BasicBlock*> steps_;
   std::vector<std::pair<BasicBlock*, BasicBlock*>> slow_paths_;
