@@ -11,15 +11,17 @@ HIP 6.4 and run without arguments, as that script runs them. HIP-Examples are bu
 Makefiles / build scripts say (hipcc becomes rocm_examples_run.py's compiler(), HIP 6.4, or HIP
 5.2 where 6.4 does not build it) and run with the arguments of their Makefile's run target,
 test_all.sh or run script; a row's note says where this differs (first size of a sweep, repeat
-counts cut). Three programs written for HIP 1.x (GPU-STREAM, mixbench) use hipLaunchKernel with a
-hipLaunchParm first argument, gone from HIP 5 and 6; they build with a small compatibility header
-(compat/ under --out) that maps it onto hipLaunchKernelGGL, and their note says so. GPU-STREAM
-and mixbench are git submodules of HIP-Examples: extract them into its tree at the commits it pins
-(`git -C MIRROR archive COMMIT | tar -x -C HIPEX/GPU-STREAM`); where absent they are skipped.
+counts cut). GPU-STREAM and mixbench, written for HIP 1.x, launch with hipLaunchKernel and a
+hipLaunchParm first kernel argument, gone from HIP 5 and 6; they build with a small compatibility
+header (compat/ under --out) that maps it onto hipLaunchKernelGGL, and their note says so. They
+are git submodules of HIP-Examples: extract them into its tree at the commits it pins (`git -C
+MIRROR archive COMMIT | tar -x -C HIPEX/GPU-STREAM`); where absent the row says so. A program
+that does not build is a row with its first error line.
 
 Outputs agree ("same") when the two runs' stdout is equal after dropping lines that hold timing
 words (time, ms, sec, GB/s, GFLOP, bandwidth), and the rows of numbers of a table whose header
-holds one (GPU-STREAM's, strided-access's). The summary gives the geometric-mean speed-up over
+holds one (GPU-STREAM's, strided-access's), and lines a program's entry marks as a measured rate;
+pointers (0x7f...) are masked. The summary gives the geometric-mean speed-up over
 programs that finished under both tiers with the same exit status, over all of them and over those
 where the interpreter took at least 1 s, and lists the programs the interpreter did not finish
 within --timeout, with the JIT tier's time where it finished.
@@ -53,39 +55,48 @@ _spec.loader.exec_module(rex)
 TIMING = re.compile(r"time|\bms\b|sec|gb/s|gflop|bandwidth", re.IGNORECASE)
 # A row of a table: an optional name, then two or more numbers (GPU-STREAM's "Copy  846.0  0.63  0.63").
 _NUM = r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?,?"
+POINTER = re.compile(r"0x[0-9a-fA-F]{8,}")
 NUMBER_ROW = re.compile(r"^\s*([A-Za-z_][\w-]*:?)?(%s){2,}\s*$" % _NUM)
 
-# HIP-Examples: (label, folder, sources, Makefile flags, argument lists, note, needs the compat header).
-# Sources and flags are those of the folder's Makefile or build script; arguments those of its run
-# target, test_all.sh or run script.
+# HIP-Examples, one entry a program: its folder, sources and flags (those of its Makefile or build
+# script; sources None: the folder's .cpp files), argument lists (its run target, test_all.sh or run
+# script: one row each), note, compat (needs the compatibility header) and ignore (a pattern for
+# output lines that hold only a measured rate, left out of the comparison).
+def P(name, folder, sources, flags, args=([],), note="", compat=False, ignore=None):
+    return {"name": name, "folder": folder, "sources": sources, "flags": flags, "args": [list(x) for x in args],
+            "note": note, "compat": compat, "ignore": ignore}
+
+
+NBODY_RATE = r"^\d+, [\d.]+$"  # -DSHMOO's "bodies, billion interactions per second"
 APPS = ["BinomialOption", "BitonicSort", "FastWalshTransform", "FloydWarshall", "HelloWorld", "Histogram",
         "MatrixMultiplication", "PrefixSum", "RecursiveGaussian", "SimpleConvolution", "dct", "dwtHaar1D"]
 HIPEX = [
-    ("vectorAdd", "vectorAdd", ["vectoradd_hip.cpp"], ["-g"], [[]], "", False),
-    ("add4", "add4", ["hip-stream.cpp", "common.cpp"], ["-std=c++11", "-O3"],
-     [[], ["--groups", "256", "--groupSize", "256"], ["--float"], ["--float", "--groups", "256", "--groupSize", "256"]],
-     "runhip.sh's 4 runs", False),
-    ("cuda-stream", "cuda-stream", ["stream.cpp"], ["-std=c++11", "-O3"], [[]], "", False),
-    ("gpu-burn", "gpu-burn", ["AmdGpuMonitor.cpp", "BurnKernel.cpp", "common.cpp", "gpuburn.cpp"],
-     ["-O3", "-lpthread"], [["-t", "5"]], "burns for -t seconds: wall time is fixed, not a speed", False),
-    ("mini-nbody-orig", "mini-nbody/hip", ["nbody-orig.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
-     "first of HIP-nbody-orig.sh's 10 sizes", False),
-    ("mini-nbody-soa", "mini-nbody/hip", ["nbody-soa.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
-     "first of HIP-nbody-soa.sh's 8 sizes", False),
-    ("mini-nbody-block", "mini-nbody/hip", ["nbody-block.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
-     "first of HIP-nbody-block.sh's 8 sizes", False),
-    ("reduction", "reduction", ["reduction.cpp"], ["-std=c++11", "-O3"], [["4194304"]],
-     "first of run.sh's 8 sizes (1024*1024*4)", False),
-    ("rtm8", "rtm8", ["rtm8.cpp"], ["-std=c++11", "-O3"], [[]], "", False),
-    ("strided-access", "strided-access", ["benchmark-hip.cpp"], ["-std=c++11", "-O3"], [[]], "", False),
-    ("GPU-STREAM", "GPU-STREAM", ["main.cpp", "HIPStream.cu"], ["--std=c++11", "-DHIP"], [["--numtimes", "2"]],
-     "--numtimes 2 (default 100; 2 is its minimum); compat header", True),
-    ("mixbench-hip", "mixbench", ["main-hip.cpp", "mix_kernels_hip.cpp"], ["-O2", "-DUNIX"], [[]],
-     "compat header", True),
-    ("mixbench-hip-ro", "mixbench", ["main-hip-ro.cpp", "mix_kernels_hip_ro.cpp"], ["-O2", "-DUNIX", "-DREADONLY"],
-     [[]], "compat header", True),
-    ("openmp-helloworld", "openmp-helloworld", ["openmp_helloworld.cpp"], ["-fopenmp"], [[]], "", False),
-] + [("HIP-Examples-Applications/" + a, "HIP-Examples-Applications/" + a, None, ["-g"], [[]], "", False) for a in APPS]
+    P("vectorAdd", "vectorAdd", ["vectoradd_hip.cpp"], ["-g"]),
+    P("add4", "add4", ["hip-stream.cpp", "common.cpp"], ["-std=c++11", "-O3"],
+      [[x for x in v] + ["--numtimes", "2"] for v in
+       ([], ["--groups", "256", "--groupSize", "256"], ["--float"], ["--float", "--groups", "256", "--groupSize", "256"])],
+      "runhip.sh's 4 runs, --numtimes 2 (default 10; 2 is its minimum)"),
+    P("cuda-stream", "cuda-stream", ["stream.cpp"], ["-std=c++11", "-O3"]),
+    P("gpu-burn", "gpu-burn", ["AmdGpuMonitor.cpp", "BurnKernel.cpp", "common.cpp", "gpuburn.cpp"],
+      ["-O3", "-lpthread"], [["-t", "5"]], "burns for -t seconds: its wall time is not a speed"),
+    P("mini-nbody-orig", "mini-nbody/hip", ["nbody-orig.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
+      "first of HIP-nbody-orig.sh's 10 sizes; prints only a rate", ignore=NBODY_RATE),
+    P("mini-nbody-soa", "mini-nbody/hip", ["nbody-soa.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
+      "first of HIP-nbody-soa.sh's 8 sizes; prints only a rate", ignore=NBODY_RATE),
+    P("mini-nbody-block", "mini-nbody/hip", ["nbody-block.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
+      "first of HIP-nbody-block.sh's 8 sizes; prints only a rate", ignore=NBODY_RATE),
+    P("reduction", "reduction", ["reduction.cpp"], ["-std=c++11", "-O3"], [["4194304"]],
+      "first of run.sh's 8 sizes (1024*1024*4)"),
+    P("rtm8", "rtm8", ["rtm8.cpp"], ["-std=c++11", "-O3"]),
+    P("strided-access", "strided-access", ["benchmark-hip.cpp"], ["-std=c++11", "-O3"]),
+    P("GPU-STREAM", "GPU-STREAM", ["main.cpp", "HIPStream.cu"], ["--std=c++11", "-DHIP"], [["--numtimes", "2"]],
+      "--numtimes 2 (default 100; 2 is its minimum); compat header", compat=True),
+    P("mixbench-hip", "mixbench", ["main-hip.cpp", "mix_kernels_hip.cpp"], ["-O2", "-DUNIX"],
+      note="compat header", compat=True),
+    P("mixbench-hip-ro", "mixbench", ["main-hip-ro.cpp", "mix_kernels_hip_ro.cpp"], ["-O2", "-DUNIX", "-DREADONLY"],
+      note="compat header", compat=True),
+    P("openmp-helloworld", "openmp-helloworld", ["openmp_helloworld.cpp"], ["-fopenmp"]),
+] + [P("HIP-Examples-Applications/" + a, "HIP-Examples-Applications/" + a, None, ["-g"]) for a in APPS]
 
 # Pre-HIP-3 kernel launches: hipLaunchKernel(HIP_KERNEL_NAME(k), grid, block, shmem, stream, args...)
 # with a hipLaunchParm first kernel parameter. HIP 5.2 keeps the typedef, HIP 6.4 does not.
@@ -196,11 +207,13 @@ def run_tier(gpuport, tier, exe, args, cwd, timeout):
             "stderr": err.decode(errors="replace")}
 
 
-def kept_lines(text):
-    """Lines without timing words; the rows of numbers under a header with one go too."""
+def kept_lines(text, ignore=None):
+    """Lines without timing words; the rows of numbers under a header with one go too, and the
+    lines the program's ignore pattern matches. Pointers (0x7f...) print differently run to run."""
     kept, in_table = [], False
     for line in text.splitlines():
-        if TIMING.search(line):
+        line = POINTER.sub("0x?", line)
+        if TIMING.search(line) or (ignore and re.search(ignore, line)):
             in_table = True
         elif in_table and NUMBER_ROW.match(line):
             pass
@@ -210,9 +223,9 @@ def kept_lines(text):
     return kept
 
 
-def compare(a, b):
+def compare(a, b, ignore=None):
     """'same' or 'differs' for two stdouts (timing lines dropped), and the first differing pair."""
-    x, y = kept_lines(a), kept_lines(b)
+    x, y = kept_lines(a, ignore), kept_lines(b, ignore)
     if x == y:
         return "same", None
     for i in range(max(len(x), len(y))):
@@ -245,31 +258,31 @@ def main():
     a = ap.parse_args()
     a.gpuport = str(pathlib.Path(a.gpuport).resolve())
 
-    # (label, build thunk, exe path, build folder, argument lists, note)
+    # (label, build thunk, exe path, build folder, argument lists, note, ignore pattern)
     programs = []
     if a.rex.is_dir():
         for ex in rex_examples(a.rex, a.rex_folders):
             label = str(ex.relative_to(a.rex))
             out = a.out / "rocm-examples" / label
             programs.append((label, lambda ex=ex, out=out: build_rex(ex, a.rex, out, a.gpuport),
-                             out / ex.name, out, [[]], ""))
+                             out / ex.name, out, [[]], "", None))
     else:
         log(f"no rocm-examples tree at {a.rex}: skipped")
     if a.hipex.is_dir():
-        for name, folder, sources, flags, arglists, note, compat in HIPEX:
-            label = "HIP-Examples/" + name
-            out = a.out / "HIP-Examples" / name
-            exe = out / name.split("/")[-1]
-            src = a.hipex / folder
-            programs.append((label, lambda src=src, sources=sources, flags=flags, compat=compat, out=out, exe=exe:
-                             build_hipex(src, sources, flags, compat, out, exe), exe, out, arglists, note))
+        for p in HIPEX:
+            label = "HIP-Examples/" + p["name"]
+            out = a.out / "HIP-Examples" / p["name"]
+            exe = out / p["name"].split("/")[-1]
+            programs.append((label, lambda p=p, out=out, exe=exe:
+                             build_hipex(a.hipex / p["folder"], p["sources"], p["flags"], p["compat"], out, exe),
+                             exe, out, p["args"], p["note"], p["ignore"]))
     else:
         log(f"no HIP-Examples tree at {a.hipex}: skipped")
     if a.only:
         programs = [p for p in programs if p[0] in a.only or p[0].split("/")[-1] in a.only]
 
     rows, built = [], 0
-    for label, build, exe, out, arglists, note in programs:
+    for label, build, exe, out, arglists, note, ignore in programs:
         out.mkdir(parents=True, exist_ok=True)
         hip = ""
         if a.skip_build and exe.is_file():
@@ -287,7 +300,7 @@ def main():
                 log(f"run {label} {' '.join(args)} --jit {tier}")
                 row[tier] = run_tier(a.gpuport, tier, exe, args, out, a.timeout)
             n, h = row["never"], row["hot"]
-            row["outputs"], row["first_difference"] = compare(n["stdout"], h["stdout"])
+            row["outputs"], row["first_difference"] = compare(n["stdout"], h["stdout"], ignore)
             if n["status"] != "timeout" and h["status"] != "timeout" and h["seconds"] > 0:
                 row["speedup"] = round(n["seconds"] / h["seconds"], 3)
             for tier in ("never", "hot"):

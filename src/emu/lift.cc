@@ -17,6 +17,7 @@
 #include "emu/lift.h"
 
 #include <cstdlib>
+#include <map>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -167,6 +168,20 @@ class Lifter {
     Value* pc = b_.CreateLoad(ptr_, field(f_pc));
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, pc), b_.getInt64(1)), pc);
     b_.CreateRet(b_.getInt32(4));
+    // Fused runs: at least two lane steps (a pair counts two), within the region.
+    fused_runs_.clear();
+    if (!std::getenv("GPUPORT_JIT_NO_FUSION"))
+      for (std::size_t i = first; i < last;) {
+        std::size_t j = i, lane_steps = 0;
+        while (j < last && j - i < max_run_) {
+          const Member m = member(k_.steps[j]);
+          if (m == Member::other) break;
+          lane_steps += m == Member::lane ? 1 : m == Member::pair ? 2 : 0;
+          ++j;
+        }
+        if (lane_steps >= 2) fused_runs_[i] = j;
+        i = j == i ? i + 1 : j;
+      }
     for (std::size_t i = first; i < last; ++i) {
       if (lift_step(i)) ++lifted;
       else ++called;
@@ -176,13 +191,12 @@ class Lifter {
 
  private:
   Value* field(int f) { return b_.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f)); }
-  // A frame field, loaded once per step at the top of the step's first block (GPUPORT_JIT_VOLATILE
-  // makes the loads volatile, to compare code with no frame value kept across steps).
+  // A frame field, loaded once per step at the top of the step's first block.
   Value* F(int f) {
     if (!loaded_[f]) {
       llvm::IRBuilder<> top(step_entry_, step_entry_->getFirstInsertionPt());
       Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
-      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p, /*isVolatile=*/volatile_fields_);
+      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p);
     }
     return loaded_[f];
   }
@@ -632,11 +646,179 @@ class Lifter {
     b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
     called_codes_->addIncoming(r, b_.GetInsertBlock());
   }
+  // ---- fused runs: a run of consecutive steps that are lane operations (those vopd_liftable
+  // takes, alone or as VOPD pairs), scalar ALU operations and no-ops is also compiled as one loop
+  // over the lanes, in which each VGPR a step writes stays in a register until the run's end.
+  // Lanes do not depend on each other in such a run, so lane by lane is step by step; the scalar
+  // steps (which read no VGPR) run first, in order, and each lane step reads the scalar sources,
+  // mask and EXEC of its own place in the run. The fused code is taken when the run is entered
+  // at its first step with the whole run under the limit (and the default float mode where it
+  // has float steps); otherwise, and when entered in its middle, the steps run one by one.
+  enum class Member : std::uint8_t { nop, scalar, lane, pair, other };
+  Member member(const Step& s) {
+    using K = LiftForm::Kind;
+    const LiftForm f = scalar_lift_form(s.handler);
+    if (f.kind == K::nop) return Member::nop;
+    if (f.kind == K::scalar_op || f.kind == K::scalar_bits || f.kind == K::scalar_compare) {
+      // lift_scalar's operand checks, so that it cannot refuse inside a run
+      const Operand none;
+      auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
+      if (f.kind == K::scalar_compare) return scalar_source(at(0)) && scalar_source(at(1)) ? Member::scalar : Member::other;
+      const bool ok = scalar_source(at(1)) && scalar_source(at(2)) && at(0).kind == Operand::Kind::sgpr && at(0).reg < 128;
+      // a run's lane steps read EXEC once each, before the loop: a scalar step writing it ends the
+      // run's reasoning no less than it would anywhere, so it is allowed
+      return ok ? Member::scalar : Member::other;
+    }
+    if (s.vopd_x && s.vopd_y) return vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y) ? Member::pair : Member::other;
+    if (f.kind != K::none) return Member::other;
+    return vopd_liftable(s) ? Member::lane : Member::other;
+  }
+  static bool is_float(const Step& s) {
+    const LiftForm f = vector_lift_form(s.handler);
+    return f.kind == LiftForm::Kind::f32_binary || f.kind == LiftForm::Kind::fma_f32;
+  }
+
+  // A lane step's sources as read before the loop: VGPR columns stay columns.
+  struct LaneStep {
+    const Step* step;
+    LiftForm form;
+    Value* exec;
+    Source sources[3];
+    Value* mask = nullptr;  // cndmask
+  };
+  LaneStep prepare_lane(const Step& s, Value* exec) {
+    LaneStep l{&s, vector_lift_form(s.handler), exec, {}, nullptr};
+    const Operand none;
+    auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
+    using K = LiftForm::Kind;
+    if (l.form.kind == K::int_op) {
+      const int count = lanes::int_source_count(static_cast<lanes::I>(l.form.op));
+      l.sources[0] = source(at(1));
+      l.sources[1] = source(count >= 2 ? at(2) : none);
+      l.sources[2] = source(count >= 3 ? at(3) : none);
+    } else if (l.form.kind == K::f32_binary) {
+      l.sources[0] = source(at(1));
+      l.sources[1] = source(at(2));
+    } else if (l.form.kind == K::fma_f32) {
+      l.sources[0] = source(at(1));
+      l.sources[1] = source(at(2));
+      l.sources[2] = source(l.form.op == 1 ? at(0) : at(3));
+    } else {  // cndmask
+      l.sources[0] = source(at(1));
+      l.sources[1] = source(at(2));
+      l.mask = s.ops.size() >= 4 ? mask_at(at(3).reg) : mask_at(encoding::vcc_lo);
+    }
+    return l;
+  }
+  // One lane of a lane step: its result (before EXEC), with VGPR sources from `regs` (the run's
+  // values so far) or the columns.
+  Value* lane_value(const LaneStep& l, Value* lane, std::map<unsigned, Value*>& regs) {
+    auto get = [&](int k) -> Value* {
+      const Source& src = l.sources[k];
+      Value* x;
+      if (src.column) {
+        const unsigned reg = source_reg(*l.step, l.form, k);
+        auto it = regs.find(reg);
+        x = it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, src.column, lane));
+      } else {
+        x = src.value;
+      }
+      if (src.and_mask != ~0u) x = b_.CreateAnd(x, b_.getInt32(src.and_mask));
+      if (src.xor_mask) x = b_.CreateXor(x, b_.getInt32(src.xor_mask));
+      return x;
+    };
+    using K = LiftForm::Kind;
+    switch (l.form.kind) {
+      case K::int_op: {
+        llvm::Function* fn = lane_function(std::string("gpuport_lane_int_") + lanes::int_op_name(static_cast<lanes::I>(l.form.op)));
+        return b_.CreateCall(fn, {get(0), get(1), get(2), lane});
+      }
+      case K::f32_binary: {
+        llvm::Function* fn = lane_function(std::string("gpuport_lane_f32_") + lanes::f2_op_name(static_cast<lanes::F2>(l.form.op)));
+        return as_int(b_.CreateCall(fn, {as_float(get(0)), as_float(get(1))}));
+      }
+      case K::fma_f32:
+        return as_int(b_.CreateCall(lane_function("gpuport_lane_fma_f32"), {as_float(get(0)), as_float(get(1)), as_float(get(2))}));
+      default: {
+        Value* take_b = b_.CreateTrunc(b_.CreateLShr(l.mask, b_.CreateZExt(lane, i64_)), i1_);
+        return b_.CreateSelect(take_b, get(1), get(0));
+      }
+    }
+  }
+  // The VGPR a source column k of a lane step reads (its operand's register).
+  static unsigned source_reg(const Step& s, const LiftForm& f, int k) {
+    using K = LiftForm::Kind;
+    if (f.kind == K::fma_f32 && f.op == 1 && k == 2) return s.ops[0].reg;  // fmac's addend
+    return s.ops[static_cast<std::size_t>(k) + 1].reg;
+  }
+
+  // Emits the fused run [a, b) at the insertion point; continues at step b.
+  void lift_fused(std::size_t a, std::size_t b) {
+    struct Entry {
+      LaneStep x, y;
+      bool pair = false;
+    };
+    std::vector<Entry> entries;
+    Value* lanes_sum = b_.getInt64(0);
+    for (std::size_t i = a; i < b; ++i) {
+      const Step& s = k_.steps[i];
+      Value* e = exec();
+      lanes_sum = b_.CreateAdd(lanes_sum, b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, e));
+      switch (member(s)) {
+        case Member::scalar: lift_scalar(s, scalar_lift_form(s.handler)); break;
+        case Member::lane: entries.push_back({prepare_lane(s, e), {}, false}); break;
+        case Member::pair: entries.push_back({prepare_lane(*s.vopd_x, e), prepare_lane(*s.vopd_y, e), true}); break;
+        default: break;
+      }
+    }
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_lanes)), lanes_sum), field(f_lanes));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_executed)), b_.getInt64(b - a)), field(f_executed));
+    Value* v = F(f_v);
+    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
+    lane_loop(b_.getInt64(0), [&](Value* lane, Value*) -> Value* {
+      std::map<unsigned, Value*> regs;
+      auto old = [&](unsigned r) -> Value* {
+        auto it = regs.find(r);
+        return it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(r), lane));
+      };
+      for (const Entry& en : entries) {
+        auto active = [&](const LaneStep& l) { return b_.CreateTrunc(b_.CreateLShr(l.exec, b_.CreateZExt(lane, i64_)), i1_); };
+        Value* rx = lane_value(en.x, lane, regs);
+        Value* ry = en.pair ? lane_value(en.y, lane, regs) : nullptr;
+        const unsigned dx = en.x.step->ops[0].reg;
+        regs[dx] = b_.CreateSelect(active(en.x), rx, old(dx));
+        if (en.pair) {
+          const unsigned dy = en.y.step->ops[0].reg;
+          regs[dy] = b_.CreateSelect(active(en.y), ry, old(dy));
+        }
+      }
+      for (const auto& [r, value] : regs) b_.CreateStore(value, b_.CreateInBoundsGEP(i32_, column(r), lane));
+      return nullptr;
+    });
+    b_.CreateBr(step_block(b));
+  }
+
   bool lift_step(std::size_t i) {
     const Step& s = k_.steps[i];
     b_.SetInsertPoint(steps_[i]);
     step_entry_ = steps_[i];
     for (auto& l : loaded_) l = nullptr;
+    if (auto run = fused_runs_.find(i); run != fused_runs_.end()) {
+      const std::size_t end = run->second;
+      bool floats = false;
+      for (std::size_t k = i; k < end; ++k) {
+        const Step& t = k_.steps[k];
+        floats = floats || is_float(t) || (t.vopd_x && (is_float(*t.vopd_x) || is_float(*t.vopd_y)));
+      }
+      auto* fused = block("fused");
+      auto* plain = block("plain");
+      Value* room = b_.CreateICmpUGE(b_.CreateSub(F(f_limit), b_.CreateLoad(i64_, field(f_executed))), b_.getInt64(end - i));
+      if (floats) room = b_.CreateAnd(room, default_f32_mode());
+      b_.CreateCondBr(room, fused, plain);
+      b_.SetInsertPoint(fused);
+      lift_fused(i, end);
+      b_.SetInsertPoint(plain);
+    }
     LiftForm form = scalar_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = vector_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = memory_lift_form(s);
@@ -725,11 +907,15 @@ class Lifter {
   Value* frame_ = nullptr;
   const std::string name_;
   std::size_t first_ = 0, last_ = 0;  // the region being lifted
+  std::map<std::size_t, std::size_t> fused_runs_;  // first step -> the step after the run
+  // At most 6 steps per run: a run is fused only when the whole of it fits before the limit, and
+  // in a workgroup of several waves the limit comes every 32 steps; on emu_bench's VALU kernel 4
+  // to 6 ran fastest (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION for none).
+  std::size_t max_run_ = std::getenv("GPUPORT_JIT_RUN") ? std::strtoul(std::getenv("GPUPORT_JIT_RUN"), nullptr, 10) : 6;
   Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
   Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
   unsigned redirect_reg_ = 0;
   Value* loaded_[f_lanes + 1] = {};
-  bool volatile_fields_ = std::getenv("GPUPORT_JIT_VOLATILE") != nullptr;
   BasicBlock* step_entry_ = nullptr;
   BasicBlock *exit_ = nullptr, *called_exit_ = nullptr;
   llvm::PHINode* called_codes_ = nullptr;

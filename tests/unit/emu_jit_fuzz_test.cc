@@ -1,6 +1,6 @@
 // Differential fuzzing of the emulator's two tiers: random gfx1100 programs over the instruction
 // forms the lifter compiles itself (and some it leaves to their handlers), with random register
-// contents, EXEC masks, float modes and memory offsets, run by the asm harness (emu_asm.h), which
+// contents, EXEC masks, float modes, memory offsets and one or two waves, run by the asm harness (emu_asm.h), which
 // runs each program on the interpreter and on the JIT and reports any difference in memory,
 // fault or counts. A fixed seed and a few programs here; GPUPORT_JIT_FUZZ_SECONDS=N runs random
 // seeds for N seconds (the figure in docs/RESULTS.md).
@@ -153,12 +153,15 @@ std::string run_one(std::uint64_t seed, bool wave64, int count) {
   k.wave64 = wave64;
   k.body = g.body(count);
   AsmLaunch l;
-  l.threads = wave64 ? 64 : 32;
-  l.in.resize(8 * l.threads + 8);
+  // One wave, or two: then the waves take turns every 32 instructions, and the compiled code
+  // must stop where the interpreter's slices end (their stores overlap: the order shows).
+  const unsigned wave = wave64 ? 64 : 32;
+  l.threads = wave * (1 + static_cast<unsigned>(seed % 2));
+  l.in.resize(8 * 2 * wave + 8);
   for (auto& x : l.in) x = g.value();
   l.aux.resize(8);
   for (auto& x : l.aux) x = g.value();
-  l.out_words = 8 * l.threads + 16;
+  l.out_words = 8 * 2 * wave + 64;
   l.n = g.value();
   const AsmRun r = run_asm(k, l);
   if (!r.skip_reason.empty()) return "SKIP " + r.skip_reason;
