@@ -24,6 +24,20 @@ using i64 = std::int64_t;
 
 [[gnu::always_inline]] inline u32 bits_of(float f) { return std::bit_cast<u32>(f); }
 
+// name(op): an operation's name as lanes_bitcode.cc spells it (gpuport_lane_int_<name>, ...),
+// for the lifter. Operations outside the list (F2::ldexp) have "".
+#define GPUPORT_LANE_NAME_CASE(n) \
+  case E::n: return #n;
+#define GPUPORT_LANE_NAMES(name, Enum, LIST) \
+  inline const char* name(Enum op) {         \
+    using E = Enum;                          \
+    switch (op) {                            \
+      LIST(GPUPORT_LANE_NAME_CASE)           \
+      default: break;                        \
+    }                                        \
+    return "";                               \
+  }
+
 // ---- integer: x, y, z are the sources as printed --------------------------------------------------
 #define GPUPORT_LANE_INT_OPS(X) X(mov) X(not_) X(bfrev) X(clz) X(ctz) X(cls) X(add_nc) X(sub_nc) X(subrev_nc) X(and_) \
   X(or_) X(xor_) X(xnor) X(lshlrev) X(lshrrev) X(ashrrev) X(min_i32) X(max_i32) X(min_u32) X(max_u32) X(mul_u32_u24) \
@@ -163,16 +177,7 @@ inline int int_source_count(I op) {
   return 2;
 }
 
-// The operation's name as lanes_bitcode.cc spells it (gpuport_lane_int_<name>).
-inline const char* int_op_name(I op) {
-  switch (op) {
-#define GPUPORT_LANE_NAME(n) \
-  case I::n: return #n;
-    GPUPORT_LANE_INT_OPS(GPUPORT_LANE_NAME)
-#undef GPUPORT_LANE_NAME
-  }
-  return "";
-}
+GPUPORT_LANE_NAMES(int_op_name, I, GPUPORT_LANE_INT_OPS)
 
 // ---- f32 binary operations (VOP2/VOP3), in the default float mode -------------------------------
 enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
@@ -211,16 +216,7 @@ enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legac
 }
 [[gnu::always_inline]] inline float fma_f32(float a, float b, float c) { return nan_first(a, b, c, std::fma(a, b, c)); }
 
-inline const char* f2_op_name(F2 op) {
-  switch (op) {
-#define GPUPORT_LANE_NAME(n) \
-  case F2::n: return #n;
-    GPUPORT_LANE_F2_OPS(GPUPORT_LANE_NAME)
-#undef GPUPORT_LANE_NAME
-    case F2::ldexp: break;
-  }
-  return "";
-}
+GPUPORT_LANE_NAMES(f2_op_name, F2, GPUPORT_LANE_F2_OPS)
 
 template <F2 Op>
 [[gnu::always_inline]] inline float f2_op(float x, float y) {
@@ -242,39 +238,30 @@ template <F2 Op>
 
 // ---- compares (VOPC) -----------------------------------------------------------------------------
 // Conditions as numbered in the ISA's opcode order: F LT EQ LE GT LG/NE GE O U NGE NLG NGT NLE NEQ NLT T.
-[[gnu::always_inline]] inline bool compare_float(double x, double y, u32 cond) {
-  const bool unordered = std::isnan(x) || std::isnan(y);
+// LT EQ LE GT LG GE (1..6) of ordered values; LG is NE for integers.
+template <typename T>
+[[gnu::always_inline]] inline bool compare_ordered(T x, T y, u32 cond) {
   switch (cond) {
-    case 0: return false;
     case 1: return x < y;
     case 2: return x == y;
     case 3: return x <= y;
     case 4: return x > y;
-    case 5: return x < y || x > y;  // lg
+    case 5: return x < y || x > y;
     case 6: return x >= y;
-    case 7: return !unordered;      // o
-    case 8: return unordered;       // u
-    case 9: return !(x >= y);
-    case 10: return !(x < y || x > y);
-    case 11: return !(x > y);
-    case 12: return !(x <= y);
-    case 13: return !(x == y);
-    case 14: return !(x < y);
-    default: return true;
+    default: return false;
   }
 }
+[[gnu::always_inline]] inline bool compare_float(double x, double y, u32 cond) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  if (cond == 7) return !unordered;  // O
+  if (cond == 8) return unordered;   // U
+  if (cond >= 9 && cond <= 14) return !compare_ordered(x, y, 15 - cond);  // NGE NLG NGT NLE NEQ NLT: not GE LG GT LE EQ LT
+  return cond == 15 || compare_ordered(x, y, cond);
+}
+// F LT EQ LE GT NE GE T (0..7).
 template <typename T>
 [[gnu::always_inline]] inline bool compare_int(T x, T y, u32 cond) {
-  switch (cond) {
-    case 0: return false;
-    case 1: return x < y;
-    case 2: return x == y;
-    case 3: return x <= y;
-    case 4: return x > y;
-    case 5: return x != y;
-    case 6: return x >= y;
-    default: return true;
-  }
+  return cond >= 7 || compare_ordered(x, y, cond);
 }
 
 // ---- scalar ALU (SOP2, SOPC): a, b the sources as printed; scc is SCC before and after ---------
@@ -387,24 +374,7 @@ template <int Cond, bool Signed>
   return false;
 }
 
-// Names as lanes_bitcode.cc spells them.
-inline const char* s2_op_name(S2 op) {
-  switch (op) {
-#define GPUPORT_LANE_NAME(n) \
-  case S2::n: return #n;
-    GPUPORT_LANE_S2_OPS(GPUPORT_LANE_NAME)
-#undef GPUPORT_LANE_NAME
-  }
-  return "";
-}
-inline const char* bits_op_name(Bits op) {
-  switch (op) {
-#define GPUPORT_LANE_NAME(n) \
-  case Bits::n: return #n;
-    GPUPORT_LANE_BITS_OPS(GPUPORT_LANE_NAME)
-#undef GPUPORT_LANE_NAME
-  }
-  return "";
-}
+GPUPORT_LANE_NAMES(s2_op_name, S2, GPUPORT_LANE_S2_OPS)
+GPUPORT_LANE_NAMES(bits_op_name, Bits, GPUPORT_LANE_BITS_OPS)
 
 }  // namespace gpuport::emu::lanes

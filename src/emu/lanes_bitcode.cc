@@ -31,25 +31,23 @@ GPUPORT_LANE_S2_OPS(GPUPORT_S2_WRAPPER)
   u64 gpuport_lane_bits64_##n(u64 a, u64 b, bool* scc) { return bits_op<u64, Bits::n>(a, b, *scc); }
 GPUPORT_LANE_BITS_OPS(GPUPORT_BITS_WRAPPER)
 
-bool gpuport_lane_scmp_u32(u32 a, u32 b, u32 cond) {
+}  // extern "C"
+
+// s_cmp's condition as a run-time value (the lifter passes a constant, folded after inlining).
+template <bool Signed>
+static bool scmp_by_condition(u32 a, u32 b, u32 cond) {
   switch (cond) {
-    case 0: return scmp_op<0, false>(a, b);
-    case 1: return scmp_op<1, false>(a, b);
-    case 2: return scmp_op<2, false>(a, b);
-    case 3: return scmp_op<3, false>(a, b);
-    case 4: return scmp_op<4, false>(a, b);
-    default: return scmp_op<5, false>(a, b);
+    case 0: return scmp_op<0, Signed>(a, b);
+    case 1: return scmp_op<1, Signed>(a, b);
+    case 2: return scmp_op<2, Signed>(a, b);
+    case 3: return scmp_op<3, Signed>(a, b);
+    case 4: return scmp_op<4, Signed>(a, b);
+    default: return scmp_op<5, Signed>(a, b);
   }
 }
-bool gpuport_lane_scmp_i32(u32 a, u32 b, u32 cond) {
-  switch (cond) {
-    case 0: return scmp_op<0, true>(a, b);
-    case 1: return scmp_op<1, true>(a, b);
-    case 2: return scmp_op<2, true>(a, b);
-    case 3: return scmp_op<3, true>(a, b);
-    case 4: return scmp_op<4, true>(a, b);
-    default: return scmp_op<5, true>(a, b);
-  }
-}
+
+extern "C" {
+bool gpuport_lane_scmp_u32(u32 a, u32 b, u32 cond) { return scmp_by_condition<false>(a, b, cond); }
+bool gpuport_lane_scmp_i32(u32 a, u32 b, u32 cond) { return scmp_by_condition<true>(a, b, cond); }
 
 }  // extern "C"

@@ -637,11 +637,21 @@ class Lifter {
     return true;
   }
 
-  // The step's handler, called through jit_call_step (jit.h), which also checks the limit and
-  // counts: a few instructions per step here, whatever the handler does.
-  void call_handler(std::size_t i) {
+  // The step's handler, called through gpuport_jit_call_step (jit.cc), which also checks the
+  // limit and counts: a few instructions per step here, whatever the handler does. `counted`: a
+  // lifted step's fallback, whose limit and lanes were seen to already
+  // (gpuport_jit_call_counted_step).
+  // The handler where the float mode is not the default one (guarded's other branches).
+  void handlers_for_slow_paths(std::size_t i) {
+    for (auto [slow, join] : slow_paths_) {
+      (void)join;
+      b_.SetInsertPoint(slow);
+      call_handler(i, true);
+    }
+  }
+  void call_handler(std::size_t i, bool counted = false) {
     auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
-    llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_call_step", type);
+    llvm::FunctionCallee callee = m_.getOrInsertFunction(counted ? "gpuport_jit_call_counted_step" : "gpuport_jit_call_step", type);
     Value* r = b_.CreateCall(callee, {frame_, b_.getInt64(i)});
     b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
     called_codes_->addIncoming(r, b_.GetInsertBlock());
@@ -863,11 +873,7 @@ class Lifter {
       lift_vopd(s, e);
       count_step();
       b_.CreateBr(next_block(i));
-      for (auto [slow, join] : slow_paths_) {
-        (void)join;
-        b_.SetInsertPoint(slow);
-        call_handler_counted(i);
-      }
+      handlers_for_slow_paths(i);
       return true;
     }
     using K = LiftForm::Kind;
@@ -876,25 +882,11 @@ class Lifter {
     if (memory ? lift_memory(s, form, e, i) : scalar ? lift_scalar(s, form) : lift_vector(s, form, e)) {
       count_step();
       b_.CreateBr(next_block(i));
-      // The handler where the float mode is not the default one.
-      for (auto [slow, join] : slow_paths_) {
-        (void)join;
-        b_.SetInsertPoint(slow);
-        call_handler_counted(i);
-      }
+      handlers_for_slow_paths(i);
       return true;
     }
-    call_handler_counted(i);
+    call_handler(i, true);
     return false;
-  }
-
-  // The handler of a step whose limit check and lane count are done (a lifted step's fallback).
-  void call_handler_counted(std::size_t i) {
-    auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
-    llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_call_counted_step", type);
-    Value* r = b_.CreateCall(callee, {frame_, b_.getInt64(i)});
-    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
-    called_codes_->addIncoming(r, b_.GetInsertBlock());
   }
 
   const PreparedKernel& k_;

@@ -8,15 +8,16 @@
 #include <string>
 #include <string_view>
 
+#include "emu/lanes.h"
 #include "emu/machine.h"
 
 namespace gpuport::emu::semantics {
 
-using u16 = std::uint16_t;
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
+using lanes::i32;
+using lanes::i64;
+using lanes::u16;
+using lanes::u32;
+using lanes::u64;
 
 // The i-th operand as printed (destinations first); an empty operand past the end.
 inline const Operand& op(const Step& s, std::size_t i) {

@@ -177,35 +177,27 @@ u64 lane_address(const Wave& w, const Step& s, u32 lane, const Operand& vaddr, c
   return read_lane64(w, vaddr, lane) + static_cast<u64>(s.mods.offset);
 }
 
-// loads: vdst, vaddr, saddr|off (global, scratch) or vdst, vaddr (flat)
-template <int Space>
-bool vmem_load(Wave& w, const Step& s, Context& c) {
+// loads: vdst, vaddr, saddr|off (global, scratch) or vdst, vaddr (flat); stores: vaddr, vdata,
+// saddr|off or vaddr, vdata. Lane by lane, up to the first that faults.
+template <int Space, bool Store>
+bool vmem_access(Wave& w, const Step& s, Context& c) {
   const u32 width = s.param;
   const u32 n = bytes_of(width);
-  const Operand& d = op(s, 0);
+  const Operand& data = op(s, Store ? 1 : 0);
+  const Operand& vaddr = op(s, Store ? 0 : 1);
   return for_active_until(w, [&](u32 lane) {
-    const u64 address = lane_address(w, s, lane, op(s, 1), op(s, 2), Space == 3 ? 0 : Space);
-    std::uint8_t* p = resolve_address(c, w, lane, address, n, false, Space == 3 ? 0 : Space);
+    const u64 address = lane_address(w, s, lane, vaddr, op(s, 2), Space == 3 ? 0 : Space);
+    std::uint8_t* p = resolve_address(c, w, lane, address, n, Store, Space == 3 ? 0 : Space);
     if (!p) return false;
-    load_into(w, d.reg, lane, width, p);
+    if (Store) store_from(w, data.reg, lane, width, p);
+    else load_into(w, data.reg, lane, width, p);
     return true;
   });
 }
-
-// stores: vaddr, vdata, saddr|off (global, scratch) or vaddr, vdata (flat)
 template <int Space>
-bool vmem_store(Wave& w, const Step& s, Context& c) {
-  const u32 width = s.param;
-  const u32 n = bytes_of(width);
-  const Operand& data = op(s, 1);
-  return for_active_until(w, [&](u32 lane) {
-    const u64 address = lane_address(w, s, lane, op(s, 0), op(s, 2), Space == 3 ? 0 : Space);
-    std::uint8_t* p = resolve_address(c, w, lane, address, n, true, Space == 3 ? 0 : Space);
-    if (!p) return false;
-    store_from(w, data.reg, lane, width, p);
-    return true;
-  });
-}
+constexpr Handler vmem_load = vmem_access<Space, false>;
+template <int Space>
+constexpr Handler vmem_store = vmem_access<Space, true>;
 
 enum class At : std::uint8_t {
   swap, cmpswap, add, sub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, min_f32, max_f32, csub,

@@ -137,16 +137,16 @@ bool sop1(Wave& w, const Step& s, Context&) {
     case S1::cmov_b64: if (w.scc) write_scalar64(w, d, read_scalar64(w, a)); break;
     case S1::not_b32: { const u32 r = ~read_scalar(w, a); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::not_b64: { const u64 r = ~read_scalar64(w, a); write_scalar64(w, d, r); w.scc = r != 0; break; }
-    case S1::brev_b32: { u32 x = read_scalar(w, a), r = 0; for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i); write_scalar(w, d, r); break; }
+    case S1::brev_b32: write_scalar(w, d, int_op<I::bfrev>(read_scalar(w, a), 0, 0, 0, false)); break;
     case S1::brev_b64: { u64 x = read_scalar64(w, a), r = 0; for (int i = 0; i < 64; ++i) r |= ((x >> i) & 1) << (63 - i); write_scalar64(w, d, r); break; }
     case S1::bcnt0_i32_b32: { const u32 r = 32 - std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::bcnt1_i32_b32: { const u32 r = std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::bcnt1_i32_b64: { const u32 r = std::popcount(read_scalar64(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::ctz_i32_b32: { const u32 x = read_scalar(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countr_zero(x))); break; }
+    case S1::ctz_i32_b32: write_scalar(w, d, int_op<I::ctz>(read_scalar(w, a), 0, 0, 0, false)); break;
     case S1::ctz_i32_b64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countr_zero(x))); break; }
-    case S1::clz_i32_u32: { const u32 x = read_scalar(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countl_zero(x))); break; }
+    case S1::clz_i32_u32: write_scalar(w, d, int_op<I::clz>(read_scalar(w, a), 0, 0, 0, false)); break;
     case S1::clz_i32_u64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countl_zero(x))); break; }
-    case S1::cls_i32: { const u32 x = read_scalar(w, a); const u32 y = (x >> 31) ? ~x : x; write_scalar(w, d, (x == 0 || x == ~0u) ? ~0u : u32(std::countl_zero(y))); break; }
+    case S1::cls_i32: write_scalar(w, d, int_op<I::cls>(read_scalar(w, a), 0, 0, 0, false)); break;
     case S1::sext_i32_i8: write_scalar(w, d, u32(i32(std::int8_t(read_scalar(w, a))))); break;
     case S1::sext_i32_i16: write_scalar(w, d, u32(i32(std::int16_t(read_scalar(w, a))))); break;
     case S1::bitset0_b32: write_scalar(w, d, read_scalar(w, d) & ~(1u << (read_scalar(w, a) & 31))); break;
