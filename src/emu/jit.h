@@ -33,11 +33,13 @@ struct JitFrame {
   std::size_t* pc;
   std::uint64_t* region_begin;  // the context's last region hit by a global access
   std::uint64_t* region_end;
+  std::uint8_t* lds;            // the workgroup's LDS and its size
+  std::uint64_t lds_size;
   std::uint64_t limit;     // steps to run at most
   std::uint64_t executed;  // steps completed (a faulting step is not)
   std::uint64_t lanes;     // lane-instructions: EXEC's population before each step run
 };
-static_assert(sizeof(JitFrame) == 14 * 8);
+static_assert(sizeof(JitFrame) == 16 * 8);
 
 // Runs the wave from step `pc`: 0 when it stopped (the limit, the wave left its loop: *pc is the
 // next step), 1 on a fault (*pc is the faulting step, the context's fault says what), 2 when

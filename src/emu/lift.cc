@@ -35,7 +35,7 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 // Frame field indexes (JitFrame's order).
-enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_limit, f_executed, f_lanes };
+enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_lds, f_lds_size, f_limit, f_executed, f_lanes };
 
 bool readable_source(const Operand& o) {
   switch (o.kind) {
@@ -196,7 +196,7 @@ class Lifter {
     if (!loaded_[f]) {
       llvm::IRBuilder<> top(step_entry_, step_entry_->getFirstInsertionPt());
       Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
-      loaded_[f] = top.CreateLoad(f == f_limit ? (llvm::Type*)i64_ : ptr_, p);
+      loaded_[f] = top.CreateLoad(f == f_limit || f == f_lds_size ? (llvm::Type*)i64_ : ptr_, p);
     }
     return loaded_[f];
   }
@@ -479,12 +479,21 @@ class Lifter {
   // ---- memory: the interpreter's check of the last region hit inline, its full lookup (and the
   // LDS and scratch apertures of flat addresses) through gpuport_jit_pointer. A null pointer is
   // the step's fault: the lanes before it have loaded or stored, as the interpreter's have.
-  Value* pointer(Value* address, unsigned bytes, Value* lane, bool write, bool apertures, std::size_t i) {
-    Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
-    Value* end = b_.CreateLoad(i64_, F(f_region_end));
-    Value* last = b_.CreateAdd(address, b_.getInt64(bytes));
-    Value* inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
-    Value* direct = b_.CreateIntToPtr(address, ptr_);
+  // space: 0 global or flat (the apertures too), 1 LDS, 3 global only (SMEM).
+  Value* pointer(Value* address, unsigned bytes, Value* lane, bool write, int space, std::size_t i) {
+    Value* inside;
+    Value* direct;
+    if (space == 1) {
+      Value* size = F(f_lds_size);
+      inside = b_.CreateAnd(b_.CreateICmpULE(address, size), b_.CreateICmpULE(b_.getInt64(bytes), b_.CreateSub(size, address)));
+      direct = b_.CreateInBoundsGEP(i8_, F(f_lds), address);
+    } else {
+      Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
+      Value* end = b_.CreateLoad(i64_, F(f_region_end));
+      Value* last = b_.CreateAdd(address, b_.getInt64(bytes));
+      inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
+      direct = b_.CreateIntToPtr(address, ptr_);
+    }
     BasicBlock* fast = b_.GetInsertBlock();
     auto* slow = block("lookup");
     auto* join = block("pointer");
@@ -492,7 +501,7 @@ class Lifter {
     b_.SetInsertPoint(slow);
     auto* type = llvm::FunctionType::get(ptr_, {ptr_, i32_, i64_, i64_, i32_, i32_}, false);
     llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_pointer", type);
-    Value* found = b_.CreateCall(callee, {frame_, lane, address, b_.getInt64(bytes), b_.getInt32(write), b_.getInt32(apertures)});
+    Value* found = b_.CreateCall(callee, {frame_, lane, address, b_.getInt64(bytes), b_.getInt32(write), b_.getInt32(space)});
     auto* faulted = block("fault");
     auto* ok = block("found");
     b_.CreateCondBr(b_.CreateIsNull(found), faulted, ok);
@@ -524,18 +533,20 @@ class Lifter {
       } else if (off.kind == Operand::Kind::int_const || off.kind == Operand::Kind::literal) {
         address = b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(off.value)));
       }
-      Value* p = pointer(address, 4 * dwords, b_.getInt32(0), false, false, i);
+      Value* p = pointer(address, 4 * dwords, b_.getInt32(0), false, 3, i);
       std::vector<Value*> values;
       for (unsigned k = 0; k < dwords; ++k)
         values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
       for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], sgpr((at(0).reg + k) & 127));
       return true;
     }
-    // global_load vdst, vaddr, saddr|off / global_store vaddr, vdata, saddr|off [offset:imm]
-    const bool load = form.kind == K::global_load;
+    // global_load vdst, vaddr, saddr|off / global_store vaddr, vdata, saddr|off [offset:imm];
+    // ds_load vdst, vaddr [offset:imm] / ds_store vaddr, vdata [offset:imm]
+    const bool lds = form.kind == K::lds_load || form.kind == K::lds_store;
+    const bool load = form.kind == K::global_load || form.kind == K::lds_load;
     const Operand& reg = at(load ? 0 : 1);
     const Operand& vaddr = at(load ? 1 : 0);
-    const Operand& saddr = at(2);
+    const Operand& saddr = lds ? none : at(2);
     if (reg.kind != Operand::Kind::vgpr || vaddr.kind != Operand::Kind::vgpr) return false;
     const bool scalar_base = saddr.kind == Operand::Kind::sgpr;
     if (scalar_base && saddr.reg >= 128) return false;
@@ -543,46 +554,85 @@ class Lifter {
     Value* base = scalar_base ? scalar64(saddr) : nullptr;
     Value* v = F(f_v);
     auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
-    // The lanes in order, each active one complete before the next.
-    BasicBlock* before = b_.GetInsertBlock();
-    auto* loop = block("mem.lanes");
-    auto* body = block("mem.lane");
-    auto* next = block("mem.next");
-    auto* after = block("mem.end");
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    auto* lane = b_.CreatePHI(i32_, 2);
-    lane->addIncoming(b_.getInt32(0), before);
-    Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
-    b_.CreateCondBr(active, body, next);
-    b_.SetInsertPoint(body);
-    Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane)), i64_);
-    Value* address;
-    if (scalar_base) {
-      address = b_.CreateAdd(base, lo);
-    } else {
-      Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg + 1), lane)), i64_);
-      address = b_.CreateOr(lo, b_.CreateShl(hi, 32));
-    }
-    address = b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(s.mods.offset)));
-    Value* p = pointer(address, 4 * dwords, lane, !load, true, i);
-    if (load) {
-      std::vector<Value*> values;
-      for (unsigned k = 0; k < dwords; ++k)
-        values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
-      for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
-    } else {
-      for (unsigned k = 0; k < dwords; ++k) {
-        Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
-        b_.CreateAlignedStore(x, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1));
+    auto lane_address = [&](Value* lane) -> Value* {
+      if (lds) {  // a 32-bit offset in the LDS
+        Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane));
+        return b_.CreateZExt(b_.CreateAdd(x, b_.getInt32(static_cast<std::uint32_t>(s.mods.offset))), i64_);
       }
+      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane)), i64_);
+      Value* address;
+      if (scalar_base) {
+        address = b_.CreateAdd(base, lo);
+      } else {
+        Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg + 1), lane)), i64_);
+        address = b_.CreateOr(lo, b_.CreateShl(hi, 32));
+      }
+      return b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(s.mods.offset)));
+    };
+    // The lanes in order, each active one complete before the next.
+    auto lanes_in_order = [&](bool check, BasicBlock* done) {
+      BasicBlock* before = b_.GetInsertBlock();
+      auto* loop = block("mem.lanes");
+      auto* body = block("mem.lane");
+      auto* next = block("mem.next");
+      auto* after = block("mem.end");
+      b_.CreateBr(loop);
+      b_.SetInsertPoint(loop);
+      auto* lane = b_.CreatePHI(i32_, 2);
+      lane->addIncoming(b_.getInt32(0), before);
+      Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
+      b_.CreateCondBr(active, body, next);
+      b_.SetInsertPoint(body);
+      Value* address = lane_address(lane);
+      Value* p = check ? pointer(address, 4 * dwords, lane, !load, lds ? 1 : 0, i) : b_.CreateIntToPtr(address, ptr_);
+      if (load) {
+        std::vector<Value*> values;
+        for (unsigned k = 0; k < dwords; ++k)
+          values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
+        for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
+      } else {
+        for (unsigned k = 0; k < dwords; ++k) {
+          Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
+          b_.CreateAlignedStore(x, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1));
+        }
+      }
+      b_.CreateBr(next);
+      b_.SetInsertPoint(next);
+      Value* following = b_.CreateAdd(lane, b_.getInt32(1));
+      lane->addIncoming(following, next);
+      b_.CreateCondBr(b_.CreateICmpULT(following, b_.getInt32(wave_)), loop, after);
+      b_.SetInsertPoint(after);
+      b_.CreateBr(done);
+    };
+    // First whether every active lane's access lies in the last region hit (a loop LLVM
+    // vectorizes): then the accesses need no check and no call, and their loop may vectorize too.
+    // (LDS accesses check each lane, inline.)
+    if (lds) {
+      auto* checked = block("lds.lanes");
+      auto* done = block("mem.done");
+      b_.CreateBr(checked);
+      b_.SetInsertPoint(checked);
+      lanes_in_order(true, done);
+      b_.SetInsertPoint(done);
+      return true;
     }
-    b_.CreateBr(next);
-    b_.SetInsertPoint(next);
-    Value* following = b_.CreateAdd(lane, b_.getInt32(1));
-    lane->addIncoming(following, next);
-    b_.CreateCondBr(b_.CreateICmpULT(following, b_.getInt32(wave_)), loop, after);
-    b_.SetInsertPoint(after);
+    Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
+    Value* end = b_.CreateLoad(i64_, F(f_region_end));
+    Value* outside = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+      Value* address = lane_address(lane);
+      Value* last = b_.CreateAdd(address, b_.getInt64(4 * dwords));
+      Value* inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
+      return b_.CreateNot(inside);
+    });
+    auto* fast = block("mem.fast");
+    auto* checked = block("mem.checked");
+    auto* done = block("mem.done");
+    b_.CreateCondBr(std::getenv("GPUPORT_JIT_NO_MEMFAST") ? (Value*)b_.getFalse() : b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
+    b_.SetInsertPoint(fast);
+    lanes_in_order(false, done);
+    b_.SetInsertPoint(checked);
+    lanes_in_order(true, done);
+    b_.SetInsertPoint(done);
     return true;
   }
 
@@ -878,7 +928,8 @@ class Lifter {
     }
     using K = LiftForm::Kind;
     const bool scalar = form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare;
-    const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load;
+    const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load ||
+                        form.kind == K::lds_load || form.kind == K::lds_store;
     if (memory ? lift_memory(s, form, e, i) : scalar ? lift_scalar(s, form) : lift_vector(s, form, e)) {
       count_step();
       b_.CreateBr(next_block(i));

@@ -26,6 +26,8 @@ struct LiftForm {
     global_load,     // global_load_b32..b128 (vmem_load, space 0): op is the dword count
     global_store,    // global_store_b32..b128 (vmem_store, space 0): op is the dword count
     scalar_load,     // s_load_b32..b512 (s_load, not the buffer form): op is the dword count
+    lds_load,        // ds_load_b32..b128 (ds_load): op is the dword count
+    lds_store,       // ds_store_b32..b128 (ds_store): op is the dword count
   };
   Kind kind = Kind::none;
   std::uint32_t op = 0;

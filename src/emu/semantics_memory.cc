@@ -652,6 +652,8 @@ LiftForm memory_lift_form(const Step& s) {
   const std::uint32_t dwords = s.param >= b32 && s.param <= b128 ? s.param - b32 + 1 : 0;
   if (s.handler == vmem_load<0> && dwords) return {K::global_load, dwords};
   if (s.handler == vmem_store<0> && dwords) return {K::global_store, dwords};
+  if (s.handler == ds_load && dwords) return {K::lds_load, dwords};
+  if (s.handler == ds_store && dwords) return {K::lds_store, dwords};
   if (s.handler == s_load<1, false>) return {K::scalar_load, 1};
   if (s.handler == s_load<2, false>) return {K::scalar_load, 2};
   if (s.handler == s_load<4, false>) return {K::scalar_load, 4};
@@ -660,8 +662,8 @@ LiftForm memory_lift_form(const Step& s) {
   return {};
 }
 
-void* semantics::resolved_flat_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
-  return resolve_address(c, w, lane, address, bytes, write, 0);
+void* semantics::resolved_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write, int space) {
+  return resolve_address(c, w, lane, address, bytes, write, space);
 }
 
 // For the image and buffer families (semantics.h): the same checked global access, fault

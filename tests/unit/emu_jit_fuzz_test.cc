@@ -101,7 +101,7 @@ class Generator {
                                "s_bfm_b32", "s_absdiff_i32", "s_pack_ll_b32_b16", "s_mul_hi_i32"};
     static const char* scmp[] = {"eq", "lg", "gt", "ge", "lt", "le"};
     bool used = false;
-    switch (pick(13)) {
+    switch (pick(14)) {
       case 0:
       case 1: return fmt::format("  {}_e64 {}, {}, {}\n", int2[pick(20)], vreg(), vsrc(used, false), vsrc(used, false));
       case 2: return fmt::format("  {}_e64 {}, {}, {}, {}\n", int3[pick(14)], vreg(), vsrc(used, false), vsrc(used, false), vsrc(used, false));
@@ -131,6 +131,12 @@ class Generator {
         return fmt::format("  {} {}, {}, {}\n", s2[pick(26)], sreg(), a, b);
       }
       case 11: return fmt::format("  s_cmp_{}_{} {}, {}\n", scmp[pick(6)], pick(2) ? "i32" : "u32", sreg(), pick(2) ? sreg() : constant());
+      case 12: {
+        // LDS (512 bytes): a store or load at 4 * lane + a random offset, sometimes past its end.
+        const unsigned offset = 4 * pick(20);
+        if (pick(2)) return fmt::format("  ds_store_b32 v1, {} offset:{}\n", vreg(), offset);
+        return fmt::format("  ds_load_b32 {}, v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n", vreg(), offset);
+      }
       default: {
         // Memory: a load from `in` at a random lane offset, sometimes past its end (a fault).
         const unsigned words = pick(4) == 0 ? 2 : 1;
@@ -151,6 +157,7 @@ std::string run_one(std::uint64_t seed, bool wave64, int count) {
   g.set_wave(wave64 ? 64 : 32);
   AsmKernel k;
   k.wave64 = wave64;
+  k.lds_bytes = 512;
   k.body = g.body(count);
   AsmLaunch l;
   // One wave, or two: then the waves take turns every 32 instructions, and the compiled code
