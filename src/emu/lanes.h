@@ -179,6 +179,41 @@ inline int int_source_count(I op) {
 
 GPUPORT_LANE_NAMES(int_op_name, I, GPUPORT_LANE_INT_OPS)
 
+// Carry forms (v_add_co_u32 ... v_subrev_co_ci_u32): 0 add_co, 1 sub_co, 2 subrev_co, 3 add_co_ci,
+// 4 sub_co_ci, 5 subrev_co_ci; ci is the lane's carry-in bit, carry the lane's carry-out.
+template <int Op>
+[[gnu::always_inline]] inline u32 carry_op(u32 a, u32 b, u32 ci, bool& carry) {
+  const u64 x = a, y = b;
+  u64 t = 0;
+  switch (Op) {
+    case 0: t = x + y; carry = t >> 32; break;
+    case 1: t = x - y; carry = y > x; break;
+    case 2: t = y - x; carry = x > y; break;
+    case 3: t = x + y + ci; carry = t >> 32; break;
+    case 4: t = x - y - ci; carry = y + ci > x; break;
+    case 5: t = y - x - ci; carry = x + ci > y; break;
+  }
+  return static_cast<u32>(t);
+}
+// v_mad_u64_u32 / v_mad_i64_i32: x * y + c in 64 bits, carry when it does not fit.
+template <bool Signed>
+[[gnu::always_inline]] inline u64 mad64_op(u32 x, u32 y, u64 c, bool& carry) {
+  if (Signed) {
+    const __int128 t = static_cast<__int128>(i64(i32(x)) * i64(i32(y))) + static_cast<__int128>(i64(c));
+    carry = t != static_cast<__int128>(static_cast<i64>(static_cast<u64>(t)));
+    return static_cast<u64>(t);
+  }
+  const unsigned __int128 t = static_cast<unsigned __int128>(u64(x) * u64(y)) + c;
+  carry = (t >> 64) != 0;
+  return static_cast<u64>(t);
+}
+// v_lshlrev_b64 / v_lshrrev_b64 / v_ashrrev_i64 d, shift, x: 0 left, 1 logical right, 2 arithmetic.
+template <int Op>
+[[gnu::always_inline]] inline u64 shift64_op(u32 shift, u64 x) {
+  const u32 n = shift & 63;
+  return Op == 0 ? x << n : Op == 1 ? x >> n : u64(i64(x) >> n);
+}
+
 // ---- f32 binary operations (VOP2/VOP3), in the default float mode -------------------------------
 enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legacy };
 #define GPUPORT_LANE_F2_OPS(X) X(add) X(sub) X(subrev) X(mul) X(min) X(max) X(mul_legacy)

@@ -16,6 +16,23 @@ GPUPORT_LANE_INT_OPS(GPUPORT_INT_WRAPPER)
   float gpuport_lane_f32_##n(float x, float y) { return f2_op<F2::n>(x, y); }
 GPUPORT_LANE_F2_OPS(GPUPORT_F2_WRAPPER)
 
+u32 gpuport_lane_carry(u32 op, u32 a, u32 b, u32 ci, bool* carry) {
+  switch (op) {
+    case 0: return carry_op<0>(a, b, ci, *carry);
+    case 1: return carry_op<1>(a, b, ci, *carry);
+    case 2: return carry_op<2>(a, b, ci, *carry);
+    case 3: return carry_op<3>(a, b, ci, *carry);
+    case 4: return carry_op<4>(a, b, ci, *carry);
+    default: return carry_op<5>(a, b, ci, *carry);
+  }
+}
+u64 gpuport_lane_mad64(u32 is_signed, u32 x, u32 y, u64 c, bool* carry) {
+  return is_signed ? mad64_op<true>(x, y, c, *carry) : mad64_op<false>(x, y, c, *carry);
+}
+u64 gpuport_lane_shift64(u32 op, u32 shift, u64 x) {
+  return op == 0 ? shift64_op<0>(shift, x) : op == 1 ? shift64_op<1>(shift, x) : shift64_op<2>(shift, x);
+}
+
 float gpuport_lane_fma_f32(float a, float b, float c) { return fma_f32(a, b, c); }
 
 bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float(x, y, cond); }

@@ -18,6 +18,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -329,6 +330,9 @@ class Lifter {
         });
         return true;
       }
+      case K::carry:
+      case K::mad64:
+      case K::shift64: return lift_wide(s, form, exec);
       case K::f32_binary:
       case K::fma_f32:
       case K::compare:
@@ -664,6 +668,95 @@ class Lifter {
     lift_vector(y, vector_lift_form(y.handler), exec);
     b_.CreateMemCpy(b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(x.ops[0].reg) * wave_), llvm::MaybeAlign(4), vopd_column_,
                     llvm::MaybeAlign(4), bytes);
+  }
+
+  // Carry chains, v_mad_u64_u32 / v_mad_i64_i32 and 64-bit shifts: the address arithmetic of
+  // nearly every kernel. Sources as the interpreter reads them (add_carry: Lanes32, with abs/neg;
+  // mad64 and shift64: read_lane / read_lane64, without).
+  bool lift_wide(const Step& s, const LiftForm& form, Value* exec) {
+    using K = LiftForm::Kind;
+    const Operand none;
+    auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
+    auto plain = [](Operand o) {
+      o.abs = o.neg = false;
+      return o;
+    };
+    auto mask_target = [&](const Operand& o) { return o.kind == Operand::Kind::sgpr && (o.reg < 126 || o.reg == encoding::null); };
+    // A 64-bit source: a VGPR pair per lane, or read_scalar64's value for every lane.
+    struct Wide {
+      Value* lo = nullptr;
+      Value* hi = nullptr;
+      Value* value = nullptr;
+    };
+    auto wide = [&](const Operand& o) -> std::optional<Wide> {
+      Wide w;
+      if (o.kind == Operand::Kind::vgpr) {
+        w.lo = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg) * wave_);
+        w.hi = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg + 1) * wave_);
+      } else if (scalar_source(o) && !o.abs && !o.neg) {
+        w.value = scalar64(o);
+      } else {
+        return std::nullopt;
+      }
+      return w;
+    };
+    auto read_wide = [&](const Wide& w, Value* lane) -> Value* {
+      if (w.value) return w.value;
+      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.lo, lane)), i64_);
+      Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.hi, lane)), i64_);
+      return b_.CreateOr(lo, b_.CreateShl(hi, 32));
+    };
+    auto store_wide = [&](unsigned reg, Value* lane, Value* active, Value* r) {
+      store_lane(reg, lane, active, b_.CreateTrunc(r, i32_));
+      store_lane(reg + 1, lane, active, b_.CreateTrunc(b_.CreateLShr(r, 32), i32_));
+    };
+    if (at(0).kind != Operand::Kind::vgpr) return false;
+    if (form.kind == K::shift64) {
+      auto x = wide(at(2));
+      if (!x || !readable_source(at(1))) return false;
+      const Source n = source(plain(at(1)));
+      llvm::Function* fn = lane_function("gpuport_lane_shift64");
+      lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        store_wide(at(0).reg, lane, active, b_.CreateCall(fn, {b_.getInt32(form.op), read(n, lane), read_wide(*x, lane)}));
+        return nullptr;
+      });
+      return true;
+    }
+    if (!mask_target(at(1))) return false;
+    Value* carry_slot = scc_slot_;  // a byte for the lane function's carry out
+    if (form.kind == K::mad64) {
+      auto c = wide(at(4));
+      if (!c || !readable_source(at(2)) || !readable_source(at(3))) return false;
+      const Source x = source(plain(at(2))), y = source(plain(at(3)));
+      llvm::Function* fn = lane_function("gpuport_lane_mad64");
+      Value* mask = lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        b_.CreateStore(b_.getInt8(0), carry_slot);
+        Value* r = b_.CreateCall(fn, {b_.getInt32(form.op), read(x, lane), read(y, lane), read_wide(*c, lane), carry_slot});
+        store_wide(at(0).reg, lane, active, r);
+        return b_.CreateICmpNE(b_.CreateLoad(i8_, carry_slot), b_.getInt8(0));
+      });
+      store_mask(at(1).reg, mask);
+      return true;
+    }
+    // add_carry d, sdst, x, y[, carry-in mask]
+    if (!readable_source(at(2)) || !readable_source(at(3))) return false;
+    Value* carry_in = b_.getInt64(0);
+    if (form.op >= 3) {
+      if (at(4).kind != Operand::Kind::sgpr || at(4).reg >= 128) return false;
+      carry_in = mask_at(at(4).reg);
+      if (at(4).reg == encoding::null) carry_in = b_.getInt64(0);
+    }
+    const Source x = source(at(2)), y = source(at(3));
+    llvm::Function* fn = lane_function("gpuport_lane_carry");
+    Value* mask = lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+      Value* ci = b_.CreateTrunc(b_.CreateAnd(b_.CreateLShr(carry_in, b_.CreateZExt(lane, i64_)), b_.getInt64(1)), i32_);
+      b_.CreateStore(b_.getInt8(0), carry_slot);
+      Value* r = b_.CreateCall(fn, {b_.getInt32(form.op), read(x, lane), read(y, lane), ci, carry_slot});
+      store_lane(at(0).reg, lane, active, r);
+      return b_.CreateICmpNE(b_.CreateLoad(i8_, carry_slot), b_.getInt8(0));
+    });
+    store_mask(at(1).reg, mask);
+    return true;
   }
 
   // Emits body() behind the default-float-mode check when `is_float` (the handler runs

@@ -20,6 +20,9 @@ struct LiftForm {
     fma_f32,     // op: the fma form 0..3 (fma, fmac, fmamk, fmaak)
     compare,     // v_cmp / v_cmpx (not class): the step's param is the condition, param2 the type
     cndmask,     // v_cndmask_b32
+    carry,       // op: the carry form 0..5 (lanes::carry_op)
+    mad64,       // op: 1 for v_mad_i64_i32, 0 for v_mad_u64_u32
+    shift64,     // op: lanes::shift64_op's
     scalar_op,       // op: lanes::S2 (sop2)
     scalar_bits,     // op: lanes::Bits; wide: the _b64 form (sop2_bits)
     scalar_compare,  // op: the condition (lanes::scmp_op); is_signed: _i32 (scmp, 32-bit)

@@ -580,19 +580,8 @@ bool add_carry(Wave& w, const Step& s, Context&) {
   const Lanes32 lx(w, op(s, 2)), ly(w, op(s, 3));
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
-    const u64 x = lx[lane], y = ly[lane];
-    const u64 ci = (carry_in >> lane) & 1;
-    u64 t = 0;
     bool carry = false;
-    switch (Op) {
-      case 0: t = x + y; carry = t >> 32; break;                  // add_co
-      case 1: t = x - y; carry = y > x; break;                    // sub_co
-      case 2: t = y - x; carry = x > y; break;                    // subrev_co
-      case 3: t = x + y + ci; carry = t >> 32; break;             // add_co_ci
-      case 4: t = x - y - ci; carry = y + ci > x; break;          // sub_co_ci
-      case 5: t = y - x - ci; carry = x + ci > y; break;          // subrev_co_ci
-    }
-    w.vgpr(d.reg, lane) = static_cast<u32>(t);
+    w.vgpr(d.reg, lane) = carry_op<Op>(lx[lane], ly[lane], static_cast<u32>((carry_in >> lane) & 1), carry);
     if (carry) mask |= 1ull << lane;
   });
   write_mask(w, carry_out, mask);
@@ -608,17 +597,8 @@ bool mad64(Wave& w, const Step& s, Context&) {
   for_active(w, [&](u32 lane) {
     const u32 x = read_lane(w, op(s, 2), lane), y = read_lane(w, op(s, 3), lane);
     const u64 c = read_lane64(w, op(s, 4), lane);
-    u64 r;
-    bool carry;
-    if (Signed) {
-      const __int128 t = static_cast<__int128>(i64(i32(x)) * i64(i32(y))) + static_cast<__int128>(i64(c));
-      r = static_cast<u64>(t);
-      carry = t != static_cast<__int128>(static_cast<i64>(r));
-    } else {
-      const unsigned __int128 t = static_cast<unsigned __int128>(u64(x) * u64(y)) + c;
-      r = static_cast<u64>(t);
-      carry = (t >> 64) != 0;
-    }
+    bool carry = false;
+    const u64 r = mad64_op<Signed>(x, y, c, carry);
     write_lane64(w, d.reg, lane, r);
     if (carry) mask |= 1ull << lane;
   });
@@ -631,10 +611,7 @@ template <int Op>
 bool shift64(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   for_active(w, [&](u32 lane) {
-    const u32 n = read_lane(w, op(s, 1), lane) & 63;
-    const u64 x = read_lane64(w, op(s, 2), lane);
-    const u64 r = Op == 0 ? x << n : Op == 1 ? x >> n : u64(i64(x) >> n);
-    write_lane64(w, d.reg, lane, r);
+    write_lane64(w, d.reg, lane, shift64_op<Op>(read_lane(w, op(s, 1), lane), read_lane64(w, op(s, 2), lane)));
   });
   return true;
 }
@@ -933,6 +910,15 @@ LiftForm vector_lift_form(Handler h) {
   if (h == vcmp<false, false>) return {K::compare, 0, false};
   if (h == vcmp<true, false>) return {K::compare, 0, true};
   if (h == cndmask) return {K::cndmask, 0};
+  for (int op : {0, 1, 2, 3, 4, 5}) {
+    static constexpr Handler carries[] = {add_carry<0>, add_carry<1>, add_carry<2>, add_carry<3>, add_carry<4>, add_carry<5>};
+    if (h == carries[op]) return {K::carry, static_cast<u32>(op)};
+  }
+  if (h == mad64<false>) return {K::mad64, 0};
+  if (h == mad64<true>) return {K::mad64, 1};
+  if (h == shift64<0>) return {K::shift64, 0};
+  if (h == shift64<1>) return {K::shift64, 1};
+  if (h == shift64<2>) return {K::shift64, 2};
   return {};
 }
 

@@ -30,6 +30,7 @@ class Generator {
     std::string b;
     for (int r = 0; r < 8; ++r) b += fmt::format("  global_load_b32 v{}, v1, s[4:5] offset:{}\n", 2 + r, r * 4 * wave_);
     b += "  s_load_b256 s[12:19], s[8:9], 0x0\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_mov_b32 s11, s10\n";
+    b += "  v_mov_b32 v14, v2\n  v_mov_b32 v15, v3\n";
     if (pick(4) == 0) b += "  s_denorm_mode 0\n";  // flush denormals: the lifted floats take their handlers
     for (int i = 0; i < count; ++i) b += instruction();
     b += wave_ == 64 ? "  s_mov_b64 exec, -1\n" : "  s_mov_b32 exec_lo, -1\n";
@@ -101,7 +102,7 @@ class Generator {
                                "s_bfm_b32", "s_absdiff_i32", "s_pack_ll_b32_b16", "s_mul_hi_i32"};
     static const char* scmp[] = {"eq", "lg", "gt", "ge", "lt", "le"};
     bool used = false;
-    switch (pick(14)) {
+    switch (pick(15)) {
       case 0:
       case 1: return fmt::format("  {}_e64 {}, {}, {}\n", int2[pick(20)], vreg(), vsrc(used, false), vsrc(used, false));
       case 2: return fmt::format("  {}_e64 {}, {}, {}, {}\n", int3[pick(14)], vreg(), vsrc(used, false), vsrc(used, false), vsrc(used, false));
@@ -131,6 +132,21 @@ class Generator {
         return fmt::format("  {} {}, {}, {}\n", s2[pick(26)], sreg(), a, b);
       }
       case 11: return fmt::format("  s_cmp_{}_{} {}, {}\n", scmp[pick(6)], pick(2) ? "i32" : "u32", sreg(), pick(2) ? sreg() : constant());
+      case 13: {  // the address arithmetic: carry chains, 64-bit multiply-add and shifts
+        const std::string carry = pick(2) ? vcc() : mask_pair();
+        switch (pick(4)) {
+          case 0: return fmt::format("  v_add_co_u32 {}, {}, {}, {}\n  v_add_co_ci_u32_e64 {}, {}, {}, {}, {}\n", vreg(), carry,
+                                     vsrc(used, false), vreg(), vreg(), mask_pair(), vreg(), vreg(), carry);
+          case 1: return fmt::format("  v_sub_co_u32 {}, {}, {}, {}\n  v_subrev_co_ci_u32_e64 {}, {}, {}, {}, {}\n", vreg(), carry,
+                                     vsrc(used, false), vreg(), vreg(), mask_pair(), vreg(), vreg(), carry);
+          case 2: return fmt::format("  {} v[12:13], {}, {}, {}, v[14:15]\n  v_mov_b32 {}, v{}\n",
+                                     pick(2) ? "v_mad_u64_u32" : "v_mad_i64_i32", mask_pair(), vreg(), vreg(), vreg(), 12 + pick(2));
+          default: {
+            static const char* shifts[] = {"v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"};
+            return fmt::format("  {} v[12:13], {}, v[14:15]\n  v_mov_b32 {}, v{}\n", shifts[pick(3)], vsrc(used, false), vreg(), 12 + pick(2));
+          }
+        }
+      }
       case 12: {
         // LDS (512 bytes): a store or load at 4 * lane + a random offset, sometimes past its end.
         const unsigned offset = 4 * pick(20);
