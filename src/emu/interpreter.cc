@@ -424,9 +424,11 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
   const std::uint64_t delta = c.instructions - c.jit_reported;
   c.jit_reported = c.instructions;
-  // Compiling costs about 2 ms per step that is lifted (on these machines), in which the interpreter
-  // runs some 60,000 wave-instructions: a big kernel must have run longer to be worth it.
-  const std::uint64_t hot = std::max<std::uint64_t>(kJitHotInstructions, 32768ull * k.steps.size());
+  // Compiling costs 2 to 10 ms per step (on these machines; more for long runs of float steps),
+  // in which the interpreter runs some 60,000 to 300,000 wave-instructions: a big kernel must have
+  // run about as long as its compiling would take (mini-nbody's 15 M wave-instructions were 0.6 s
+  // interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
+  const std::uint64_t hot = std::max<std::uint64_t>(kJitHotInstructions, 131072ull * k.steps.size());
   if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
   const auto started = std::chrono::steady_clock::now();
   const JitEntry e = jit_compile(k, &k.jit_error);

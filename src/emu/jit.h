@@ -49,7 +49,7 @@ using JitEntry = int (*)(JitFrame* frame, std::uint64_t pc);
 enum class JitMode : std::uint8_t {
   never,   // the interpreter only
   hot,     // a kernel is compiled once the interpreter has run it for kJitHotInstructions (more
-           // for a kernel of more than 128 steps: 32768 per step)
+           // for a kernel of more than 32 steps: 131072 per step)
   always,  // every kernel is compiled before it first runs
 };
 constexpr std::uint64_t kJitHotInstructions = 4u << 20;  // wave-instructions
