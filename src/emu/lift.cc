@@ -631,7 +631,7 @@ class Lifter {
     auto* fast = block("mem.fast");
     auto* checked = block("mem.checked");
     auto* done = block("mem.done");
-    b_.CreateCondBr(std::getenv("GPUPORT_JIT_NO_MEMFAST") ? (Value*)b_.getFalse() : b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
+    b_.CreateCondBr(b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
     b_.SetInsertPoint(fast);
     lanes_in_order(false, done);
     b_.SetInsertPoint(checked);

@@ -370,18 +370,13 @@ LiftForm scalar_lift_form(Handler h) {
   if (h == sop2_bits<u64, Bits::n>) return {K::scalar_bits, u32(Bits::n), false, true};
   GPUPORT_LANE_BITS_OPS(GPUPORT_BITS_FORM)
 #undef GPUPORT_BITS_FORM
-  if (h == scmp<0, false, false>) return {K::scalar_compare, 0, false, false, false};
-  if (h == scmp<1, false, false>) return {K::scalar_compare, 1, false, false, false};
-  if (h == scmp<2, false, false>) return {K::scalar_compare, 2, false, false, false};
-  if (h == scmp<3, false, false>) return {K::scalar_compare, 3, false, false, false};
-  if (h == scmp<4, false, false>) return {K::scalar_compare, 4, false, false, false};
-  if (h == scmp<5, false, false>) return {K::scalar_compare, 5, false, false, false};
-  if (h == scmp<0, true, false>) return {K::scalar_compare, 0, false, false, true};
-  if (h == scmp<1, true, false>) return {K::scalar_compare, 1, false, false, true};
-  if (h == scmp<2, true, false>) return {K::scalar_compare, 2, false, false, true};
-  if (h == scmp<3, true, false>) return {K::scalar_compare, 3, false, false, true};
-  if (h == scmp<4, true, false>) return {K::scalar_compare, 4, false, false, true};
-  if (h == scmp<5, true, false>) return {K::scalar_compare, 5, false, false, true};
+  // s_cmp_<cond>_u32 and _i32, by condition (the 64-bit forms are left to their handlers).
+  static constexpr Handler compares[2][6] = {
+      {scmp<0, false, false>, scmp<1, false, false>, scmp<2, false, false>, scmp<3, false, false>, scmp<4, false, false>, scmp<5, false, false>},
+      {scmp<0, true, false>, scmp<1, true, false>, scmp<2, true, false>, scmp<3, true, false>, scmp<4, true, false>, scmp<5, true, false>}};
+  for (int is_signed = 0; is_signed < 2; ++is_signed)
+    for (u32 cond = 0; cond < 6; ++cond)
+      if (h == compares[is_signed][cond]) return {K::scalar_compare, cond, false, false, is_signed == 1};
   return {};
 }
 
