@@ -32,6 +32,7 @@ struct RunArguments {
   double timeout = 0;
   int trace_lane = -1;
   std::string jit = "hot";
+  std::string cache;
 };
 
 // A folder of the build: $variable when set, else `name` beside this gpuport's bin/ folder (the
@@ -88,6 +89,15 @@ int run_program(const RunArguments& a) {
   request.initcheck = a.initcheck;
   request.trace_lane = a.trace_lane;
   request.jit = a.jit;
+  if (!a.cache.empty()) {  // made if absent; an absolute path, as the program may change folders
+    std::error_code ec;
+    fs::create_directories(a.cache, ec);
+    if (!fs::is_directory(a.cache, ec)) {
+      std::fprintf(stderr, "gpuport run: --cache %s: not a folder that can be made\n", a.cache.c_str());
+      return 2;
+    }
+    request.jit_cache = fs::absolute(a.cache, ec).string();
+  }
   const emu::ProgramRunResult run = emu::run_emulated_program(request);
   if (!run.ok()) {
     for (const auto& d : run.diagnostics) std::fprintf(stderr, "gpuport run: %s\n", format_diagnostic(d).c_str());
@@ -125,6 +135,8 @@ Action add_run_command(CLI::App& app) {
                   "kernel before it runs) or never (the interpreter only); --memcheck's and --trace's checks always interpret")
       ->check(CLI::IsMember({"hot", "auto", "always", "never"}))
       ->capture_default_str();
+  cmd->add_option("--cache", args->cache,
+                  "keep the JIT's compiled kernels in this folder (made if absent) and load them from there in later runs");
   cmd->add_option("--trace", args->trace_lane,
                   "print every instruction wave 0 of workgroup 0 executes, with lane K's results, to stderr")
       ->check(CLI::Range(0, emu::kMaxTraceLane));

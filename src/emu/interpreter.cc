@@ -304,13 +304,21 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   if (d.workgroup_id_z) w.s[s++] = g.id[2];
   if (d.workgroup_info) w.s[s++] = 0;
   if (d.private_segment_wave_offset) w.s[s++] = 0;
+  // v0: each lane's workitem id, x | y << 10 | z << 20, counted on from the wave's first thread
+  // (divisions per lane were a tenth of a short kernel's time).
   std::uint64_t exec = 0;
-  for (std::uint32_t lane = 0; lane < w.size; ++lane) {
-    const std::uint32_t t = index * w.size + lane;
-    if (t >= threads) break;
+  const std::uint32_t first = index * w.size;
+  std::uint32_t x = first % block[0], y = (first / block[0]) % block[1], z = first / (block[0] * block[1]);
+  for (std::uint32_t lane = 0; lane < w.size && first + lane < threads; ++lane) {
     exec |= 1ull << lane;
-    const std::uint32_t x = t % block[0], y = (t / block[0]) % block[1], z = t / (block[0] * block[1]);
     w.vgpr(0, lane) = x | y << 10 | z << 20;
+    if (++x == block[0]) {
+      x = 0;
+      if (++y == block[1]) {
+        y = 0;
+        ++z;
+      }
+    }
   }
   w.set_exec(exec);
 }
@@ -363,7 +371,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
   // Compiled code runs until the loop below would look up (a slice's end, every 65536 steps, the
   // budget) or the wave leaves it; then the same checks follow as after an interpreted step.
   JitFrame frame{&w, &c, steps, w.v.data(), w.s.data(), &w.scc, &w.mode, &w.leave, &w.pc, &c.region_begin, &c.region_end,
-                 w.group->lds.data(), w.group->lds.size(), 0, 0, 0};
+                 w.group->lds.data(), w.group->lds.size(), 0, 0, 0, c.jit_regions.data()};
   const std::uint64_t period = slice ? slice + 1 : 0x10000;
   while (!w.leave) {
     int compiled = 2;

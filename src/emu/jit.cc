@@ -4,27 +4,45 @@
 // host CPU, and is added to the JIT. Compiled code is shared by every prepared kernel with the
 // same content (instruction texts, branch targets, wave size): the code reads its steps through
 // the frame, so it is not tied to one PreparedKernel.
+//
+// With a cache folder (jit_set_cache_dir; `gpuport run --cache DIR`), each compiled kernel's
+// object file is kept there under a hash of everything its code depends on: the kernel's content,
+// the host CPU and its features, and the bytes of the library this file is built into (the
+// lifter and the lane functions). A later process loads the object instead of lifting and
+// compiling: its calls into the runtime are relocations, resolved when it is linked.
 #include "emu/jit.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
 
 #include <bit>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
 
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
+#include <llvm/ExecutionEngine/ObjectCache.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -83,8 +101,43 @@ void* pointer(JitFrame* f, std::uint32_t lane, std::uint64_t address, std::uint6
   return semantics::resolved_pointer(*f->context, *f->wave, lane, address, bytes, write, static_cast<int>(space));
 }
 
+// The object file of each module compiled, written to the cache folder under the module's name
+// (its content hash) through a temporary file and a rename, so that a reader never sees half a
+// file and processes that compile the same kernel at once both leave a whole one.
+class DiskCache final : public llvm::ObjectCache {
+ public:
+  std::string dir;
+  std::string failure;  // the first write that failed
+  void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) override {
+    if (dir.empty()) return;
+    namespace fs = std::filesystem;
+    const fs::path final_path = fs::path(dir) / (m->getModuleIdentifier() + ".o");
+    const fs::path temporary = fs::path(dir) / fmt::format(".{}.{}.tmp", m->getModuleIdentifier(), ::getpid());
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out.write(object.getBufferStart(), static_cast<std::streamsize>(object.getBufferSize()));
+      out.close();
+      if (!out) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        if (failure.empty()) failure = fmt::format("cannot write {}", temporary.string());
+        return;
+      }
+    }
+    std::error_code ec;
+    fs::rename(temporary, final_path, ec);
+    if (ec) {
+      fs::remove(temporary, ec);
+      if (failure.empty()) failure = fmt::format("cannot write {}", final_path.string());
+    }
+  }
+  std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module*) override { return nullptr; }  // looked up before lifting
+};
+
 struct Jit {
   std::mutex mutex;
+  DiskCache disk;
+  std::string library_hash;  // of this library's file, for cache keys (once)
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   std::unique_ptr<llvm::TargetMachine> machine;  // for the optimisation pipeline's cost model
   std::string cpu, features;
@@ -121,7 +174,22 @@ bool start(Jit& j) {
     return false;
   }
   j.machine = std::move(*machine);
-  auto lljit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+  llvm::orc::LLJITBuilder lljit_builder;
+  lljit_builder.setJITTargetMachineBuilder(*builder);
+  lljit_builder.setCompileFunctionCreator([&j](llvm::orc::JITTargetMachineBuilder jtmb)
+                                              -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+    return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(jtmb), &j.disk);
+  });
+  // GPUPORT_JIT_PERF=1: compiled code described to perf (a jitdump in $JITDUMPDIR or ~/.debug;
+  // `perf record -k 1`, then `perf inject --jit`), through RuntimeDyld, which LLVM's perf
+  // listener needs. For study only: JITLink stays the default.
+  if (const char* perf = std::getenv("GPUPORT_JIT_PERF"); perf && *perf == '1')
+    lljit_builder.setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+      auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+      if (llvm::JITEventListener* listener = llvm::JITEventListener::createPerfJITEventListener()) layer->registerJITEventListener(*listener);
+      return llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>>(std::move(layer));
+    });
+  auto lljit = lljit_builder.create();
   if (!lljit) {
     j.failure = error_text(lljit.takeError());
     return false;
@@ -161,6 +229,48 @@ std::string content_key(const PreparedKernel& k) {
   return key;
 }
 
+// A hash of the file this code was loaded from (the emulator's runtime library, or a test
+// binary): a rebuilt lifter or lane function makes new keys. Empty if it cannot be read.
+std::string library_hash() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&jit_compile), &info) == 0 || !info.dli_fname) return {};
+  std::string path = info.dli_fname;
+  if (path.find('/') == std::string::npos) path = "/proc/self/exe";  // the main program
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) return {};
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::ArrayRef(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+// The name of a kernel's code and of its object in the cache: a hash of what the code depends on.
+std::string cache_name(const Jit& j, const std::string& content) {
+  const std::string all = fmt::format("gpuport-jit 1\n{}\n{}\n{}\n{}", j.cpu, j.features, j.library_hash, content);
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::ArrayRef(reinterpret_cast<const std::uint8_t*>(all.data()), all.size()));
+  return fmt::format("gpuport_kernel_{:016x}{:016x}", h.high64, h.low64);
+}
+
+// The cached object `name`.o linked into the JIT, or null (absent, or not a usable object: then it
+// is compiled again and rewritten).
+JitEntry load_cached(Jit& j, const std::string& name) {
+  const std::string path = j.disk.dir + "/" + name + ".o";
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return nullptr;
+  auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
+  if (auto e = j.lljit->addObjectFile(tracker, std::move(*buffer))) {
+    llvm::consumeError(std::move(e));
+    llvm::consumeError(tracker->remove());
+    return nullptr;
+  }
+  auto symbol = j.lljit->lookup(name);
+  if (!symbol) {
+    llvm::consumeError(symbol.takeError());
+    llvm::consumeError(tracker->remove());
+    return nullptr;
+  }
+  return symbol->toPtr<JitEntry>();
+}
+
 void optimise(llvm::Module& m, llvm::TargetMachine& machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -191,6 +301,14 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
     return it->second;
   }
   const auto started = std::chrono::steady_clock::now();
+  const std::string name = cache_name(j, key);
+  if (!j.disk.dir.empty())
+    if (const JitEntry cached = load_cached(j, name)) {
+      j.by_content.emplace(key, cached);
+      ++j.totals.loaded;
+      j.totals.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return cached;
+    }
   auto context = std::make_unique<llvm::LLVMContext>();
   const llvm::StringRef bytes(reinterpret_cast<const char*>(lift::kEmuLanesBitcode), lift::kEmuLanesBitcodeSize);
   auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "lanes.bc"), *context);
@@ -208,7 +326,7 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
     f.addFnAttr("target-cpu", j.cpu);
     f.addFnAttr("target-features", j.features);
   }
-  const std::string name = fmt::format("gpuport_kernel_{}", j.by_content.size());
+  m.setModuleIdentifier(name);
   std::size_t lifted = 0, called = 0;
   try {
     lift_kernel(k, m, name, lifted, called);
@@ -245,7 +363,16 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
 JitTotals jit_totals() {
   Jit& j = jit();
   std::lock_guard lock(j.mutex);
-  return j.totals;
+  JitTotals t = j.totals;
+  t.cache_failure = j.disk.failure;
+  return t;
+}
+
+void jit_set_cache_dir(const std::string& dir) {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  j.disk.dir = dir;
+  if (!dir.empty() && j.library_hash.empty()) j.library_hash = library_hash();
 }
 
 }  // namespace gpuport::emu

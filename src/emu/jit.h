@@ -38,8 +38,9 @@ struct JitFrame {
   std::uint64_t limit;     // steps to run at most
   std::uint64_t executed;  // steps completed (a faulting step is not)
   std::uint64_t lanes;     // lane-instructions: EXEC's population before each step run
+  std::uint64_t* regions;  // the context's per-step regions (Context::jit_regions)
 };
-static_assert(sizeof(JitFrame) == 16 * 8);
+static_assert(sizeof(JitFrame) == 17 * 8);
 
 // Runs the wave from step `pc`: 0 when it stopped (the limit, the wave left its loop: *pc is the
 // next step), 1 on a fault (*pc is the faulting step, the context's fault says what), 2 when
@@ -62,11 +63,17 @@ bool parse_jit_mode(std::string_view text, JitMode& mode);
 // compiled; `error` (if given) says why. Thread-safe.
 JitEntry jit_compile(const PreparedKernel& kernel, std::string* error = nullptr);
 
-// Seconds spent compiling in this process, and kernels compiled / taken from the cache.
+// Seconds spent compiling in this process, kernels compiled, taken from the in-memory cache
+// (reused) and loaded from the cache folder (with the seconds that took).
 struct JitTotals {
-  double compile_seconds = 0;
-  std::uint64_t compiled = 0, reused = 0;
+  double compile_seconds = 0, load_seconds = 0;
+  std::uint64_t compiled = 0, reused = 0, loaded = 0;
+  std::string cache_failure;  // the first write to the cache folder that failed
 };
 JitTotals jit_totals();
+
+// Keeps compiled kernels' object files in `dir` (an existing folder; empty: none) and loads them
+// from there in later processes, keyed by a hash of the kernel, the host CPU and this build.
+void jit_set_cache_dir(const std::string& dir);
 
 }  // namespace gpuport::emu

@@ -20,8 +20,11 @@
 #include <map>
 #include <optional>
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include <fmt/format.h>
 
@@ -36,7 +39,7 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 // Frame field indexes (JitFrame's order).
-enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_lds, f_lds_size, f_limit, f_executed, f_lanes };
+enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_lds, f_lds_size, f_limit, f_executed, f_lanes, f_regions };
 
 bool readable_source(const Operand& o) {
   switch (o.kind) {
@@ -187,10 +190,82 @@ class Lifter {
       if (lift_step(i)) ++lifted;
       else ++called;
     }
+    separate_state(*f_);
     return f_;
   }
 
  private:
+  // ---- what may alias what. The lifted code works on five kinds of memory that never overlap:
+  // the VGPR file (Wave::v), the SGPR file (Wave::s), the wave's other fields (SCC, MODE, pc,
+  // leave: Wave members beside s), the host thread's Context (the regions last hit) and the
+  // kernel's memory (global buffers, LDS, scratch: what an address reaches, inline or through
+  // gpuport_jit_pointer). Each load and store gets its kind as
+  // scoped-noalias metadata, so that a VGPR store does not force EXEC, an SGPR or a loaded
+  // address to be read again. The frame is a noalias argument already; allocas LLVM knows.
+  enum class State { unknown, vgpr, sgpr, wave, context, memory, count };
+  State state_of(Value* p, int depth = 0) {
+    Value* base = llvm::getUnderlyingObject(p, 12);
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(base)) {  // a pointer field of the frame
+      auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(load->getPointerOperand());
+      if (!gep || gep->getPointerOperand() != frame_ || gep->getNumIndices() != 1) return State::unknown;
+      auto* index = llvm::dyn_cast<llvm::ConstantInt>(gep->getOperand(1));
+      if (!index) return State::unknown;
+      switch (index->getZExtValue()) {
+        case f_v: return State::vgpr;
+        case f_s: return State::sgpr;
+        case f_scc:
+        case f_mode:
+        case f_leave:
+        case f_pc: return State::wave;
+        case f_region_begin:
+        case f_region_end:
+        case f_regions: return State::context;
+        case f_lds: return State::memory;
+        default: return State::unknown;
+      }
+    }
+    if (llvm::isa<llvm::IntToPtrInst>(base)) return State::memory;  // a checked guest address
+    if (auto* call = llvm::dyn_cast<llvm::CallInst>(base)) {
+      const llvm::Function* callee = call->getCalledFunction();
+      return callee && callee->getName() == "gpuport_jit_pointer" ? State::memory : State::unknown;
+    }
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(base)) {  // one kind on every edge, or none
+      if (depth > 4 || phi->getNumIncomingValues() == 0) return State::unknown;
+      const State first = state_of(phi->getIncomingValue(0), depth + 1);
+      for (unsigned i = 1; i < phi->getNumIncomingValues(); ++i)
+        if (state_of(phi->getIncomingValue(i), depth + 1) != first) return State::unknown;
+      return first;
+    }
+    return State::unknown;
+  }
+  void separate_state(llvm::Function& f) {
+    llvm::MDBuilder md(ctx_);
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain("gpuport.state");
+    constexpr int n = static_cast<int>(State::count);
+    const char* names[n] = {"", "vgpr", "sgpr", "wave", "context", "memory"};
+    llvm::MDNode* scope[n] = {};
+    for (int i = 1; i < n; ++i) scope[i] = md.createAnonymousAliasScope(domain, names[i]);
+    llvm::MDNode *own[n] = {}, *others[n] = {};
+    for (int i = 1; i < n; ++i) {
+      own[i] = llvm::MDNode::get(ctx_, {scope[i]});
+      std::vector<llvm::Metadata*> rest;
+      for (int j = 1; j < n; ++j)
+        if (j != i) rest.push_back(scope[j]);
+      others[i] = llvm::MDNode::get(ctx_, rest);
+    }
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : bb) {
+        Value* p = nullptr;
+        if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst)) p = load->getPointerOperand();
+        else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst)) p = store->getPointerOperand();
+        if (!p) continue;
+        const int kind = static_cast<int>(state_of(p));
+        if (kind == 0) continue;
+        inst.setMetadata(llvm::LLVMContext::MD_alias_scope, own[kind]);
+        inst.setMetadata(llvm::LLVMContext::MD_noalias, others[kind]);
+      }
+  }
+
   Value* field(int f) { return b_.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f)); }
   // A frame field, loaded once per step at the top of the step's first block.
   Value* F(int f) {
@@ -545,23 +620,45 @@ class Lifter {
       return true;
     }
     // global_load vdst, vaddr, saddr|off / global_store vaddr, vdata, saddr|off [offset:imm];
-    // ds_load vdst, vaddr [offset:imm] / ds_store vaddr, vdata [offset:imm]
-    const bool lds = form.kind == K::lds_load || form.kind == K::lds_store;
-    const bool load = form.kind == K::global_load || form.kind == K::lds_load;
+    // ds_load vdst, vaddr [offset:imm] / ds_store vaddr, vdata [offset:imm];
+    // ds_load_2addr vdst, vaddr offset0:a offset1:b / ds_store_2addr vaddr, vdata0, vdata1 ...
+    const bool two = form.kind == K::lds_load2 || form.kind == K::lds_store2;
+    const bool lds = two || form.kind == K::lds_load || form.kind == K::lds_store;
+    const bool load = form.kind == K::global_load || form.kind == K::lds_load || form.kind == K::lds_load2;
     const Operand& reg = at(load ? 0 : 1);
     const Operand& vaddr = at(load ? 1 : 0);
     const Operand& saddr = lds ? none : at(2);
     if (reg.kind != Operand::Kind::vgpr || vaddr.kind != Operand::Kind::vgpr) return false;
+    // Each lane's accesses: an offset from its address and the first VGPR of the data. Both of a
+    // 2-address form's are checked before either moves data (ds_2addr's order); stores go word by
+    // word, the first address's before the second's, so that overlapping ones end as they do there.
+    struct Access {
+      std::uint64_t offset;
+      unsigned reg;
+    };
+    std::vector<Access> accesses;
+    if (two) {
+      const std::uint64_t unit = 4ull * dwords * (form.wide ? 64 : 1);
+      const std::uint64_t o0 = static_cast<std::uint64_t>(s.mods.offset0) * unit, o1 = static_cast<std::uint64_t>(s.mods.offset1) * unit;
+      if (load) {
+        accesses = {{o0, reg.reg}, {o1, reg.reg + dwords}};
+      } else {
+        if (at(2).kind != Operand::Kind::vgpr) return false;
+        accesses = {{o0, reg.reg}, {o1, at(2).reg}};
+      }
+    } else {
+      accesses = {{static_cast<std::uint64_t>(s.mods.offset), reg.reg}};
+    }
     const bool scalar_base = saddr.kind == Operand::Kind::sgpr;
     if (scalar_base && saddr.reg >= 128) return false;
     if (!scalar_base && saddr.kind != Operand::Kind::off && saddr.kind != Operand::Kind::none) return false;
     Value* base = scalar_base ? scalar64(saddr) : nullptr;
     Value* v = F(f_v);
     auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
-    auto lane_address = [&](Value* lane) -> Value* {
+    auto lane_address = [&](Value* lane, std::uint64_t offset) -> Value* {
       if (lds) {  // a 32-bit offset in the LDS
         Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane));
-        return b_.CreateZExt(b_.CreateAdd(x, b_.getInt32(static_cast<std::uint32_t>(s.mods.offset))), i64_);
+        return b_.CreateZExt(b_.CreateAdd(x, b_.getInt32(static_cast<std::uint32_t>(offset))), i64_);
       }
       Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane)), i64_);
       Value* address;
@@ -571,7 +668,7 @@ class Lifter {
         Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg + 1), lane)), i64_);
         address = b_.CreateOr(lo, b_.CreateShl(hi, 32));
       }
-      return b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(s.mods.offset)));
+      return b_.CreateAdd(address, b_.getInt64(offset));
     };
     // The lanes in order, each active one complete before the next.
     auto lanes_in_order = [&](bool check, BasicBlock* done) {
@@ -587,18 +684,27 @@ class Lifter {
       Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
       b_.CreateCondBr(active, body, next);
       b_.SetInsertPoint(body);
-      Value* address = lane_address(lane);
-      Value* p = check ? pointer(address, 4 * dwords, lane, !load, lds ? 1 : 0, i) : b_.CreateIntToPtr(address, ptr_);
+      std::vector<Value*> ps;
+      for (const Access& a : accesses) {
+        Value* address = lane_address(lane, a.offset);
+        ps.push_back(check ? pointer(address, 4 * dwords, lane, !load, lds ? 1 : 0, i)
+                     : lds ? b_.CreateInBoundsGEP(i8_, F(f_lds), address)
+                           : b_.CreateIntToPtr(address, ptr_));
+      }
       if (load) {
         std::vector<Value*> values;
-        for (unsigned k = 0; k < dwords; ++k)
-          values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));
-        for (unsigned k = 0; k < dwords; ++k) b_.CreateStore(values[k], b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
+        for (std::size_t x = 0; x < accesses.size(); ++x)
+          for (unsigned k = 0; k < dwords; ++k)
+            values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, ps[x], 4 * k), llvm::Align(1)));
+        for (std::size_t x = 0, n = 0; x < accesses.size(); ++x)
+          for (unsigned k = 0; k < dwords; ++k)
+            b_.CreateStore(values[n++], b_.CreateInBoundsGEP(i32_, column(accesses[x].reg + k), lane));
       } else {
-        for (unsigned k = 0; k < dwords; ++k) {
-          Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(reg.reg + k), lane));
-          b_.CreateAlignedStore(x, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1));
-        }
+        for (unsigned k = 0; k < dwords; ++k)
+          for (std::size_t x = 0; x < accesses.size(); ++x) {
+            Value* value = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(accesses[x].reg + k), lane));
+            b_.CreateAlignedStore(value, b_.CreateConstInBoundsGEP1_64(i8_, ps[x], 4 * k), llvm::Align(1));
+          }
       }
       b_.CreateBr(next);
       b_.SetInsertPoint(next);
@@ -608,25 +714,23 @@ class Lifter {
       b_.SetInsertPoint(after);
       b_.CreateBr(done);
     };
-    // First whether every active lane's access lies in the last region hit (a loop LLVM
-    // vectorizes): then the accesses need no check and no call, and their loop may vectorize too.
-    // (LDS accesses check each lane, inline.)
-    if (lds) {
-      auto* checked = block("lds.lanes");
-      auto* done = block("mem.done");
-      b_.CreateBr(checked);
-      b_.SetInsertPoint(checked);
-      lanes_in_order(true, done);
-      b_.SetInsertPoint(done);
-      return true;
-    }
-    Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
-    Value* end = b_.CreateLoad(i64_, F(f_region_end));
+    // First whether every active lane's accesses lie in the last region hit (global) or in the
+    // LDS (a loop LLVM vectorizes): then they need no check and no call, and their loop may
+    // vectorize too. Otherwise each lane is checked, in order, as the interpreter does.
+    Value* slot = lds ? nullptr : b_.CreateConstInBoundsGEP1_64(i64_, F(f_regions), 2 * (next_region_slot_++ % Context::kJitRegionSlots));
+    Value* begin = lds ? nullptr : b_.CreateLoad(i64_, slot);
+    Value* end = lds ? F(f_lds_size) : b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
     Value* outside = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-      Value* address = lane_address(lane);
-      Value* last = b_.CreateAdd(address, b_.getInt64(4 * dwords));
-      Value* inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
-      return b_.CreateNot(inside);
+      Value* any_outside = b_.getFalse();
+      for (const Access& a : accesses) {
+        Value* address = lane_address(lane, a.offset);
+        Value* last = b_.CreateAdd(address, b_.getInt64(4 * dwords));
+        Value* inside = lds ? b_.CreateICmpULE(last, end)  // a zero-extended 32-bit offset: no wrap
+                            : b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)),
+                                           b_.CreateICmpUGE(last, address));
+        any_outside = b_.CreateOr(any_outside, b_.CreateNot(inside));
+      }
+      return any_outside;
     });
     auto* fast = block("mem.fast");
     auto* checked = block("mem.checked");
@@ -635,7 +739,16 @@ class Lifter {
     b_.SetInsertPoint(fast);
     lanes_in_order(false, done);
     b_.SetInsertPoint(checked);
-    lanes_in_order(true, done);
+    if (lds) {
+      lanes_in_order(true, done);
+    } else {  // the step's slot becomes the region its last lane hit
+      auto* remember = block("mem.remember");
+      lanes_in_order(true, remember);
+      b_.SetInsertPoint(remember);
+      b_.CreateStore(b_.CreateLoad(i64_, F(f_region_begin)), slot);  // the context's fields: the loads of the pointers
+      b_.CreateStore(b_.CreateLoad(i64_, F(f_region_end)), b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
+      b_.CreateBr(done);
+    }
     b_.SetInsertPoint(done);
     return true;
   }
@@ -1022,7 +1135,8 @@ class Lifter {
     using K = LiftForm::Kind;
     const bool scalar = form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare;
     const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load ||
-                        form.kind == K::lds_load || form.kind == K::lds_store;
+                        form.kind == K::lds_load || form.kind == K::lds_store || form.kind == K::lds_load2 ||
+                        form.kind == K::lds_store2;
     if (memory ? lift_memory(s, form, e, i) : scalar ? lift_scalar(s, form) : lift_vector(s, form, e)) {
       count_step();
       b_.CreateBr(next_block(i));
@@ -1051,7 +1165,8 @@ class Lifter {
   Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
   Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
   unsigned redirect_reg_ = 0;
-  Value* loaded_[f_lanes + 1] = {};
+  Value* loaded_[f_regions + 1] = {};
+  unsigned next_region_slot_ = 0;  // the next global access step's slot in the frame's regions
   BasicBlock* step_entry_ = nullptr;
   BasicBlock *exit_ = nullptr, *called_exit_ = nullptr;
   llvm::PHINode* called_codes_ = nullptr;

@@ -31,6 +31,8 @@ struct LiftForm {
     scalar_load,     // s_load_b32..b512 (s_load, not the buffer form): op is the dword count
     lds_load,        // ds_load_b32..b128 (ds_load): op is the dword count
     lds_store,       // ds_store_b32..b128 (ds_store): op is the dword count
+    lds_load2,       // ds_load_2addr[_stride64]_b32/b64 (ds_2addr): op is the dwords per element;
+    lds_store2,      // wide: the stride64 form (offsets times 64 elements)
   };
   Kind kind = Kind::none;
   std::uint32_t op = 0;

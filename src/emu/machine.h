@@ -203,6 +203,11 @@ struct Context {
   // The last live region a global access hit: regions do not change while a kernel runs, so
   // most accesses are checked without the address space's lock.
   std::uint64_t region_begin = 0, region_end = 0;
+  // The JIT's per-step regions (begin, end pairs): each lifted global access checks its own
+  // step's last region first, so that steps that read different buffers (a matrix product's two
+  // inputs) do not evict each other's. Slots are shared by step number modulo their count.
+  static constexpr unsigned kJitRegionSlots = 32;
+  std::array<std::uint64_t, 2 * kJitRegionSlots> jit_regions{};
   std::uint64_t instructions = 0, lane_instructions = 0;
   // Of `instructions`, those already added to the kernel's count for the JIT's hot mode.
   std::uint64_t jit_reported = 0;

@@ -27,6 +27,7 @@ struct ProgramRunRequest {
   bool wave64 = false, stats = false, memcheck = false, initcheck = false;
   int trace_lane = -1;                  // --trace: this lane of wave 0 of workgroup 0; -1: off
   std::string jit;                      // --jit: never, hot, always (empty: the runtime's default, hot)
+  std::string jit_cache;                // --cache: a folder for compiled kernels (empty: none)
 };
 
 struct ProgramRunResult {

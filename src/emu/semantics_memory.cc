@@ -654,6 +654,11 @@ LiftForm memory_lift_form(const Step& s) {
   if (s.handler == vmem_store<0> && dwords) return {K::global_store, dwords};
   if (s.handler == ds_load && dwords) return {K::lds_load, dwords};
   if (s.handler == ds_store && dwords) return {K::lds_store, dwords};
+  if ((s.handler == ds_2addr<false> || s.handler == ds_2addr<true>) && (s.param == 4 || s.param == 8)) {
+    LiftForm f{s.handler == ds_2addr<false> ? K::lds_load2 : K::lds_store2, s.param / 4};
+    f.wide = s.param2 != 0;
+    return f;
+  }
   if (s.handler == s_load<1, false>) return {K::scalar_load, 1};
   if (s.handler == s_load<2, false>) return {K::scalar_load, 2};
   if (s.handler == s_load<4, false>) return {K::scalar_load, 4};

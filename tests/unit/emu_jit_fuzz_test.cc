@@ -149,9 +149,28 @@ class Generator {
       }
       case 12: {
         // LDS (512 bytes): a store or load at 4 * lane + a random offset, sometimes past its end.
+        // The 2-address forms: element offsets that may be equal or overlap (the later store wins).
         const unsigned offset = 4 * pick(20);
-        if (pick(2)) return fmt::format("  ds_store_b32 v1, {} offset:{}\n", vreg(), offset);
-        return fmt::format("  ds_load_b32 {}, v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n", vreg(), offset);
+        switch (pick(6)) {
+          case 0: return fmt::format("  ds_store_b32 v1, {} offset:{}\n", vreg(), offset);
+          case 1: return fmt::format("  ds_load_b32 {}, v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n", vreg(), offset);
+          case 2: {
+            const bool stride64 = pick(4) == 0, b64 = pick(2);
+            const unsigned range = stride64 ? 3 : b64 ? 50 : 100;
+            return fmt::format("  ds_store_2addr{}_b{} v1, {}, {} offset0:{} offset1:{}\n", stride64 ? "_stride64" : "", b64 ? 64 : 32,
+                               b64 ? "v[12:13]" : vreg(), b64 ? "v[14:15]" : vreg(), pick(range), pick(range));
+          }
+          case 3: {
+            const bool stride64 = pick(4) == 0, b64 = pick(2);
+            const unsigned range = stride64 ? 3 : b64 ? 50 : 100;
+            return fmt::format("  ds_load_2addr{}_b{} {}, v1 offset0:{} offset1:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n",
+                               stride64 ? "_stride64" : "", b64 ? 64 : 32, b64 ? "v[12:15]" : "v[12:13]", pick(range), pick(range),
+                               vreg(), 12 + pick(b64 ? 4 : 2));
+          }
+          case 4: return fmt::format("  ds_store_2addr_b32 v1, {}, {} offset0:{} offset1:{}\n", vreg(), vreg(), pick(4), pick(4));
+          default: return fmt::format("  ds_load_b64 v[12:13], v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n", 2 * offset,
+                                      vreg(), 12 + pick(2));
+        }
       }
       default: {
         // Memory: a load from `in` at a random lane offset, sometimes past its end (a fault).
