@@ -273,7 +273,8 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   const amdgpu::KernelDescriptor& d = k.descriptor;
   const auto& block = sh.launch->block;
   w.size = sh.wave_size;
-  w.s.fill(0);
+  for (std::size_t i = 0; i < w.s.size(); i += 8)  // (fill() became a slow `rep stos`)
+    for (std::size_t j = 0; j < 8; ++j) w.s[i + j] = 0;
   w.scc = false;
   w.mode = d.float_round_mode_32 << mode::round32_shift | d.float_round_mode_16_64 << mode::round16_64_shift |
            d.float_denorm_mode_32 << mode::denorm32_shift | d.float_denorm_mode_16_64 << mode::denorm16_64_shift |
@@ -306,21 +307,26 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   if (d.private_segment_wave_offset) w.s[s++] = 0;
   // v0: each lane's workitem id, x | y << 10 | z << 20, counted on from the wave's first thread
   // (divisions per lane were a tenth of a short kernel's time).
-  std::uint64_t exec = 0;
   const std::uint32_t first = index * w.size;
+  const std::uint32_t active = threads > first ? std::min(w.size, threads - first) : 0;
   std::uint32_t x = first % block[0], y = (first / block[0]) % block[1], z = first / (block[0] * block[1]);
-  for (std::uint32_t lane = 0; lane < w.size && first + lane < threads; ++lane) {
-    exec |= 1ull << lane;
-    w.vgpr(0, lane) = x | y << 10 | z << 20;
-    if (++x == block[0]) {
-      x = 0;
-      if (++y == block[1]) {
-        y = 0;
-        ++z;
+  if (x + active <= block[0]) {  // one row of the block (a loop the compiler vectorizes)
+    const std::uint32_t row = y << 10 | z << 20;
+    std::uint32_t* v0 = &w.vgpr(0, 0);
+    for (std::uint32_t lane = 0; lane < active; ++lane) v0[lane] = (x + lane) | row;
+  } else {
+    for (std::uint32_t lane = 0; lane < active; ++lane) {
+      w.vgpr(0, lane) = x | y << 10 | z << 20;
+      if (++x == block[0]) {
+        x = 0;
+        if (++y == block[1]) {
+          y = 0;
+          ++z;
+        }
       }
     }
   }
-  w.set_exec(exec);
+  w.set_exec(active >= 64 ? ~0ull : (1ull << active) - 1);
 }
 
 // --timeout bounds the whole launch: waves check it every 65536 instructions, workgroups at

@@ -737,6 +737,36 @@ class Lifter {
     auto* done = block("mem.done");
     b_.CreateCondBr(b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
     b_.SetInsertPoint(fast);
+    if (accesses.size() == 1) {
+      // Every lane active, each at the previous lane's address plus the access's size (what a
+      // coalesced access is): plain vector loads and stores instead of gathers and scatters.
+      const std::uint64_t size = 4ull * dwords;
+      Value* first = lane_address(b_.getInt32(0), accesses[0].offset);
+      Value* scattered = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+        Value* expected = b_.CreateAdd(first, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size)));
+        return b_.CreateICmpNE(lane_address(lane, accesses[0].offset), expected);
+      });
+      const std::uint64_t all = wave_ == 64 ? ~0ull : (1ull << wave_) - 1;
+      Value* contiguous = b_.CreateAnd(b_.CreateICmpEQ(exec, b_.getInt64(all)), b_.CreateICmpEQ(scattered, b_.getInt64(0)));
+      auto* together = block("mem.contiguous");
+      auto* apart = block("mem.apart");
+      b_.CreateCondBr(contiguous, together, apart);
+      b_.SetInsertPoint(together);
+      Value* base = lds ? b_.CreateInBoundsGEP(i8_, F(f_lds), first) : b_.CreateIntToPtr(first, ptr_);
+      const unsigned data = accesses[0].reg;
+      lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+        Value* at_lane = b_.CreateInBoundsGEP(i8_, base, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size)));
+        for (unsigned k = 0; k < dwords; ++k) {
+          Value* word = b_.CreateConstInBoundsGEP1_64(i8_, at_lane, 4 * k);
+          Value* reg_lane = b_.CreateInBoundsGEP(i32_, column(data + k), lane);
+          if (load) b_.CreateStore(b_.CreateAlignedLoad(i32_, word, llvm::Align(1)), reg_lane);
+          else b_.CreateAlignedStore(b_.CreateLoad(i32_, reg_lane), word, llvm::Align(1));
+        }
+        return nullptr;
+      });
+      b_.CreateBr(done);
+      b_.SetInsertPoint(apart);
+    }
     lanes_in_order(false, done);
     b_.SetInsertPoint(checked);
     if (lds) {

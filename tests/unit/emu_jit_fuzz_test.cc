@@ -30,7 +30,7 @@ class Generator {
     std::string b;
     for (int r = 0; r < 8; ++r) b += fmt::format("  global_load_b32 v{}, v1, s[4:5] offset:{}\n", 2 + r, r * 4 * wave_);
     b += "  s_load_b256 s[12:19], s[8:9], 0x0\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_mov_b32 s11, s10\n";
-    b += "  v_mov_b32 v14, v2\n  v_mov_b32 v15, v3\n";
+    b += "  v_mov_b32 v14, v2\n  v_mov_b32 v15, v3\n  v_lshlrev_b32 v16, 1, v1\n";  // v16: 8 bytes a lane
     if (pick(4) == 0) b += "  s_denorm_mode 0\n";  // flush denormals: the lifted floats take their handlers
     for (int i = 0; i < count; ++i) b += instruction();
     b += wave_ == 64 ? "  s_mov_b64 exec, -1\n" : "  s_mov_b32 exec_lo, -1\n";
@@ -168,15 +168,18 @@ class Generator {
                                vreg(), 12 + pick(b64 ? 4 : 2));
           }
           case 4: return fmt::format("  ds_store_2addr_b32 v1, {}, {} offset0:{} offset1:{}\n", vreg(), vreg(), pick(4), pick(4));
-          default: return fmt::format("  ds_load_b64 v[12:13], v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n", 2 * offset,
-                                      vreg(), 12 + pick(2));
+          default:  // 4 or 8 bytes a lane apart (the second: contiguous, for the vector path)
+            if (pick(2)) return fmt::format("  ds_store_b64 v16, v[12:13] offset:{}\n", 2 * offset);
+            return fmt::format("  ds_load_b64 v[12:13], {} offset:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n", pick(2) ? "v1" : "v16",
+                               2 * offset, vreg(), 12 + pick(2));
         }
       }
       default: {
         // Memory: a load from `in` at a random lane offset, sometimes past its end (a fault).
         const unsigned words = pick(4) == 0 ? 2 : 1;
         const int offset = 4 * static_cast<int>(pick(std::min(1023u, 2 * 8 * wave_ + 8)));  // the encoding's 12 bits
-        if (words == 2) return fmt::format("  global_load_b64 v[12:13], v1, s[4:5] offset:{}\n  v_mov_b32 {}, v13\n", offset, vreg());
+        if (words == 2)
+          return fmt::format("  global_load_b64 v[12:13], {}, s[4:5] offset:{}\n  v_mov_b32 {}, v13\n", pick(2) ? "v1" : "v16", offset, vreg());
         return fmt::format("  global_load_b32 {}, v1, s[4:5] offset:{}\n", vreg(), offset);
       }
     }
