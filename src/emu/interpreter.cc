@@ -367,12 +367,14 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // barrier would let it overwrite what the others have yet to read after the last one, which code
 // that passes on GPUs leaves unsynchronized (llama.cpp b2000's soft_max; fixed upstream later).
 constexpr std::uint64_t kWaveSlice = 32;
+JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh);
 template <bool Trace, bool Memcheck>
 bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, JitEntry jit) {
   const Step* steps = k.steps.data();
   const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
   const std::uint64_t slice = sh.waves_per_group > 1 ? kWaveSlice - 1 : 0;  // a mask
   std::uint64_t count = 0, lanes = 0;
+  std::uint64_t flushed = 0;  // of count, already added to c.instructions (for JitMode::hot)
   w.leave = false;
   // Compiled code runs until the loop below would look up (a slice's end, every 65536 steps, the
   // budget) or the wave leaves it; then the same checks follow as after an interpreted step.
@@ -389,7 +391,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
         count += frame.executed;
         lanes += frame.lanes;
         if (compiled == 1) {
-          c.instructions += count;
+          c.instructions += count - flushed;
           c.lane_instructions += lanes;
           return false;
         }
@@ -401,7 +403,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
       if constexpr (Memcheck) c.step = &st;
       lanes += static_cast<std::uint64_t>(std::popcount(w.exec()));
       if (!st.handler(w, st, c)) {
-        c.instructions += count;
+        c.instructions += count - flushed;
         c.lane_instructions += lanes;
         return false;
       }
@@ -419,13 +421,21 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
       f.message = fmt::format("the kernel ran past the timeout of {} s", sh.launch->timeout_seconds);
     if (!f.message.empty()) {
       c.fault = f;
-      c.instructions += count;
+      c.instructions += count - flushed;
       c.lane_instructions += lanes;
       return false;
     }
     if (sh.stop.load(std::memory_order_relaxed) || sh.waves_per_group > 1) break;
+    // A wave that runs long alone: it counts toward the kernel's becoming hot, and takes the
+    // compiled code as soon as it is there.
+    if constexpr (!Trace && !Memcheck)
+      if (!jit && sh.launch->jit == JitMode::hot) {
+        c.instructions += count - flushed;
+        flushed = count;
+        jit = jit_for(k, c, sh);
+      }
   }
-  c.instructions += count;
+  c.instructions += count - flushed;
   c.lane_instructions += lanes;
   return true;
 }
@@ -442,8 +452,15 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   // in which the interpreter runs some 60,000 to 300,000 wave-instructions: a big kernel must have
   // run about as long as its compiling would take (mini-nbody's 15 M wave-instructions were 0.6 s
   // interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
-  const std::uint64_t hot = std::max<std::uint64_t>(kJitHotInstructions, 131072ull * k.steps.size());
+  const std::uint64_t hot =
+      sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, 131072ull * k.steps.size());
   if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
+  // On the JIT's thread while the interpreter goes on (the waves take the code at their next
+  // look-up once it is there); here, for a kernel no shared_ptr holds (some tests' own).
+  if (auto shared = k.weak_from_this().lock()) {
+    jit_compile_in_background(std::move(shared));
+    return nullptr;
+  }
   const auto started = std::chrono::steady_clock::now();
   const JitEntry e = jit_compile(k, &k.jit_error);
   sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();

@@ -23,7 +23,7 @@ namespace gpuport::emu {
 // A kernel ready to run: its own instructions first (step 0 is the entry), then those of every
 // device function of the code object that is not a kernel (the callees that s_swappc_b64 and
 // s_setpc_b64 reach by address).
-struct PreparedKernel {
+struct PreparedKernel : std::enable_shared_from_this<PreparedKernel> {
   const amdgpu::CodeObject* code_object = nullptr;
   const amdgpu::Kernel* kernel = nullptr;
   amdgpu::KernelCode code;  // the kernel's instructions, then the functions'
@@ -74,6 +74,9 @@ struct Launch {
   // The JIT tier: never, once the kernel is hot, or always. --memcheck and --trace runs take the
   // interpreter, which is the reference.
   JitMode jit = JitMode::never;
+  // JitMode::hot: the interpreted wave-instructions after which the kernel is compiled (0: the
+  // default, max(kJitHotInstructions, 131072 per step)); counted every 65536.
+  std::uint64_t jit_hot = 0;
   // --memcheck: also report reads of LDS that the workgroup never wrote (RunStats::memcheck).
   bool memcheck = false;
   void (*interrupt)(void* user, std::uint32_t m0) = nullptr;

@@ -26,8 +26,8 @@ struct LiftForm {
     scalar_op,       // op: lanes::S2 (sop2)
     scalar_bits,     // op: lanes::Bits; wide: the _b64 form (sop2_bits)
     scalar_compare,  // op: the condition (lanes::scmp_op); is_signed: _i32 (scmp, 32-bit)
-    global_load,     // global_load_b32..b128 (vmem_load, space 0): op is the dword count
-    global_store,    // global_store_b32..b128 (vmem_store, space 0): op is the dword count
+    global_load,     // global_ and flat_load_b32..b128 (vmem_load, space 0 and 3): op is the dword count
+    global_store,    // global_ and flat_store_b32..b128 (vmem_store, space 0 and 3): op is the dword count
     scalar_load,     // s_load_b32..b512 (s_load, not the buffer form): op is the dword count
     lds_load,        // ds_load_b32..b128 (ds_load): op is the dword count
     lds_store,       // ds_store_b32..b128 (ds_store): op is the dword count

@@ -650,8 +650,10 @@ Handler resolve_memory(const ParsedInstruction& p, Step& step) {
 LiftForm memory_lift_form(const Step& s) {
   using K = LiftForm::Kind;
   const std::uint32_t dwords = s.param >= b32 && s.param <= b128 ? s.param - b32 + 1 : 0;
-  if (s.handler == vmem_load<0> && dwords) return {K::global_load, dwords};
-  if (s.handler == vmem_store<0> && dwords) return {K::global_store, dwords};
+  // flat_load/store (space 3) are global accesses whose address may fall in the LDS or private
+  // aperture: the lifter's check of the region fails there, and its lookup resolves them.
+  if ((s.handler == vmem_load<0> || s.handler == vmem_load<3>) && dwords) return {K::global_load, dwords};
+  if ((s.handler == vmem_store<0> || s.handler == vmem_store<3>) && dwords) return {K::global_store, dwords};
   if (s.handler == ds_load && dwords) return {K::lds_load, dwords};
   if (s.handler == ds_store && dwords) return {K::lds_store, dwords};
   if ((s.handler == ds_2addr<false> || s.handler == ds_2addr<true>) && (s.param == 4 || s.param == 8)) {

@@ -1,9 +1,11 @@
 #include "emu_asm.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
-#include <regex>
 #include <filesystem>
+#include <regex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -109,9 +111,13 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
   }
   // The kernel runs on each tier with the same buffers; what the JIT computes must be what the
   // interpreter computes, bit for bit (memory, the error or fault, the counts).
-  AsmRun tiers[2];
-  std::string normalised_errors[2];
-  for (int t = 0; t < 2; ++t) {
+  AsmRun tiers[3];
+  std::string normalised_errors[3];
+  const int runs = launch.jit_hot ? 3 : 2;
+  for (int t = 0; t < runs; ++t) {
+    if (t == 2)  // the background compile's end (it began during the second run)
+      for (int waited = 0; !(*prepared)->jit_entry.load() && (*prepared)->jit_error.empty() && waited < 600; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     AsmRun& r = tiers[t];
     AddressSpace memory;
     memory.add(reinterpret_cast<std::uint64_t>(co->memory.data()), co->memory.size(), AddressSpace::Kind::code_object, "code object");
@@ -140,7 +146,8 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     L.block = {launch.threads, 1, 1};
     L.jobs = launch.jobs;
     L.timeout_seconds = 20;
-    L.jit = t == 0 ? JitMode::never : JitMode::always;
+    L.jit = t == 0 ? JitMode::never : launch.jit_hot ? JitMode::hot : JitMode::always;
+    L.jit_hot = launch.jit_hot;
     L.kernarg.assign(32, 0);
     const std::uint64_t pointers[3] = {reinterpret_cast<std::uint64_t>(in_p), reinterpret_cast<std::uint64_t>(out_p),
                                        reinterpret_cast<std::uint64_t>(aux_p)};
@@ -162,20 +169,23 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     r.aux = std::move(aux);
   }
   AsmRun& run_interpreted = tiers[0];
-  const AsmRun& jit = tiers[1];
   std::string differences;
   std::size_t listed = 0;
   if (!(*prepared)->jit_error.empty()) differences += "the kernel was not compiled: " + (*prepared)->jit_error + "\n";
-  if (normalised_errors[1] != normalised_errors[0]) differences += "error: interpreter '" + run_interpreted.error + "', JIT '" + jit.error + "'\n";
-  for (std::size_t i = 0; i < jit.out.size(); ++i)
-    if (jit.out[i] != run_interpreted.out[i] && ++listed <= 8)
-      differences += fmt::format("out[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.out[i], jit.out[i]);
-  for (std::size_t i = 0; i < jit.aux.size(); ++i)
-    if (jit.aux[i] != run_interpreted.aux[i] && ++listed <= 8)
-      differences += fmt::format("aux[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.aux[i], jit.aux[i]);
-  if (jit.stats.instructions != run_interpreted.stats.instructions || jit.stats.lane_instructions != run_interpreted.stats.lane_instructions)
-    differences += fmt::format("counts: interpreter {} / {}, JIT {} / {}\n", run_interpreted.stats.instructions,
-                               run_interpreted.stats.lane_instructions, jit.stats.instructions, jit.stats.lane_instructions);
+  else if (!(*prepared)->jit_entry.load()) differences += "the kernel was not compiled\n";
+  for (int t = 1; t < runs; ++t) {
+    const AsmRun& jit = tiers[t];
+    if (normalised_errors[t] != normalised_errors[0]) differences += "error: interpreter '" + run_interpreted.error + "', JIT '" + jit.error + "'\n";
+    for (std::size_t i = 0; i < jit.out.size(); ++i)
+      if (jit.out[i] != run_interpreted.out[i] && ++listed <= 8)
+        differences += fmt::format("out[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.out[i], jit.out[i]);
+    for (std::size_t i = 0; i < jit.aux.size(); ++i)
+      if (jit.aux[i] != run_interpreted.aux[i] && ++listed <= 8)
+        differences += fmt::format("aux[{}]: interpreter {:#x}, JIT {:#x}\n", i, run_interpreted.aux[i], jit.aux[i]);
+    if (jit.stats.instructions != run_interpreted.stats.instructions || jit.stats.lane_instructions != run_interpreted.stats.lane_instructions)
+      differences += fmt::format("counts: interpreter {} / {}, JIT {} / {}\n", run_interpreted.stats.instructions,
+                                 run_interpreted.stats.lane_instructions, jit.stats.instructions, jit.stats.lane_instructions);
+  }
   run = std::move(run_interpreted);
   if (!differences.empty()) run.error += "the JIT tier differs from the interpreter:\n" + differences;
   return run;

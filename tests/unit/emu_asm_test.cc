@@ -520,5 +520,41 @@ TEST(EmuAsm, TrigPreopMatchesLlvmConstantFolding) {
   }
 }
 
+// JitMode::hot: a kernel compiled on the JIT's thread while its launch goes on interpreting. One
+// wave runs a loop of 300,000 iterations (a hash of its lane id and an LDS round trip each); the
+// kernel is hot after 65,536 wave-instructions, the wave takes the compiled code at its next
+// look-up once the compile is done (or never, if the launch ends first), and a later launch runs
+// compiled from its start: both must compute what the interpreter does.
+TEST(EmuAsm, AKernelCompiledInTheBackgroundComputesAlike) {
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.lds_bytes = 256;
+    k.body = R"(
+  v_mov_b32 v2, v0
+  s_mov_b32 s11, 300000
+loop:
+  v_mul_lo_u32 v2, v2, 0x9e3779b1
+  v_xad_u32 v2, v2, v0, 0x7f4a7c15
+  v_and_b32 v3, 63, v0
+  v_lshlrev_b32 v3, 2, v3
+  ds_store_b32 v3, v2
+  s_waitcnt lgkmcnt(0)
+  ds_load_b32 v4, v3
+  s_waitcnt lgkmcnt(0)
+  v_add_nc_u32 v2, v2, v4
+  s_sub_u32 s11, s11, 1
+  s_cmp_lg_u32 s11, 0
+  s_cbranch_scc1 loop
+  global_store_b32 v1, v2, s[6:7]
+)";
+    AsmLaunch l;
+    l.threads = wave64 ? 64 : 32;
+    l.jit_hot = 65536;
+    RUN_ASM(r, k, l);
+    EXPECT_NE(r.out[0], 0u);
+  }
+}
+
 }  // namespace
 }  // namespace gpuport::emu::testing

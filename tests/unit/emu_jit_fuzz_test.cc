@@ -31,6 +31,10 @@ class Generator {
     for (int r = 0; r < 8; ++r) b += fmt::format("  global_load_b32 v{}, v1, s[4:5] offset:{}\n", 2 + r, r * 4 * wave_);
     b += "  s_load_b256 s[12:19], s[8:9], 0x0\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_mov_b32 s11, s10\n";
     b += "  v_mov_b32 v14, v2\n  v_mov_b32 v15, v3\n  v_lshlrev_b32 v16, 1, v1\n";  // v16: 8 bytes a lane
+    // Flat addresses: v[18:19] the lane's word of `in`, v[20:21] its word of LDS (the aperture).
+    const char* carry = wave_ == 64 ? "s[30:31]" : "s30";
+    b += fmt::format("  v_add_co_u32 v18, {0}, s4, v1\n  v_add_co_ci_u32_e64 v19, {0}, s5, 0, {0}\n", carry);
+    b += "  s_mov_b64 s[32:33], src_shared_base\n  v_mov_b32 v20, v1\n  v_mov_b32 v21, s33\n";
     if (pick(4) == 0) b += "  s_denorm_mode 0\n";  // flush denormals: the lifted floats take their handlers
     for (int i = 0; i < count; ++i) b += instruction();
     b += wave_ == 64 ? "  s_mov_b64 exec, -1\n" : "  s_mov_b32 exec_lo, -1\n";
@@ -102,7 +106,7 @@ class Generator {
                                "s_bfm_b32", "s_absdiff_i32", "s_pack_ll_b32_b16", "s_mul_hi_i32"};
     static const char* scmp[] = {"eq", "lg", "gt", "ge", "lt", "le"};
     bool used = false;
-    switch (pick(15)) {
+    switch (pick(16)) {
       case 0:
       case 1: return fmt::format("  {}_e64 {}, {}, {}\n", int2[pick(20)], vreg(), vsrc(used, false), vsrc(used, false));
       case 2: return fmt::format("  {}_e64 {}, {}, {}, {}\n", int3[pick(14)], vreg(), vsrc(used, false), vsrc(used, false), vsrc(used, false));
@@ -173,6 +177,12 @@ class Generator {
             return fmt::format("  ds_load_b64 v[12:13], {} offset:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n", pick(2) ? "v1" : "v16",
                                2 * offset, vreg(), 12 + pick(2));
         }
+      }
+      case 14: {  // flat: `in` or the LDS through its aperture, sometimes past either's end
+        const unsigned offset = 4 * pick(std::min(1023u, 2 * 8 * wave_ + 8) / 4);
+        const char* address = pick(2) ? "v[18:19]" : "v[20:21]";
+        if (pick(2)) return fmt::format("  flat_store_b32 {}, {} offset:{}\n", address, vreg(), offset);
+        return fmt::format("  flat_load_b32 {}, {} offset:{}\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n", vreg(), address, offset);
       }
       default: {
         // Memory: a load from `in` at a random lane offset, sometimes past its end (a fault).
