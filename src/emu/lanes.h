@@ -250,6 +250,11 @@ enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legac
   return a > b ? a : b > a ? b : std::bit_cast<float>(x & y);
 }
 [[gnu::always_inline]] inline float fma_f32(float a, float b, float c) { return nan_first(a, b, c, std::fma(a, b, c)); }
+[[gnu::always_inline]] inline double quiet(double x) { return std::bit_cast<double>(std::bit_cast<u64>(x) | (1ull << 51)); }
+template <typename T>
+[[gnu::always_inline]] inline T fma_nan_first(T a, T b, T c) {
+  return std::isnan(a) ? quiet(a) : std::isnan(b) ? quiet(b) : std::isnan(c) ? quiet(c) : std::fma(a, b, c);
+}
 
 GPUPORT_LANE_NAMES(f2_op_name, F2, GPUPORT_LANE_F2_OPS)
 
@@ -269,6 +274,150 @@ template <F2 Op>
 }
 [[gnu::always_inline]] inline float ldexp_f32(float x, u32 e) {
   return std::ldexp(x, static_cast<int>(std::clamp<i64>(static_cast<i32>(e), -1000, 1000)));
+}
+
+// ---- f32 unary operations (VOP1/VOP3): the result before output modifiers ---------------------
+enum class F1 : std::uint8_t { mov, rcp, rcp_iflag, rsq, sqrt, exp, log, sin, cos, fract, trunc, ceil, floor, rndne, frexp_mant };
+#define GPUPORT_LANE_F1_OPS(X) X(mov) X(rcp) X(rcp_iflag) X(rsq) X(sqrt) X(exp) X(log) X(sin) X(cos) X(fract) X(trunc) \
+  X(ceil) X(floor) X(rndne) X(frexp_mant)
+GPUPORT_LANE_NAMES(f1_op_name, F1, GPUPORT_LANE_F1_OPS)
+
+// A NaN source gives itself, quieted (as in the binary operations: defined here, since x86's
+// rounding instructions quiet a signalling NaN where a library call may return it as it is).
+template <F1 Op>
+[[gnu::always_inline]] inline float f1_op(float x) {
+  if (Op != F1::mov && std::isnan(x)) return quiet(x);
+  switch (Op) {
+    case F1::mov: return x;
+    case F1::rcp:
+    case F1::rcp_iflag: return static_cast<float>(1.0 / static_cast<double>(x));
+    case F1::rsq: return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+    case F1::sqrt: return std::sqrt(x);
+    case F1::exp: return static_cast<float>(std::exp2(static_cast<double>(x)));
+    case F1::log: return static_cast<float>(std::log2(static_cast<double>(x)));
+    case F1::sin: return static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586));
+    case F1::cos: return static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586));
+    case F1::fract: return std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f);
+    case F1::trunc: return std::trunc(x);
+    case F1::ceil: return std::ceil(x);
+    case F1::floor: return std::floor(x);
+    case F1::rndne: return std::nearbyint(x);
+    case F1::frexp_mant: {
+      if (std::isinf(x) || std::isnan(x)) return x;
+      int e;
+      return std::frexp(x, &e);
+    }
+  }
+  return 0;
+}
+
+// ---- conversions (v_cvt_*) ------------------------------------------------------------------------
+enum class Cv : std::uint8_t {
+  f32_i32, f32_u32, i32_f32, u32_f32, f64_f32, f32_f64, f64_i32, f64_u32, i32_f64, u32_f64, f32_ubyte0, f32_ubyte1,
+  f32_ubyte2, f32_ubyte3, rpi_i32_f32, flr_i32_f32, frexp_exp_i32_f32, frexp_exp_i32_f64,
+};
+// Those between 32-bit values: cv32_op takes the source's bits (a float source already flushed
+// as MODE says) and gives the result's (a float result before output modifiers and flushing).
+#define GPUPORT_LANE_CV32_OPS(X) X(f32_i32) X(f32_u32) X(i32_f32) X(u32_f32) X(f32_ubyte0) X(f32_ubyte1) X(f32_ubyte2) \
+  X(f32_ubyte3) X(rpi_i32_f32) X(flr_i32_f32) X(frexp_exp_i32_f32)
+GPUPORT_LANE_NAMES(cv32_op_name, Cv, GPUPORT_LANE_CV32_OPS)
+// A float source (the others are integers, read without abs/neg).
+constexpr bool cv_float_source(Cv op) {
+  return op == Cv::i32_f32 || op == Cv::u32_f32 || op == Cv::rpi_i32_f32 || op == Cv::flr_i32_f32 || op == Cv::frexp_exp_i32_f32 ||
+         op == Cv::f32_f64 || op == Cv::i32_f64 || op == Cv::u32_f64 || op == Cv::frexp_exp_i32_f64 || op == Cv::f64_f32;
+}
+
+// Toward zero, saturated to To's range, NaN 0.
+template <typename To, typename From>
+[[gnu::always_inline]] inline To saturate(From x) {
+  if (std::isnan(x)) return 0;
+  if (x <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+  if (x >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+  return static_cast<To>(x);
+}
+
+template <Cv Op>
+[[gnu::always_inline]] inline u32 cv32_op(u32 x) {
+  const float f = std::bit_cast<float>(x);
+  switch (Op) {
+    case Cv::f32_i32: return bits_of(static_cast<float>(i32(x)));
+    case Cv::f32_u32: return bits_of(static_cast<float>(x));
+    case Cv::i32_f32: return u32(saturate<i32>(f));
+    case Cv::u32_f32: return saturate<u32>(f);
+    case Cv::f32_ubyte0: return bits_of(static_cast<float>(x & 0xff));
+    case Cv::f32_ubyte1: return bits_of(static_cast<float>((x >> 8) & 0xff));
+    case Cv::f32_ubyte2: return bits_of(static_cast<float>((x >> 16) & 0xff));
+    case Cv::f32_ubyte3: return bits_of(static_cast<float>(x >> 24));
+    case Cv::rpi_i32_f32: return u32(saturate<i32>(std::floor(f + 0.5f)));
+    case Cv::flr_i32_f32: return u32(saturate<i32>(std::floor(f)));
+    case Cv::frexp_exp_i32_f32: {
+      int e = 0;
+      if (!std::isinf(f) && !std::isnan(f)) std::frexp(f, &e);
+      return u32(e);
+    }
+    default: return 0;  // 64-bit sources or results: semantics_vector.cc's convert
+  }
+}
+
+// ---- IEEE division's helpers (the sequence clang emits for a correctly rounded fdiv) -------------
+// One definition for f32 and f64: the type's scale (2^64 / 2^128), the exponent difference at
+// which the quotient may overflow the iteration, and the exponent below which the numerator is
+// scaled up.
+template <typename T>
+struct DivisionTraits;
+template <>
+struct DivisionTraits<float> {
+  static constexpr int scale = 64, overflow_difference = 96, small_numerator = 23, bias = 127;
+  static int exponent(float f) { return static_cast<int>((std::bit_cast<u32>(f) >> 23) & 0xff); }
+};
+template <>
+struct DivisionTraits<double> {
+  static constexpr int scale = 128, overflow_difference = 768, small_numerator = 53, bias = 1023;
+  static int exponent(double f) { return static_cast<int>((std::bit_cast<u64>(f) >> 52) & 0x7ff); }
+};
+
+// v_div_scale d, vcc, s0, s1 (denominator), s2 (numerator): s0 (one of the two) scaled so that
+// the reciprocal iteration cannot overflow or flush; `scaled` marks a lane whose quotient comes
+// out scaled, for v_div_fmas to undo.
+template <typename T>
+[[gnu::always_inline]] inline T div_scale_op(T s0, T den, T num, bool& scaled) {
+  using D = DivisionTraits<T>;
+  const bool denormal_reciprocal = std::fpclassify(T(1) / den) == FP_SUBNORMAL;
+  const bool denormal_quotient = std::fpclassify(num / den) == FP_SUBNORMAL;
+  scaled = false;
+  if (num == 0 || den == 0) return std::numeric_limits<T>::quiet_NaN();
+  if (D::exponent(num) - D::exponent(den) >= D::overflow_difference || (denormal_reciprocal && denormal_quotient)) {
+    scaled = true;
+    return s0 == den ? std::ldexp(s0, D::scale) : s0;
+  }
+  if (std::fpclassify(den) == FP_SUBNORMAL) return std::ldexp(s0, D::scale);
+  if (denormal_reciprocal) return std::ldexp(s0, -D::scale);
+  if (denormal_quotient) {
+    scaled = true;
+    return s0 == num ? std::ldexp(s0, D::scale) : s0;
+  }
+  if (D::exponent(num) <= D::small_numerator) return std::ldexp(s0, D::scale);
+  return s0;
+}
+
+// v_div_fmas d, a, b, c: fma, then the scale undone where v_div_scale set VCC.
+template <typename T>
+[[gnu::always_inline]] inline T div_fmas_op(T a, T b, T c, bool scaled) {
+  using D = DivisionTraits<T>;
+  const T r = fma_nan_first(a, b, c);
+  return scaled ? std::ldexp(r, D::exponent(c) > D::bias ? D::scale : -D::scale) : r;
+}
+
+// v_div_fixup d, quotient, denominator, numerator: the special values of IEEE division.
+template <typename T>
+[[gnu::always_inline]] inline T div_fixup_op(T q, T den, T num) {
+  const bool negative = std::signbit(den) != std::signbit(num);
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  if (std::isnan(den) || std::isnan(num) || (den == 0 && num == 0) || (std::isinf(den) && std::isinf(num))) return nan;
+  if (den == 0 || std::isinf(num)) return negative ? -inf : inf;
+  if (std::isinf(den) || num == 0) return negative ? T(-0.0) : T(0.0);
+  if (std::isnan(q)) return negative ? -inf : inf;  // the scaled sequence overflowed
+  return negative ? -std::fabs(q) : std::fabs(q);
 }
 
 // ---- compares (VOPC) -----------------------------------------------------------------------------
@@ -297,6 +446,114 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline bool compare_int(T x, T y, u32 cond) {
   return cond >= 7 || compare_ordered(x, y, cond);
+}
+
+// ---- scalar ALU, one source (SOP1) ----------------------------------------------------------------
+enum class S1 : std::uint8_t {
+  mov_b32, mov_b64, cmov_b32, cmov_b64, not_b32, not_b64, brev_b32, brev_b64, bcnt0_i32_b32, bcnt1_i32_b32, bcnt1_i32_b64,
+  ctz_i32_b32, ctz_i32_b64, clz_i32_u32, clz_i32_u64, cls_i32, sext_i32_i8, sext_i32_i16, bitset0_b32, bitset1_b32,
+  abs_i32, and_saveexec, or_saveexec, xor_saveexec, and_not0_saveexec, and_not1_saveexec, or_not0_saveexec, or_not1_saveexec,
+  nand_saveexec, nor_saveexec, xnor_saveexec, and_not0_wrexec, and_not1_wrexec, quadmask_b32, wqm_b32,
+  bitset0_b64, bitset1_b64, bcnt0_i32_b64, bitreplicate_b64_b32, cls_i32_i64, quadmask_b64, wqm_b64,
+};
+// The operations s1_op defines (the others: semantics_scalar.cc's sop1).
+#define GPUPORT_LANE_S1_OPS(X) X(mov_b32) X(mov_b64) X(cmov_b32) X(cmov_b64) X(not_b32) X(not_b64) X(brev_b32) \
+  X(bcnt0_i32_b32) X(bcnt1_i32_b32) X(bcnt0_i32_b64) X(bcnt1_i32_b64) X(ctz_i32_b32) X(ctz_i32_b64) X(clz_i32_u32) \
+  X(clz_i32_u64) X(cls_i32) X(sext_i32_i8) X(sext_i32_i16) X(abs_i32) X(and_saveexec) X(or_saveexec) X(xor_saveexec) \
+  X(and_not0_saveexec) X(and_not1_saveexec) X(or_not0_saveexec) X(or_not1_saveexec) X(nand_saveexec) X(nor_saveexec) \
+  X(xnor_saveexec) X(and_not0_wrexec) X(and_not1_wrexec)
+GPUPORT_LANE_NAMES(s1_op_name, S1, GPUPORT_LANE_S1_OPS)
+#define GPUPORT_LANE_LISTED_CASE(n) \
+  case S1::n: return true;
+constexpr bool s1_listed(S1 op) {
+  switch (op) {
+    GPUPORT_LANE_S1_OPS(GPUPORT_LANE_LISTED_CASE)
+    default: return false;
+  }
+}
+#undef GPUPORT_LANE_LISTED_CASE
+
+// What an operation reads and writes: a 64-bit source or result; the saveexec family (the source
+// is a lane mask, EXEC is read and written, the destination gets EXEC as it was, or the result
+// for the wrexec forms); s_cmov (reads SCC and the destination).
+struct S1Shape {
+  bool wide_source = false, wide_result = false, saveexec = false, wrexec = false, cmov = false;
+};
+constexpr S1Shape s1_shape(S1 op) {
+  S1Shape s;
+  switch (op) {
+    case S1::mov_b64:
+    case S1::cmov_b64:
+    case S1::not_b64: s.wide_source = s.wide_result = true; break;
+    case S1::bcnt0_i32_b64:
+    case S1::bcnt1_i32_b64:
+    case S1::ctz_i32_b64:
+    case S1::clz_i32_u64: s.wide_source = true; break;
+    case S1::and_not0_wrexec:
+    case S1::and_not1_wrexec: s.wrexec = true; [[fallthrough]];
+    case S1::and_saveexec:
+    case S1::or_saveexec:
+    case S1::xor_saveexec:
+    case S1::and_not0_saveexec:
+    case S1::and_not1_saveexec:
+    case S1::or_not0_saveexec:
+    case S1::or_not1_saveexec:
+    case S1::nand_saveexec:
+    case S1::nor_saveexec:
+    case S1::xnor_saveexec: s.saveexec = true; break;
+    default: break;
+  }
+  s.cmov = op == S1::cmov_b32 || op == S1::cmov_b64;
+  return s;
+}
+
+// x: the source (zero-extended when 32-bit); old: the destination as it was (s_cmov) or EXEC (the
+// saveexec family); lanes: the wave's lanes (0xffffffff or all ones); scc: SCC before and after.
+// The result: the destination's value, or the saveexec family's new EXEC.
+template <S1 Op>
+[[gnu::always_inline]] inline u64 s1_op(u64 x, u64 old, u64 lanes, bool& scc) {
+  const u32 x32 = static_cast<u32>(x);
+  auto set = [&](u64 r) {
+    scc = r != 0;
+    return r;
+  };
+  switch (Op) {
+    case S1::mov_b32:
+    case S1::mov_b64: return x;
+    case S1::cmov_b32:
+    case S1::cmov_b64: return scc ? x : old;
+    case S1::not_b32: return set(static_cast<u32>(~x32));
+    case S1::not_b64: return set(~x);
+    case S1::brev_b32: return int_op<I::bfrev>(x32, 0, 0, 0, false);
+    case S1::bcnt0_i32_b32: return set(32 - std::popcount(x32));
+    case S1::bcnt1_i32_b32: return set(std::popcount(x32));
+    case S1::bcnt0_i32_b64: return set(64 - std::popcount(x));
+    case S1::bcnt1_i32_b64: return set(std::popcount(x));
+    case S1::ctz_i32_b32: return int_op<I::ctz>(x32, 0, 0, 0, false);
+    case S1::ctz_i32_b64: return x == 0 ? ~0u : u32(std::countr_zero(x));
+    case S1::clz_i32_u32: return int_op<I::clz>(x32, 0, 0, 0, false);
+    case S1::clz_i32_u64: return x == 0 ? ~0u : u32(std::countl_zero(x));
+    case S1::cls_i32: return int_op<I::cls>(x32, 0, 0, 0, false);
+    case S1::sext_i32_i8: return u32(i32(std::int8_t(x32)));
+    case S1::sext_i32_i16: return u32(i32(std::int16_t(x32)));
+    case S1::abs_i32: {
+      const i32 v = i32(x32);
+      return set(v < 0 ? u32(-i64(v)) : u32(v));
+    }
+    case S1::and_saveexec: return set((x & old) & lanes);
+    case S1::or_saveexec: return set((x | old) & lanes);
+    case S1::xor_saveexec: return set((x ^ old) & lanes);
+    case S1::and_not0_saveexec:
+    case S1::and_not0_wrexec: return set((~x & old) & lanes);
+    case S1::and_not1_saveexec:
+    case S1::and_not1_wrexec: return set((x & ~old) & lanes);
+    case S1::or_not0_saveexec: return set((~x | old) & lanes);
+    case S1::or_not1_saveexec: return set((x | ~old) & lanes);
+    case S1::nand_saveexec: return set(~(x & old) & lanes);
+    case S1::nor_saveexec: return set(~(x | old) & lanes);
+    case S1::xnor_saveexec: return set(~(x ^ old) & lanes);
+    default: return 0;
+  }
 }
 
 // ---- scalar ALU (SOP2, SOPC): a, b the sources as printed; scc is SCC before and after ---------

@@ -35,9 +35,25 @@ u64 gpuport_lane_shift64(u32 op, u32 shift, u64 x) {
 
 float gpuport_lane_fma_f32(float a, float b, float c) { return fma_f32(a, b, c); }
 
+#define GPUPORT_F1_WRAPPER(n) \
+  float gpuport_lane_f1_##n(float x) { return f1_op<F1::n>(x); }
+GPUPORT_LANE_F1_OPS(GPUPORT_F1_WRAPPER)
+
+#define GPUPORT_CV32_WRAPPER(n) \
+  u32 gpuport_lane_cv32_##n(u32 x) { return cv32_op<Cv::n>(x); }
+GPUPORT_LANE_CV32_OPS(GPUPORT_CV32_WRAPPER)
+
+float gpuport_lane_div_scale_f32(float s0, float den, float num, bool* scaled) { return div_scale_op<float>(s0, den, num, *scaled); }
+float gpuport_lane_div_fmas_f32(float a, float b, float c, bool scaled) { return div_fmas_op<float>(a, b, c, scaled); }
+float gpuport_lane_div_fixup_f32(float q, float den, float num) { return div_fixup_op<float>(q, den, num); }
+
 bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float(x, y, cond); }
 bool gpuport_lane_compare_i32(u32 x, u32 y, u32 cond) { return compare_int<i32>(static_cast<i32>(x), static_cast<i32>(y), cond); }
 bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(x, y, cond); }
+
+#define GPUPORT_S1_WRAPPER(n) \
+  u64 gpuport_lane_s1_##n(u64 x, u64 old, u64 lanes, bool* scc) { return s1_op<S1::n>(x, old, lanes, *scc); }
+GPUPORT_LANE_S1_OPS(GPUPORT_S1_WRAPPER)
 
 #define GPUPORT_S2_WRAPPER(n) \
   u32 gpuport_lane_s2_##n(u32 a, u32 b, bool* scc) { return s2_op<S2::n>(a, b, *scc); }

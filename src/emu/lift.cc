@@ -412,6 +412,25 @@ class Lifter {
       case K::fma_f32:
       case K::compare:
       case K::cndmask: break;
+      case K::f32_unary:
+      case K::convert32:
+      case K::div_scale:
+      case K::div_fmas:
+      case K::div_fixup: return lift_float_extra(s, form, exec);
+      case K::read_lane: {  // v_readfirstlane_b32 sdst, v / v_readlane_b32 sdst, v, lane
+        if (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 128 || at(1).kind != Operand::Kind::vgpr) return false;
+        Value* lane;
+        if (form.op == 0) {
+          lane = b_.CreateSelect(b_.CreateICmpEQ(exec, b_.getInt64(0)), b_.getInt64(0),
+                                 b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, exec, b_.getTrue()));
+        } else {
+          if (!scalar_source(at(2))) return false;
+          lane = b_.CreateZExt(b_.CreateAnd(scalar32(at(2)), b_.getInt32(wave_ - 1)), i64_);
+        }
+        Value* column = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(at(1).reg) * wave_);
+        write32(at(0), b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column, lane)));
+        return true;
+      }
       default: return false;
     }
     if (form.kind == K::cndmask) {
@@ -482,6 +501,72 @@ class Lifter {
     });
   }
 
+  // Unary f32 operations and 32-bit conversions (behind the MODE check: their rounding and
+  // denormal handling assume the default), and the f32 division helpers (which the interpreter
+  // runs in the default rounding whatever MODE says, as here).
+  bool lift_float_extra(const Step& s, const LiftForm& form, Value* exec) {
+    using K = LiftForm::Kind;
+    const Operand none;
+    auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
+    if (at(0).kind != Operand::Kind::vgpr) return false;
+    const unsigned d = at(0).reg;
+    if (form.kind == K::f32_unary) {
+      llvm::Function* fn = lane_function(std::string("gpuport_lane_f1_") + lanes::f1_op_name(static_cast<lanes::F1>(form.op)));
+      return guarded(true, [&] {
+        const Source a = source(at(1));
+        lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+          store_lane(d, lane, active, as_int(b_.CreateCall(fn, {as_float(read(a, lane))})));
+          return nullptr;
+        });
+      });
+    }
+    if (form.kind == K::convert32) {
+      const auto op = static_cast<lanes::Cv>(form.op);
+      if (!lanes::cv_float_source(op) && (at(1).abs || at(1).neg)) return false;  // read as an integer: no modifiers
+      llvm::Function* fn = lane_function(std::string("gpuport_lane_cv32_") + lanes::cv32_op_name(op));
+      return guarded(true, [&] {
+        const Source a = source(at(1));
+        lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+          store_lane(d, lane, active, b_.CreateCall(fn, {read(a, lane)}));
+          return nullptr;
+        });
+      });
+    }
+    if (form.kind == K::div_scale) {  // d, mask, s0, denominator, numerator
+      if (at(1).kind != Operand::Kind::sgpr || at(1).reg >= 126) return false;
+      llvm::Function* fn = lane_function("gpuport_lane_div_scale_f32");
+      const Source s0 = source(at(2)), den = source(at(3)), num = source(at(4));
+      Value* mask = lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        b_.CreateStore(b_.getInt8(0), scc_slot_);
+        Value* r = b_.CreateCall(fn, {as_float(read(s0, lane)), as_float(read(den, lane)), as_float(read(num, lane)), scc_slot_});
+        store_lane(d, lane, active, as_int(r));
+        return b_.CreateICmpNE(b_.CreateLoad(i8_, scc_slot_), b_.getInt8(0));
+      });
+      store_mask(at(1).reg, mask);
+      return true;
+    }
+    if (form.kind == K::div_fmas) {  // d, a, b, c; VCC says which lanes were scaled
+      llvm::Function* fn = lane_function("gpuport_lane_div_fmas_f32");
+      Value* vcc = mask_at(encoding::vcc_lo);
+      const Source a = source(at(1)), bsrc = source(at(2)), c = source(at(3));
+      lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+        Value* scaled = b_.CreateTrunc(b_.CreateLShr(vcc, b_.CreateZExt(lane, i64_)), i1_);
+        Value* r = b_.CreateCall(fn, {as_float(read(a, lane)), as_float(read(bsrc, lane)), as_float(read(c, lane)), scaled});
+        store_lane(d, lane, active, as_int(r));
+        return nullptr;
+      });
+      return true;
+    }
+    // div_fixup: d, quotient, denominator, numerator
+    llvm::Function* fn = lane_function("gpuport_lane_div_fixup_f32");
+    const Source q = source(at(1)), den = source(at(2)), num = source(at(3));
+    lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+      store_lane(d, lane, active, as_int(b_.CreateCall(fn, {as_float(read(q, lane)), as_float(read(den, lane)), as_float(read(num, lane))})));
+      return nullptr;
+    });
+    return true;
+  }
+
   // ---- scalar ALU: read_scalar / read_scalar64 / write_scalar / write_scalar64 as machine.cc
   // has them, for the operand kinds the lifter takes (others: the handler).
   static bool scalar_source(const Operand& o) {
@@ -525,6 +610,32 @@ class Lifter {
     using K = LiftForm::Kind;
     const Operand none;
     auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
+    if (form.kind == K::scalar_unary) {
+      // sop1's reads and writes (read_mask / read_scalar[64], write_mask / write_scalar[64]) for
+      // SGPR and constant sources and SGPR destinations; EXEC in the saveexec family.
+      const auto op = static_cast<lanes::S1>(form.op);
+      const lanes::S1Shape shape = lanes::s1_shape(op);
+      if (!scalar_source(at(1)) || at(0).kind != Operand::Kind::sgpr || at(0).reg >= 128) return false;
+      if (shape.saveexec && (at(1).kind != Operand::Kind::sgpr || at(1).reg >= 126 || at(0).reg >= 126)) return false;
+      llvm::Function* fn = lane_function(std::string("gpuport_lane_s1_") + lanes::s1_op_name(op));
+      Value* x = shape.saveexec ? mask_at(at(1).reg) : shape.wide_source ? scalar64(at(1)) : b_.CreateZExt(scalar32(at(1)), i64_);
+      Value* old = shape.saveexec ? exec()
+                   : shape.cmov   ? (shape.wide_result ? scalar64(at(0)) : b_.CreateZExt(scalar32(at(0)), i64_))
+                                  : b_.getInt64(0);
+      b_.CreateStore(b_.CreateZExt(scc(), i8_), scc_slot_);
+      Value* r = b_.CreateCall(fn, {x, old, b_.getInt64(wave_ == 64 ? ~0ull : 0xffffffffull), scc_slot_});
+      set_scc(b_.CreateICmpNE(b_.CreateLoad(i8_, scc_slot_), b_.getInt8(0)));
+      if (shape.saveexec) {
+        store_mask(at(0).reg, shape.wrexec ? r : old);
+        store_mask(encoding::exec_lo, r);  // set_exec: in wave32, exec_hi 0
+        if (wave_ == 32) b_.CreateStore(b_.getInt32(0), sgpr(encoding::exec_hi));
+      } else if (shape.wide_result) {
+        write64(at(0), r);
+      } else {
+        write32(at(0), b_.CreateTrunc(r, i32_));
+      }
+      return true;
+    }
     if (form.kind == K::scalar_compare) {
       if (!scalar_source(at(0)) || !scalar_source(at(1))) return false;
       llvm::Function* fn = lane_function(form.is_signed ? "gpuport_lane_scmp_i32" : "gpuport_lane_scmp_u32");
@@ -967,11 +1078,21 @@ class Lifter {
     }
     if (s.vopd_x && s.vopd_y) return vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y) ? Member::pair : Member::other;
     if (f.kind != K::none) return Member::other;
-    return vopd_liftable(s) ? Member::lane : Member::other;
+    return vopd_liftable(s) || one_source_float(s) ? Member::lane : Member::other;
+  }
+  // Unary f32 operations and 32-bit conversions: lane steps of a run (not VOPD halves).
+  bool one_source_float(const Step& s) {
+    using K = LiftForm::Kind;
+    const LiftForm f = vector_lift_form(s.handler);
+    if (f.kind != K::f32_unary && f.kind != K::convert32) return false;
+    if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() != 2 || s.ops[0].kind != Operand::Kind::vgpr) return false;
+    if (!readable_source(s.ops[1])) return false;
+    return f.kind == K::f32_unary || lanes::cv_float_source(static_cast<lanes::Cv>(f.op)) || (!s.ops[1].abs && !s.ops[1].neg);
   }
   static bool is_float(const Step& s) {
     const LiftForm f = vector_lift_form(s.handler);
-    return f.kind == LiftForm::Kind::f32_binary || f.kind == LiftForm::Kind::fma_f32;
+    using K = LiftForm::Kind;
+    return f.kind == K::f32_binary || f.kind == K::fma_f32 || f.kind == K::f32_unary || f.kind == K::convert32;
   }
 
   // A lane step's sources as read before the loop: VGPR columns stay columns.
@@ -995,6 +1116,8 @@ class Lifter {
     } else if (l.form.kind == K::f32_binary) {
       l.sources[0] = source(at(1));
       l.sources[1] = source(at(2));
+    } else if (l.form.kind == K::f32_unary || l.form.kind == K::convert32) {
+      l.sources[0] = source(at(1));
     } else if (l.form.kind == K::fma_f32) {
       l.sources[0] = source(at(1));
       l.sources[1] = source(at(2));
@@ -1035,6 +1158,12 @@ class Lifter {
       }
       case K::fma_f32:
         return as_int(b_.CreateCall(lane_function("gpuport_lane_fma_f32"), {as_float(get(0)), as_float(get(1)), as_float(get(2))}));
+      case K::f32_unary: {
+        llvm::Function* fn = lane_function(std::string("gpuport_lane_f1_") + lanes::f1_op_name(static_cast<lanes::F1>(l.form.op)));
+        return as_int(b_.CreateCall(fn, {as_float(get(0))}));
+      }
+      case K::convert32:
+        return b_.CreateCall(lane_function(std::string("gpuport_lane_cv32_") + lanes::cv32_op_name(static_cast<lanes::Cv>(l.form.op))), {get(0)});
       default: {
         Value* take_b = b_.CreateTrunc(b_.CreateLShr(l.mask, b_.CreateZExt(lane, i64_)), i1_);
         return b_.CreateSelect(take_b, get(1), get(0));
@@ -1163,7 +1292,8 @@ class Lifter {
       return true;
     }
     using K = LiftForm::Kind;
-    const bool scalar = form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare;
+    const bool scalar =
+        form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare || form.kind == K::scalar_unary;
     const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load ||
                         form.kind == K::lds_load || form.kind == K::lds_store || form.kind == K::lds_load2 ||
                         form.kind == K::lds_store2;

@@ -17,6 +17,11 @@ struct LiftForm {
     branch,      // op: 0 always, 1 scc, 2 !scc, 3 vccz, 4 vccnz, 5 execz, 6 execnz
     int_op,      // op: lanes::I (vop_int)
     f32_binary,  // op: lanes::F2 other than ldexp (vop2_f32)
+    f32_unary,   // op: lanes::F1 (vop1_f32)
+    convert32,   // op: lanes::Cv, one of GPUPORT_LANE_CV32_OPS (convert)
+    div_scale,   // v_div_scale_f32 / v_div_fmas_f32 / v_div_fixup_f32 (f32 only)
+    div_fmas,
+    div_fixup,
     fma_f32,     // op: the fma form 0..3 (fma, fmac, fmamk, fmaak)
     compare,     // v_cmp / v_cmpx (not class): the step's param is the condition, param2 the type
     cndmask,     // v_cndmask_b32
@@ -26,6 +31,8 @@ struct LiftForm {
     scalar_op,       // op: lanes::S2 (sop2)
     scalar_bits,     // op: lanes::Bits; wide: the _b64 form (sop2_bits)
     scalar_compare,  // op: the condition (lanes::scmp_op); is_signed: _i32 (scmp, 32-bit)
+    scalar_unary,    // op: lanes::S1, one of GPUPORT_LANE_S1_OPS (sop1)
+    read_lane,       // v_readfirstlane_b32 (op 0), v_readlane_b32 (op 1)
     global_load,     // global_ and flat_load_b32..b128 (vmem_load, space 0 and 3): op is the dword count
     global_store,    // global_ and flat_store_b32..b128 (vmem_store, space 0 and 3): op is the dword count
     scalar_load,     // s_load_b32..b512 (s_load, not the buffer form): op is the dword count

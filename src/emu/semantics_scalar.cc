@@ -118,44 +118,34 @@ bool sop2_bits(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-enum class S1 : std::uint8_t {
-  mov_b32, mov_b64, cmov_b32, cmov_b64, not_b32, not_b64, brev_b32, brev_b64, bcnt0_i32_b32, bcnt1_i32_b32, bcnt1_i32_b64,
-  ctz_i32_b32, ctz_i32_b64, clz_i32_u32, clz_i32_u64, cls_i32, sext_i32_i8, sext_i32_i16, bitset0_b32, bitset1_b32,
-  abs_i32, and_saveexec, or_saveexec, xor_saveexec, and_not0_saveexec, and_not1_saveexec, or_not0_saveexec, or_not1_saveexec,
-  nand_saveexec, nor_saveexec, xnor_saveexec, and_not0_wrexec, and_not1_wrexec, quadmask_b32, wqm_b32,
-  bitset0_b64, bitset1_b64, bcnt0_i32_b64, bitreplicate_b64_b32, cls_i32_i64, quadmask_b64, wqm_b64,
-};
-
 template <S1 Op>
 bool sop1(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
+  if constexpr (s1_listed(Op)) {  // lanes.h's
+    constexpr S1Shape shape = s1_shape(Op);
+    const u64 x = shape.saveexec ? read_mask(w, a) : shape.wide_source ? read_scalar64(w, a) : read_scalar(w, a);
+    const u64 old = shape.saveexec ? w.exec() : shape.cmov ? (shape.wide_result ? read_scalar64(w, d) : read_scalar(w, d)) : 0;
+    bool scc = w.scc;
+    const u64 r = s1_op<Op>(x, old, w.size == 64 ? ~0ull : 0xffffffffull, scc);
+    if (shape.saveexec) {
+      write_mask(w, d, shape.wrexec ? r : old);
+      w.set_exec(r);
+    } else if (shape.wide_result) {
+      write_scalar64(w, d, r);
+    } else {
+      write_scalar(w, d, static_cast<u32>(r));
+    }
+    w.scc = scc;
+    return true;
+  }
   switch (Op) {
-    case S1::mov_b32: write_scalar(w, d, read_scalar(w, a)); break;
-    case S1::mov_b64: write_scalar64(w, d, read_scalar64(w, a)); break;
-    case S1::cmov_b32: if (w.scc) write_scalar(w, d, read_scalar(w, a)); break;
-    case S1::cmov_b64: if (w.scc) write_scalar64(w, d, read_scalar64(w, a)); break;
-    case S1::not_b32: { const u32 r = ~read_scalar(w, a); write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::not_b64: { const u64 r = ~read_scalar64(w, a); write_scalar64(w, d, r); w.scc = r != 0; break; }
-    case S1::brev_b32: write_scalar(w, d, int_op<I::bfrev>(read_scalar(w, a), 0, 0, 0, false)); break;
     case S1::brev_b64: { u64 x = read_scalar64(w, a), r = 0; for (int i = 0; i < 64; ++i) r |= ((x >> i) & 1) << (63 - i); write_scalar64(w, d, r); break; }
-    case S1::bcnt0_i32_b32: { const u32 r = 32 - std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::bcnt1_i32_b32: { const u32 r = std::popcount(read_scalar(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::bcnt1_i32_b64: { const u32 r = std::popcount(read_scalar64(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::ctz_i32_b32: write_scalar(w, d, int_op<I::ctz>(read_scalar(w, a), 0, 0, 0, false)); break;
-    case S1::ctz_i32_b64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countr_zero(x))); break; }
-    case S1::clz_i32_u32: write_scalar(w, d, int_op<I::clz>(read_scalar(w, a), 0, 0, 0, false)); break;
-    case S1::clz_i32_u64: { const u64 x = read_scalar64(w, a); write_scalar(w, d, x == 0 ? ~0u : u32(std::countl_zero(x))); break; }
-    case S1::cls_i32: write_scalar(w, d, int_op<I::cls>(read_scalar(w, a), 0, 0, 0, false)); break;
-    case S1::sext_i32_i8: write_scalar(w, d, u32(i32(std::int8_t(read_scalar(w, a))))); break;
-    case S1::sext_i32_i16: write_scalar(w, d, u32(i32(std::int16_t(read_scalar(w, a))))); break;
     case S1::bitset0_b32: write_scalar(w, d, read_scalar(w, d) & ~(1u << (read_scalar(w, a) & 31))); break;
     case S1::bitset1_b32: write_scalar(w, d, read_scalar(w, d) | (1u << (read_scalar(w, a) & 31))); break;
     case S1::bitset0_b64: write_scalar64(w, d, read_scalar64(w, d) & ~(1ull << (read_scalar(w, a) & 63))); break;
     case S1::bitset1_b64: write_scalar64(w, d, read_scalar64(w, d) | (1ull << (read_scalar(w, a) & 63))); break;
-    case S1::abs_i32: { const i32 x = i32(read_scalar(w, a)); const u32 r = x < 0 ? u32(-i64(x)) : u32(x); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::quadmask_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) r |= ((x >> (4 * q)) & 0xf ? 1u : 0u) << q; write_scalar(w, d, r); w.scc = r != 0; break; }
-    case S1::bcnt0_i32_b64: { const u32 r = 64 - std::popcount(read_scalar64(w, a)); write_scalar(w, d, r); w.scc = r != 0; break; }
     case S1::bitreplicate_b64_b32: {  // bit i of the source into bits 2i and 2i+1
       const u32 x = read_scalar(w, a);
       u64 r = 0;
@@ -172,37 +162,7 @@ bool sop1(Wave& w, const Step& s, Context&) {
     case S1::quadmask_b64: { const u64 x = read_scalar64(w, a); u64 r = 0; for (int q = 0; q < 16; ++q) r |= ((x >> (4 * q)) & 0xf ? 1ull : 0ull) << q; write_scalar64(w, d, r); w.scc = r != 0; break; }
     case S1::wqm_b64: { const u64 x = read_scalar64(w, a); u64 r = 0; for (int q = 0; q < 16; ++q) if ((x >> (4 * q)) & 0xf) r |= 0xfull << (4 * q); write_scalar64(w, d, r); w.scc = r != 0; break; }
     case S1::wqm_b32: { const u32 x = read_scalar(w, a); u32 r = 0; for (int q = 0; q < 8; ++q) if ((x >> (4 * q)) & 0xf) r |= 0xfu << (4 * q); write_scalar(w, d, r); w.scc = r != 0; break; }
-    default: {
-      // Saveexec family: d = EXEC; EXEC = f(src, EXEC); SCC = EXEC != 0. The *_wrexec forms
-      // write the result to both.
-      const std::uint64_t src = read_mask(w, a), exec = w.exec();
-      std::uint64_t r = 0;
-      switch (Op) {
-        case S1::and_saveexec: r = src & exec; break;
-        case S1::or_saveexec: r = src | exec; break;
-        case S1::xor_saveexec: r = src ^ exec; break;
-        case S1::and_not0_saveexec: r = ~src & exec; break;
-        case S1::and_not1_saveexec: r = src & ~exec; break;
-        case S1::or_not0_saveexec: r = ~src | exec; break;
-        case S1::or_not1_saveexec: r = src | ~exec; break;
-        case S1::nand_saveexec: r = ~(src & exec); break;
-        case S1::nor_saveexec: r = ~(src | exec); break;
-        case S1::xnor_saveexec: r = ~(src ^ exec); break;
-        case S1::and_not0_wrexec: r = ~src & exec; break;
-        case S1::and_not1_wrexec: r = src & ~exec; break;
-        default: break;
-      }
-      if (w.size == 32) r &= 0xffffffffull;
-      if (Op == S1::and_not0_wrexec || Op == S1::and_not1_wrexec) {
-        w.set_exec(r);
-        write_mask(w, d, r);
-      } else {
-        write_mask(w, d, exec);
-        w.set_exec(r);
-      }
-      w.scc = r != 0;
-      break;
-    }
+    default: break;  // lanes.h's, above
   }
   return true;
 }
@@ -370,6 +330,10 @@ LiftForm scalar_lift_form(Handler h) {
   if (h == sop2_bits<u64, Bits::n>) return {K::scalar_bits, u32(Bits::n), false, true};
   GPUPORT_LANE_BITS_OPS(GPUPORT_BITS_FORM)
 #undef GPUPORT_BITS_FORM
+#define GPUPORT_S1_FORM(n) \
+  if (h == sop1<S1::n>) return {K::scalar_unary, u32(S1::n)};
+  GPUPORT_LANE_S1_OPS(GPUPORT_S1_FORM)
+#undef GPUPORT_S1_FORM
   // s_cmp_<cond>_u32 and _i32, by condition (the 64-bit forms are left to their handlers).
   static constexpr Handler compares[2][6] = {
       {scmp<0, false, false>, scmp<1, false, false>, scmp<2, false, false>, scmp<3, false, false>, scmp<4, false, false>, scmp<5, false, false>},

@@ -183,37 +183,13 @@ template <typename T, typename Special>
 
 
 // ---- f32 unary and binary, table driven -------------------------------------------------------
-enum class F1 : std::uint8_t { mov, rcp, rcp_iflag, rsq, sqrt, exp, log, sin, cos, fract, trunc, ceil, floor, rndne, frexp_mant };
-
 template <F1 Op>
 bool vop1_f32(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
   const Operand& a = op(s, 1);
   with_float_mode<false>(w, [&](const FloatEnv& env, auto special) {
     for_active(w, [&](u32 lane) {
-      const float x = in(read_f32(w, a, lane), env, special);
-      float r = 0;
-      switch (Op) {
-        case F1::mov: r = x; break;
-        case F1::rcp:
-        case F1::rcp_iflag: r = static_cast<float>(1.0 / static_cast<double>(x)); break;
-        case F1::rsq: r = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); break;
-        case F1::sqrt: r = std::sqrt(x); break;
-        case F1::exp: r = static_cast<float>(std::exp2(static_cast<double>(x))); break;
-        case F1::log: r = static_cast<float>(std::log2(static_cast<double>(x))); break;
-        case F1::sin: r = static_cast<float>(std::sin(static_cast<double>(x) * 6.283185307179586)); break;
-        case F1::cos: r = static_cast<float>(std::cos(static_cast<double>(x) * 6.283185307179586)); break;
-        case F1::fract: r = std::isinf(x) ? std::numeric_limits<float>::quiet_NaN() : std::fmin(x - std::floor(x), 0x1.fffffep-1f); break;
-        case F1::trunc: r = std::trunc(x); break;
-        case F1::ceil: r = std::ceil(x); break;
-        case F1::floor: r = std::floor(x); break;
-        case F1::rndne: r = std::nearbyint(x); break;
-        case F1::frexp_mant: {
-          if (std::isinf(x) || std::isnan(x)) r = x;
-          else { int e; r = std::frexp(x, &e); }
-          break;
-        }
-      }
+      const float r = lanes::f1_op<Op>(in(read_f32(w, a, lane), env, special));
       w.vgpr(d.reg, lane) = f32_bits(out(apply_output_modifiers(r, s.mods, w), env, special));
     });
   });
@@ -389,23 +365,7 @@ bool trig_preop(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-// ---- division helpers (the sequence clang emits for IEEE-correct fdiv) ----------------------------
-// One definition for f32 and f64: the type's scale (2^64 / 2^128), the exponent difference at
-// which the quotient may overflow the iteration, and the exponent below which the numerator is
-// scaled up.
-template <typename T>
-struct DivisionTraits;
-template <>
-struct DivisionTraits<float> {
-  static constexpr int scale = 64, overflow_difference = 96, small_numerator = 23, bias = 127;
-  static int exponent(float f) { return static_cast<int>((f32_bits(f) >> 23) & 0xff); }
-};
-template <>
-struct DivisionTraits<double> {
-  static constexpr int scale = 128, overflow_difference = 768, small_numerator = 53, bias = 1023;
-  static int exponent(double f) { return static_cast<int>((f64_bits(f) >> 52) & 0x7ff); }
-};
-
+// ---- division helpers (the sequence clang emits for IEEE-correct fdiv): lanes.h ----------------
 template <typename T>
 T read_float(const Wave& w, const Operand& o, u32 lane) {
   if constexpr (sizeof(T) == 8) return read_f64(w, o, lane);
@@ -418,35 +378,16 @@ void write_float(Wave& w, u32 reg, u32 lane, T value) {
   else w.vgpr(reg, lane) = f32_bits(value);
 }
 
-// v_div_scale d, vcc, s0, s1 (denominator), s2 (numerator): scales the operand s0 (one of the
-// two) so that the reciprocal iteration cannot overflow or flush; VCC marks lanes whose quotient
-// comes out scaled, for v_div_fmas to undo.
+// v_div_scale d, vcc, s0, s1 (denominator), s2 (numerator)
 template <typename T>
 bool div_scale(Wave& w, const Step& s, Context&) {
-  using D = DivisionTraits<T>;
-  const Operand& d = op(s, 0);
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
-    const T s0 = read_float<T>(w, op(s, 2), lane), den = read_float<T>(w, op(s, 3), lane), num = read_float<T>(w, op(s, 4), lane);
-    const bool denormal_reciprocal = std::fpclassify(T(1) / den) == FP_SUBNORMAL;
-    const bool denormal_quotient = std::fpclassify(num / den) == FP_SUBNORMAL;
-    T r = s0;
-    if (num == 0 || den == 0) {
-      r = std::numeric_limits<T>::quiet_NaN();
-    } else if (D::exponent(num) - D::exponent(den) >= D::overflow_difference || (denormal_reciprocal && denormal_quotient)) {
-      mask |= 1ull << lane;
-      if (s0 == den) r = std::ldexp(s0, D::scale);
-    } else if (std::fpclassify(den) == FP_SUBNORMAL) {
-      r = std::ldexp(s0, D::scale);
-    } else if (denormal_reciprocal) {
-      r = std::ldexp(s0, -D::scale);
-    } else if (denormal_quotient) {
-      mask |= 1ull << lane;
-      if (s0 == num) r = std::ldexp(s0, D::scale);
-    } else if (D::exponent(num) <= D::small_numerator) {
-      r = std::ldexp(s0, D::scale);
-    }
-    write_float<T>(w, d.reg, lane, r);
+    bool scaled = false;
+    const T r = lanes::div_scale_op<T>(read_float<T>(w, op(s, 2), lane), read_float<T>(w, op(s, 3), lane),
+                                       read_float<T>(w, op(s, 4), lane), scaled);
+    if (scaled) mask |= 1ull << lane;
+    write_float<T>(w, op(s, 0).reg, lane, r);
   });
   write_mask(w, op(s, 1), mask);
   return true;
@@ -454,49 +395,26 @@ bool div_scale(Wave& w, const Step& s, Context&) {
 
 template <typename T>
 bool div_fmas(Wave& w, const Step& s, Context&) {
-  using D = DivisionTraits<T>;
   const u64 vcc = w.vcc();
   for_active(w, [&](u32 lane) {
-    const T c = read_float<T>(w, op(s, 3), lane);
-    T r = std::fma(read_float<T>(w, op(s, 1), lane), read_float<T>(w, op(s, 2), lane), c);
-    if ((vcc >> lane) & 1) r = std::ldexp(r, D::exponent(c) > D::bias ? D::scale : -D::scale);
+    const T r = lanes::div_fmas_op<T>(read_float<T>(w, op(s, 1), lane), read_float<T>(w, op(s, 2), lane),
+                                      read_float<T>(w, op(s, 3), lane), (vcc >> lane) & 1);
     write_float<T>(w, op(s, 0).reg, lane, r);
   });
   return true;
 }
 
-// v_div_fixup d, quotient, denominator, numerator: the special values of IEEE division.
+// v_div_fixup d, quotient, denominator, numerator
 template <typename T>
 bool div_fixup(Wave& w, const Step& s, Context&) {
   for_active(w, [&](u32 lane) {
-    const T q = read_float<T>(w, op(s, 1), lane), den = read_float<T>(w, op(s, 2), lane), num = read_float<T>(w, op(s, 3), lane);
-    const bool negative = std::signbit(den) != std::signbit(num);
-    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
-    T r;
-    if (std::isnan(den) || std::isnan(num) || (den == 0 && num == 0) || (std::isinf(den) && std::isinf(num))) r = nan;
-    else if (den == 0 || std::isinf(num)) r = negative ? -inf : inf;
-    else if (std::isinf(den) || num == 0) r = negative ? T(-0.0) : T(0.0);
-    else if (std::isnan(q)) r = negative ? -inf : inf;  // the scaled sequence overflowed
-    else r = negative ? -std::fabs(q) : std::fabs(q);
-    write_float<T>(w, op(s, 0).reg, lane, r);
+    write_float<T>(w, op(s, 0).reg, lane,
+                   lanes::div_fixup_op<T>(read_float<T>(w, op(s, 1), lane), read_float<T>(w, op(s, 2), lane), read_float<T>(w, op(s, 3), lane)));
   });
   return true;
 }
 
-// ---- conversions --------------------------------------------------------------------------------
-template <typename To, typename From>
-To saturate(From x) {
-  if (std::isnan(x)) return 0;
-  if (x <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-  if (x >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-  return static_cast<To>(x);
-}
-
-enum class Cv : std::uint8_t {
-  f32_i32, f32_u32, i32_f32, u32_f32, f64_f32, f32_f64, f64_i32, f64_u32, i32_f64, u32_f64, f32_ubyte0, f32_ubyte1,
-  f32_ubyte2, f32_ubyte3, rpi_i32_f32, flr_i32_f32, frexp_exp_i32_f32, frexp_exp_i32_f64,
-};
-
+// ---- conversions (lanes.h has the 32-bit ones) ------------------------------------------------
 template <Cv Op>
 bool convert(Wave& w, const Step& s, Context&) {
   const Operand& d = op(s, 0);
@@ -520,29 +438,23 @@ bool convert(Wave& w, const Step& s, Context&) {
     auto put64 = [&](double r) { write_lane64(w, d.reg, lane, f64_bits(flush_out64 ? flush(r) : r)); };
     u32& out = w.vgpr(d.reg, lane);
     switch (Op) {
-      case Cv::f32_i32: out = f32_bits(apply_output_modifiers(static_cast<float>(i32(read_lane(w, a, lane))), s.mods, w)); break;
-      case Cv::f32_u32: out = f32_bits(apply_output_modifiers(static_cast<float>(read_lane(w, a, lane)), s.mods, w)); break;
-      case Cv::i32_f32: out = u32(saturate<i32>(read_f32(w, a, lane))); break;
-      case Cv::u32_f32: out = saturate<u32>(read_f32(w, a, lane)); break;
+      case Cv::f32_i32:
+      case Cv::f32_u32: out = f32_bits(apply_output_modifiers(bits_f32(lanes::cv32_op<Op>(read_lane(w, a, lane))), s.mods, w)); break;
+      case Cv::i32_f32:
+      case Cv::u32_f32:
+      case Cv::rpi_i32_f32:
+      case Cv::flr_i32_f32:
+      case Cv::frexp_exp_i32_f32: out = lanes::cv32_op<Op>(emu::f32_bits(read_f32(w, a, lane))); break;
+      case Cv::f32_ubyte0:
+      case Cv::f32_ubyte1:
+      case Cv::f32_ubyte2:
+      case Cv::f32_ubyte3: out = f32_bits(bits_f32(lanes::cv32_op<Op>(read_lane(w, a, lane)))); break;
       case Cv::f64_f32: put64(apply_output_modifiers(static_cast<double>(read_f32(w, a, lane)), s.mods, w)); break;
       case Cv::f32_f64: out = f32_bits(apply_output_modifiers(static_cast<float>(read_f64(w, a, lane)), s.mods, w)); break;
       case Cv::f64_i32: put64(static_cast<double>(i32(read_lane(w, a, lane)))); break;
       case Cv::f64_u32: put64(static_cast<double>(read_lane(w, a, lane))); break;
       case Cv::i32_f64: out = u32(saturate<i32>(read_f64(w, a, lane))); break;
       case Cv::u32_f64: out = saturate<u32>(read_f64(w, a, lane)); break;
-      case Cv::f32_ubyte0: out = f32_bits(static_cast<float>(read_lane(w, a, lane) & 0xff)); break;
-      case Cv::f32_ubyte1: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 8) & 0xff)); break;
-      case Cv::f32_ubyte2: out = f32_bits(static_cast<float>((read_lane(w, a, lane) >> 16) & 0xff)); break;
-      case Cv::f32_ubyte3: out = f32_bits(static_cast<float>(read_lane(w, a, lane) >> 24)); break;
-      case Cv::rpi_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane) + 0.5f))); break;
-      case Cv::flr_i32_f32: out = u32(saturate<i32>(std::floor(read_f32(w, a, lane)))); break;
-      case Cv::frexp_exp_i32_f32: {
-        const float x = read_f32(w, a, lane);
-        int e = 0;
-        if (!std::isinf(x) && !std::isnan(x)) std::frexp(x, &e);
-        out = u32(e);
-        break;
-      }
       case Cv::frexp_exp_i32_f64: {
         const double x = read_f64(w, a, lane);
         int e = 0;
@@ -903,6 +815,19 @@ LiftForm vector_lift_form(Handler h) {
   if (h == vop2_f32<F2::n>) return {K::f32_binary, u32(F2::n)};
   GPUPORT_LANE_F2_OPS(GPUPORT_F2_FORM)
 #undef GPUPORT_F2_FORM
+#define GPUPORT_F1_FORM(n) \
+  if (h == vop1_f32<F1::n>) return {K::f32_unary, u32(F1::n)};
+  GPUPORT_LANE_F1_OPS(GPUPORT_F1_FORM)
+#undef GPUPORT_F1_FORM
+#define GPUPORT_CV32_FORM(n) \
+  if (h == convert<Cv::n>) return {K::convert32, u32(Cv::n)};
+  GPUPORT_LANE_CV32_OPS(GPUPORT_CV32_FORM)
+#undef GPUPORT_CV32_FORM
+  if (h == readfirstlane) return {K::read_lane, 0};
+  if (h == readlane) return {K::read_lane, 1};
+  if (h == div_scale<float>) return {K::div_scale, 0};
+  if (h == div_fmas<float>) return {K::div_fmas, 0};
+  if (h == div_fixup<float>) return {K::div_fixup, 0};
   if (h == fma_f32<0>) return {K::fma_f32, 0};
   if (h == fma_f32<1>) return {K::fma_f32, 1};
   if (h == fma_f32<2>) return {K::fma_f32, 2};

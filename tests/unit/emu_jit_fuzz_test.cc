@@ -106,7 +106,7 @@ class Generator {
                                "s_bfm_b32", "s_absdiff_i32", "s_pack_ll_b32_b16", "s_mul_hi_i32"};
     static const char* scmp[] = {"eq", "lg", "gt", "ge", "lt", "le"};
     bool used = false;
-    switch (pick(16)) {
+    switch (pick(18)) {
       case 0:
       case 1: return fmt::format("  {}_e64 {}, {}, {}\n", int2[pick(20)], vreg(), vsrc(used, false), vsrc(used, false));
       case 2: return fmt::format("  {}_e64 {}, {}, {}, {}\n", int3[pick(14)], vreg(), vsrc(used, false), vsrc(used, false), vsrc(used, false));
@@ -176,6 +176,51 @@ class Generator {
             if (pick(2)) return fmt::format("  ds_store_b64 v16, v[12:13] offset:{}\n", 2 * offset);
             return fmt::format("  ds_load_b64 v[12:13], {} offset:{}\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 {}, v{}\n", pick(2) ? "v1" : "v16",
                                2 * offset, vreg(), 12 + pick(2));
+        }
+      }
+      case 15: {  // unary f32, conversions, the division helpers (the sequence clang emits, or parts)
+        static const char* unary[] = {"v_rcp_f32", "v_rcp_iflag_f32", "v_rsq_f32", "v_sqrt_f32", "v_exp_f32", "v_log_f32",
+                                      "v_sin_f32", "v_cos_f32", "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_floor_f32",
+                                      "v_rndne_f32", "v_frexp_mant_f32"};
+        static const char* from_float[] = {"v_cvt_i32_f32", "v_cvt_u32_f32", "v_cvt_rpi_i32_f32", "v_cvt_flr_i32_f32",
+                                           "v_frexp_exp_i32_f32"};
+        static const char* from_int[] = {"v_cvt_f32_i32", "v_cvt_f32_u32", "v_cvt_f32_ubyte0", "v_cvt_f32_ubyte1",
+                                         "v_cvt_f32_ubyte2", "v_cvt_f32_ubyte3"};
+        switch (pick(5)) {
+          case 0: return fmt::format("  {}_e64 {}, {}\n", unary[pick(14)], vreg(), vsrc(used, true));
+          case 1: return fmt::format("  {}_e64 {}, {}\n", from_float[pick(5)], vreg(), vsrc(used, true));
+          case 2: return fmt::format("  {}_e64 {}, {}\n", from_int[pick(6)], vreg(), vsrc(used, false));
+          case 3: {
+            const std::string num = vreg(), den = vreg(), q = vreg();
+            return fmt::format("  v_div_scale_f32 v12, {0}, {1}, {1}, {2}\n  v_div_scale_f32 v13, {3}, {2}, {1}, {2}\n"
+                               "  v_rcp_f32_e32 v11, v12\n  v_fma_f32 v11, -v12, v11, 1.0\n  v_mul_f32_e32 v11, v13, v11\n"
+                               "  v_div_fmas_f32 v11, v11, v12, v13\n  v_div_fixup_f32 {4}, v11, {1}, {2}\n",
+                               mask_pair(), den, num, vcc(), q);
+          }
+          default:
+            return fmt::format("  v_div_scale_f32 {}, {}, {}, {}, {}\n", vreg(), pick(2) ? vcc() : mask_pair(), vsrc(used, true),
+                               vreg(), vreg());
+        }
+      }
+      case 16: {  // SOP1 (the saveexec family too) and reads of one lane into an SGPR
+        static const char* one[] = {"s_mov_b32", "s_cmov_b32", "s_not_b32", "s_brev_b32", "s_bcnt0_i32_b32", "s_bcnt1_i32_b32",
+                                    "s_ctz_i32_b32", "s_clz_i32_u32", "s_cls_i32", "s_sext_i32_i8", "s_sext_i32_i16", "s_abs_i32"};
+        static const char* saveexec[] = {"and_saveexec", "or_saveexec", "xor_saveexec", "and_not0_saveexec", "and_not1_saveexec",
+                                         "or_not0_saveexec", "or_not1_saveexec", "nand_saveexec", "nor_saveexec", "xnor_saveexec",
+                                         "and_not0_wrexec", "and_not1_wrexec"};
+        const char* b = wave_ == 64 ? "b64" : "b32";
+        switch (pick(5)) {
+          case 0: return fmt::format("  {} {}, {}\n", one[pick(12)], sreg(), pick(3) ? sreg() : constant());
+          case 1: {
+            const unsigned d = 12 + 2 * pick(3), a = 12 + 2 * pick(4);  // aligned pairs
+            static const char* wide[] = {"s_mov_b64", "s_cmov_b64", "s_not_b64"};
+            if (pick(2)) return fmt::format("  {} s[{}:{}], s[{}:{}]\n", wide[pick(3)], d, d + 1, a, a + 1);
+            static const char* count[] = {"s_bcnt0_i32_b64", "s_bcnt1_i32_b64", "s_ctz_i32_b64", "s_clz_i32_u64"};
+            return fmt::format("  {} {}, s[{}:{}]\n", count[pick(4)], sreg(), a, a + 1);
+          }
+          case 2: return fmt::format("  s_{}_{} {}, {}\n", saveexec[pick(12)], b, mask_pair(), mask_pair());
+          case 3: return fmt::format("  v_readfirstlane_b32 {}, {}\n", sreg(), vreg());
+          default: return fmt::format("  v_readlane_b32 {}, {}, {}\n", sreg(), vreg(), pick(2) ? sreg() : std::to_string(pick(65))  /* inline constants: 0..64 */);
         }
       }
       case 14: {  // flat: `in` or the LDS through its aperture, sometimes past either's end
