@@ -366,13 +366,17 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // deterministic): short, as the hardware runs them side by side. A wave run alone to its next
 // barrier would let it overwrite what the others have yet to read after the last one, which code
 // that passes on GPUs leaves unsynchronized (llama.cpp b2000's soft_max; fixed upstream later).
-constexpr std::uint64_t kWaveSlice = 32;
+// A launch without LDS shares nothing between its waves that they could read unsynchronized but
+// global memory, which no GPU orders between waves either: its slices are kWaveSliceWithoutLds
+// long (still finite, so that a wave spinning on another's flag lets it run). Each switch costs
+// about what 32 instructions of compiled code do: the JIT's VALU rate doubles.
+constexpr std::uint64_t kWaveSlice = 32, kWaveSliceWithoutLds = 1024;
 JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh);
 template <bool Trace, bool Memcheck>
 bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, JitEntry jit) {
   const Step* steps = k.steps.data();
   const std::uint64_t budget = sh.launch->max_instructions ? sh.launch->max_instructions : ~0ull;
-  const std::uint64_t slice = sh.waves_per_group > 1 ? kWaveSlice - 1 : 0;  // a mask
+  const std::uint64_t slice = sh.waves_per_group > 1 ? (sh.lds_bytes ? kWaveSlice : kWaveSliceWithoutLds) - 1 : 0;  // a mask
   std::uint64_t count = 0, lanes = 0;
   std::uint64_t flushed = 0;  // of count, already added to c.instructions (for JitMode::hot)
   w.leave = false;

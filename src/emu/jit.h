@@ -5,7 +5,7 @@
 // compiled. ORC's LLJIT (jit.cc) optimises the module for the host CPU and keeps the code,
 // cached by the kernel's content. The compiled code runs on the interpreter's wave state and
 // stops where the interpreter would look up from its loop (every 32 instructions of a
-// multi-wave workgroup, every 65536, a barrier, the end), so that both tiers interleave waves
+// multi-wave workgroup, 1024 without LDS, every 65536, a barrier, the end), so that both tiers interleave waves
 // identically and compute the same memory, faults and counts.
 #pragma once
 

@@ -1319,7 +1319,7 @@ class Lifter {
   std::size_t first_ = 0, last_ = 0;  // the region being lifted
   std::map<std::size_t, std::size_t> fused_runs_;  // first step -> the step after the run
   // At most 6 steps per run: a run is fused only when the whole of it fits before the limit, and
-  // in a workgroup of several waves the limit comes every 32 steps; on emu_bench's VALU kernel 4
+  // in a workgroup of several waves with LDS the limit comes every 32 steps; on emu_bench's VALU kernel 4
   // to 6 ran fastest (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION for none).
   std::size_t max_run_ = std::getenv("GPUPORT_JIT_RUN") ? std::strtoul(std::getenv("GPUPORT_JIT_RUN"), nullptr, 10) : 6;
   Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
