@@ -459,12 +459,10 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   const std::uint64_t hot =
       sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, 131072ull * k.steps.size());
   if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
-  // On the JIT's thread while the interpreter goes on (the waves take the code at their next
-  // look-up once it is there); here, for a kernel no shared_ptr holds (some tests' own).
-  if (auto shared = k.weak_from_this().lock()) {
-    jit_compile_in_background(std::move(shared));
-    return nullptr;
-  }
+  // Here, on the wave's thread: LLVM's code generation makes function-local static objects the
+  // first time it needs them, whose destructors then run at exit before any handler registered
+  // earlier could wait for a compile on another thread (a compile on its own thread crashed
+  // programs that exited while it ran).
   const auto started = std::chrono::steady_clock::now();
   const JitEntry e = jit_compile(k, &k.jit_error);
   sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();

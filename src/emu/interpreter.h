@@ -23,7 +23,7 @@ namespace gpuport::emu {
 // A kernel ready to run: its own instructions first (step 0 is the entry), then those of every
 // device function of the code object that is not a kernel (the callees that s_swappc_b64 and
 // s_setpc_b64 reach by address).
-struct PreparedKernel : std::enable_shared_from_this<PreparedKernel> {
+struct PreparedKernel {
   const amdgpu::CodeObject* code_object = nullptr;
   const amdgpu::Kernel* kernel = nullptr;
   amdgpu::KernelCode code;  // the kernel's instructions, then the functions'

@@ -13,21 +13,17 @@
 #include "emu/jit.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include <bit>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -138,20 +134,8 @@ class DiskCache final : public llvm::ObjectCache {
   std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module*) override { return nullptr; }  // looked up before lifting
 };
 
-// The background compiler's queue and thread (jit_compile_in_background), apart from Jit's
-// lock, which a compile holds throughout.
-struct Background {
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::deque<std::shared_ptr<const PreparedKernel>> queue;
-  std::thread* thread = nullptr;  // never destroyed (a forked child drops its parent's)
-  pid_t owner = 0;                // the process whose thread it is
-  bool stopping = false;
-};
-
 struct Jit {
   std::mutex mutex;
-  Background background;
   DiskCache disk;
   std::string library_hash;  // of this library's file, for cache keys (once)
   std::unique_ptr<llvm::orc::LLJIT> lljit;
@@ -374,75 +358,6 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
   ++j.totals.compiled;
   j.totals.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return entry;
-}
-
-namespace {
-
-void background_loop(Background& bg) {
-  for (;;) {
-    std::shared_ptr<const PreparedKernel> k;
-    {
-      std::unique_lock lock(bg.mutex);
-      bg.wake.wait(lock, [&] { return bg.stopping || !bg.queue.empty(); });
-      if (bg.stopping) return;
-      k = std::move(bg.queue.front());
-      bg.queue.pop_front();
-    }
-    std::string error;
-    const JitEntry e = jit_compile(*k, &error);
-    k->jit_error = std::move(error);
-    k->jit_entry.store(e, std::memory_order_release);
-  }
-}
-
-// At exit, before the libraries' static objects (LLVM's among them) are destroyed: the queue is
-// dropped and the kernel being compiled finished, so that no compile runs while they go.
-void stop_background() {
-  Background& bg = jit().background;
-  {
-    std::lock_guard lock(bg.mutex);
-    bg.stopping = true;
-    bg.queue.clear();
-  }
-  bg.wake.notify_all();
-  if (bg.thread && bg.owner == ::getpid() && bg.thread->joinable()) bg.thread->join();
-}
-
-// fork(): the child has no compile thread (and must not find a lock held by it), so the fork
-// waits for the compile in progress; the child starts a thread of its own if it needs one.
-void before_fork() {
-  jit().mutex.lock();
-  jit().background.mutex.lock();
-}
-void after_fork_in_parent() {
-  jit().background.mutex.unlock();
-  jit().mutex.unlock();
-}
-void after_fork_in_child() {
-  Background& bg = jit().background;
-  bg.thread = nullptr;
-  bg.queue.clear();
-  bg.mutex.unlock();
-  jit().mutex.unlock();
-}
-
-}  // namespace
-
-void jit_compile_in_background(std::shared_ptr<const PreparedKernel> kernel) {
-  Background& bg = jit().background;
-  std::lock_guard lock(bg.mutex);
-  if (bg.stopping) return;
-  if (!bg.thread) {
-    static std::once_flag registered;
-    std::call_once(registered, [] {
-      std::atexit(stop_background);
-      ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
-    });
-    bg.owner = ::getpid();
-    bg.thread = new std::thread(background_loop, std::ref(bg));
-  }
-  bg.queue.push_back(std::move(kernel));
-  bg.wake.notify_one();
 }
 
 JitTotals jit_totals() {

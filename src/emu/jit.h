@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include "emu/machine.h"
@@ -63,11 +62,6 @@ bool parse_jit_mode(std::string_view text, JitMode& mode);
 // reused for any kernel with the same instructions and wave size). Null when it cannot be
 // compiled; `error` (if given) says why. Thread-safe.
 JitEntry jit_compile(const PreparedKernel& kernel, std::string* error = nullptr);
-
-// Compiles `kernel` on the JIT's own thread, in the order asked, and stores the result in its
-// jit_entry (and jit_error) when done; the caller goes on interpreting meanwhile. A process that
-// exits first waits for the kernel being compiled (not for those queued behind it).
-void jit_compile_in_background(std::shared_ptr<const PreparedKernel> kernel);
 
 // Seconds spent compiling in this process, kernels compiled, taken from the in-memory cache
 // (reused) and loaded from the cache folder (with the seconds that took).

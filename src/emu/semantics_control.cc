@@ -116,6 +116,10 @@ bool parse_message(const Modifiers& m, Message& out) {
 // answer when it next looks. M0 carries the signal's event id.
 bool send_interrupt(Wave& w, const Step&, Context& c) {
   if (c.interrupt) c.interrupt(c.interrupt_user, w.s[encoding::m0]);
+  // A hostcall may have freed device memory (a large block's free): the regions this thread's
+  // accesses remembered are forgotten, so that an access to it after is found freed.
+  c.region_begin = c.region_end = 0;
+  c.jit_regions.fill(0);
   return true;
 }
 

@@ -1,11 +1,9 @@
 #include "emu_asm.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <regex>
-#include <thread>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -115,9 +113,6 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
   std::string normalised_errors[3];
   const int runs = launch.jit_hot ? 3 : 2;
   for (int t = 0; t < runs; ++t) {
-    if (t == 2)  // the background compile's end (it began during the second run)
-      for (int waited = 0; !(*prepared)->jit_entry.load() && (*prepared)->jit_error.empty() && waited < 600; ++waited)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     AsmRun& r = tiers[t];
     AddressSpace memory;
     memory.add(reinterpret_cast<std::uint64_t>(co->memory.data()), co->memory.size(), AddressSpace::Kind::code_object, "code object");

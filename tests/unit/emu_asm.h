@@ -51,8 +51,8 @@ struct AsmLaunch {
   std::uint32_t n = 0;                // the fourth argument
   unsigned jobs = 1;
   // Nonzero: the JIT tier's run is JitMode::hot with this threshold (the kernel compiled in the
-  // background while it runs), and once the compile is done a third run takes the compiled code;
-  // both are compared with the interpreter's.
+  // middle of the launch, which goes on compiled), and a third run takes the compiled code from
+  // its start; both are compared with the interpreter's.
   std::uint64_t jit_hot = 0;
 };
 

@@ -520,12 +520,12 @@ TEST(EmuAsm, TrigPreopMatchesLlvmConstantFolding) {
   }
 }
 
-// JitMode::hot: a kernel compiled on the JIT's thread while its launch goes on interpreting. One
-// wave runs a loop of 300,000 iterations (a hash of its lane id and an LDS round trip each); the
-// kernel is hot after 65,536 wave-instructions, the wave takes the compiled code at its next
-// look-up once the compile is done (or never, if the launch ends first), and a later launch runs
-// compiled from its start: both must compute what the interpreter does.
-TEST(EmuAsm, AKernelCompiledInTheBackgroundComputesAlike) {
+// JitMode::hot in the middle of a launch: one wave runs a loop of 300,000 iterations (a hash of
+// its lane id and an LDS round trip each); the kernel is hot after 65,536 wave-instructions, is
+// compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
+// had reached; a later launch runs compiled from its start. Both must compute what the
+// interpreter does, counts included.
+TEST(EmuAsm, AKernelCompiledMidLaunchComputesAlike) {
   for (bool wave64 : {false, true}) {
     AsmKernel k;
     k.wave64 = wave64;
