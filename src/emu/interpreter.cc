@@ -430,8 +430,8 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
       return false;
     }
     if (sh.stop.load(std::memory_order_relaxed) || sh.waves_per_group > 1) break;
-    // A wave that runs long alone: it counts toward the kernel's becoming hot, and takes the
-    // compiled code as soon as it is there.
+    // A wave that runs long alone: it counts toward the kernel's becoming hot, and goes on in the
+    // compiled code from here once the kernel is (compiled now, if it is this wave that makes it so).
     if constexpr (!Trace && !Memcheck)
       if (!jit && sh.launch->jit == JitMode::hot) {
         c.instructions += count - flushed;
