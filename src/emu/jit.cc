@@ -26,6 +26,7 @@
 #include <mutex>
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
@@ -236,17 +237,16 @@ std::string library_hash() {
   if (::dladdr(reinterpret_cast<const void*>(&jit_compile), &info) == 0 || !info.dli_fname) return {};
   std::string path = info.dli_fname;
   if (path.find('/') == std::string::npos) path = "/proc/self/exe";  // the main program
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) return {};
-  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::ArrayRef(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!file) return {};
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::arrayRefFromStringRef((*file)->getBuffer()));
   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
 // The name of a kernel's code and of its object in the cache: a hash of what the code depends on.
 std::string cache_name(const Jit& j, const std::string& content) {
   const std::string all = fmt::format("gpuport-jit 1\n{}\n{}\n{}\n{}", j.cpu, j.features, j.library_hash, content);
-  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::ArrayRef(reinterpret_cast<const std::uint8_t*>(all.data()), all.size()));
+  const llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(all));
   return fmt::format("gpuport_kernel_{:016x}{:016x}", h.high64, h.low64);
 }
 

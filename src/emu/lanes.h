@@ -249,12 +249,13 @@ enum class F2 : std::uint8_t { add, sub, subrev, mul, min, max, ldexp, mul_legac
   if (is_nan_bits(y)) return a;
   return a > b ? a : b > a ? b : std::bit_cast<float>(x & y);
 }
-[[gnu::always_inline]] inline float fma_f32(float a, float b, float c) { return nan_first(a, b, c, std::fma(a, b, c)); }
 [[gnu::always_inline]] inline double quiet(double x) { return std::bit_cast<double>(std::bit_cast<u64>(x) | (1ull << 51)); }
+// fma with the first NaN source, quieted (f32 and f64: v_fma_f32, v_div_fmas).
 template <typename T>
 [[gnu::always_inline]] inline T fma_nan_first(T a, T b, T c) {
   return std::isnan(a) ? quiet(a) : std::isnan(b) ? quiet(b) : std::isnan(c) ? quiet(c) : std::fma(a, b, c);
 }
+[[gnu::always_inline]] inline float fma_f32(float a, float b, float c) { return fma_nan_first(a, b, c); }
 
 GPUPORT_LANE_NAMES(f2_op_name, F2, GPUPORT_LANE_F2_OPS)
 

@@ -510,24 +510,13 @@ class Lifter {
     auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
     if (at(0).kind != Operand::Kind::vgpr) return false;
     const unsigned d = at(0).reg;
-    if (form.kind == K::f32_unary) {
-      llvm::Function* fn = lane_function(std::string("gpuport_lane_f1_") + lanes::f1_op_name(static_cast<lanes::F1>(form.op)));
+    if (form.kind == K::f32_unary || form.kind == K::convert32) {  // one lane step, as in a fused run
+      if (!one_source_float(s)) return false;
       return guarded(true, [&] {
-        const Source a = source(at(1));
+        const LaneStep l = prepare_lane(s, exec);
         lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
-          store_lane(d, lane, active, as_int(b_.CreateCall(fn, {as_float(read(a, lane))})));
-          return nullptr;
-        });
-      });
-    }
-    if (form.kind == K::convert32) {
-      const auto op = static_cast<lanes::Cv>(form.op);
-      if (!lanes::cv_float_source(op) && (at(1).abs || at(1).neg)) return false;  // read as an integer: no modifiers
-      llvm::Function* fn = lane_function(std::string("gpuport_lane_cv32_") + lanes::cv32_op_name(op));
-      return guarded(true, [&] {
-        const Source a = source(at(1));
-        lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
-          store_lane(d, lane, active, b_.CreateCall(fn, {read(a, lane)}));
+          std::map<unsigned, Value*> none_yet;
+          store_lane(d, lane, active, lane_value(l, lane, none_yet));
           return nullptr;
         });
       });

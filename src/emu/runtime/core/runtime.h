@@ -85,6 +85,7 @@ struct Runtime {
   unsigned jobs = 0;
   double timeout = 0;
   gpuport::emu::JitMode jit = gpuport::emu::JitMode::hot;  // GPUPORT_RUN_JIT
+  std::string jit_cache;                                   // GPUPORT_RUN_JIT_CACHE (--cache)
   std::string stats_path;
   // gpuport run --memcheck (leaks at exit) and --initcheck (reads of LDS never written): findings
   // go to stderr and, one per line, to findings_path, which gpuport run counts.
@@ -109,7 +110,7 @@ struct Runtime {
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
     if (const char* j = std::getenv("GPUPORT_RUN_JIT"))
       if (!gpuport::emu::parse_jit_mode(j, jit)) fail(std::string("GPUPORT_RUN_JIT=") + j + ": not never, hot or always");
-    if (const char* c = std::getenv("GPUPORT_RUN_JIT_CACHE")) gpuport::emu::jit_set_cache_dir(c);
+    if (const char* c = std::getenv("GPUPORT_RUN_JIT_CACHE")) gpuport::emu::jit_set_cache_dir(jit_cache = c);
     if (const char* s = std::getenv("GPUPORT_RUN_STATS")) stats_path = s;
     if (const char* f = std::getenv("GPUPORT_RUN_FINDINGS")) findings_path = f;
     check_leaks = std::getenv("GPUPORT_RUN_LEAKS") != nullptr;
@@ -125,7 +126,7 @@ struct Runtime {
     const auto jit_totals = gpuport::emu::jit_totals();
     text += fmt::format("# jit: {} kernel(s) compiled in {:.3f} s, {} taken from the cache", jit_totals.compiled,
                         jit_totals.compile_seconds, jit_totals.reused);
-    if (std::getenv("GPUPORT_RUN_JIT_CACHE"))
+    if (!jit_cache.empty())
       text += fmt::format(", {} loaded from the cache folder in {:.3f} s", jit_totals.loaded, jit_totals.load_seconds);
     text += '\n';
     if (!jit_totals.cache_failure.empty()) text += "# jit: the cache folder: " + jit_totals.cache_failure + "\n";
