@@ -273,6 +273,46 @@ template <F2 Op>
   }
   return 0;
 }
+// ---- f64 operations (VOP3) in the default float mode: add, mul, min, max and fma lifted, the rest
+// the interpreter's (semantics_vector.cc). NaNs as for f32: the first NaN source, quieted.
+enum class D2 : std::uint8_t { add, mul, min, max, fma, ldexp, rcp, rsq, sqrt, fract, trunc, ceil, floor, rndne, frexp_mant, mov };
+#define GPUPORT_LANE_D2_OPS(X) X(add) X(mul) X(min) X(max) X(fma)
+GPUPORT_LANE_NAMES(d2_op_name, D2, GPUPORT_LANE_D2_OPS)
+
+[[gnu::always_inline]] inline bool is_snan(double x) {
+  const u64 b = std::bit_cast<u64>(x);
+  return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull && !(b & (1ull << 51));
+}
+[[gnu::always_inline]] inline double nan_first(double x, double y, double r) {
+  return std::isnan(x) ? quiet(x) : std::isnan(y) ? quiet(y) : r;
+}
+// minNum/maxNum as fmin32/fmax32 (IEEE mode): a signalling NaN gives a quiet NaN, -0 below +0.
+[[gnu::always_inline]] inline double fmin64(double a, double b) {
+  if (is_snan(a) || is_snan(b)) return quiet(is_snan(a) ? a : b);
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  return a < b ? a : b < a ? b : std::bit_cast<double>(std::bit_cast<u64>(a) | std::bit_cast<u64>(b));
+}
+[[gnu::always_inline]] inline double fmax64(double a, double b) {
+  if (is_snan(a) || is_snan(b)) return quiet(is_snan(a) ? a : b);
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  return a > b ? a : b > a ? b : std::bit_cast<double>(std::bit_cast<u64>(a) & std::bit_cast<u64>(b));
+}
+// d = x op y (z: fma's addend, unused otherwise).
+template <D2 Op>
+[[gnu::always_inline]] inline double d2_op(double x, double y, double z) {
+  switch (Op) {
+    case D2::add: return nan_first(x, y, x + y);
+    case D2::mul: return nan_first(x, y, x * y);
+    case D2::min: return fmin64(x, y);
+    case D2::max: return fmax64(x, y);
+    case D2::fma: return fma_nan_first(x, y, z);
+    default: break;  // the others: the interpreter's
+  }
+  return 0;
+}
+
 [[gnu::always_inline]] inline float ldexp_f32(float x, u32 e) {
   return std::ldexp(x, static_cast<int>(std::clamp<i64>(static_cast<i32>(e), -1000, 1000)));
 }

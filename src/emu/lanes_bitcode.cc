@@ -35,6 +35,10 @@ u64 gpuport_lane_shift64(u32 op, u32 shift, u64 x) {
 
 float gpuport_lane_fma_f32(float a, float b, float c) { return fma_f32(a, b, c); }
 
+#define GPUPORT_D2_WRAPPER(n) \
+  double gpuport_lane_f64_##n(double x, double y, double z) { return d2_op<D2::n>(x, y, z); }
+GPUPORT_LANE_D2_OPS(GPUPORT_D2_WRAPPER)
+
 #define GPUPORT_F1_WRAPPER(n) \
   float gpuport_lane_f1_##n(float x) { return f1_op<F1::n>(x); }
 GPUPORT_LANE_F1_OPS(GPUPORT_F1_WRAPPER)
@@ -48,6 +52,7 @@ float gpuport_lane_div_fmas_f32(float a, float b, float c, bool scaled) { return
 float gpuport_lane_div_fixup_f32(float q, float den, float num) { return div_fixup_op<float>(q, den, num); }
 
 bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float(x, y, cond); }
+bool gpuport_lane_compare_f64(double x, double y, u32 cond) { return compare_float(x, y, cond); }
 bool gpuport_lane_compare_i32(u32 x, u32 y, u32 cond) { return compare_int<i32>(static_cast<i32>(x), static_cast<i32>(y), cond); }
 bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(x, y, cond); }
 

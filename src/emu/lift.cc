@@ -16,6 +16,7 @@
 // and keeps the old value in lanes outside EXEC.
 #include "emu/lift.h"
 
+#include <bit>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -69,7 +70,19 @@ class Lifter {
   // 5 s, mostly in CodeGenPrepare), and a function `name` that calls the region holding the step
   // to run until one returns other than "go on at *pc" (4).
   void run(std::size_t& lifted, std::size_t& called) {
-    const std::size_t n = k_.steps.size();
+    const std::size_t all = k_.steps.size();
+    // The kernel's own steps, unless it calls or jumps by address: the code object's other
+    // functions follow every kernel's steps (a printf's helpers after a kernel that never prints),
+    // and compiling them cost more than the kernel. A wave that reaches a step not compiled goes
+    // on in the interpreter (the entry returns 2).
+    std::size_t n = std::min(k_.kernel_instructions, all);
+    for (std::size_t i = 0; i < n; ++i) {
+      const amdgpu::Instruction* in = k_.steps[i].instruction;
+      if (in && (in->mnemonic == "s_swappc_b64" || in->mnemonic == "s_setpc_b64" || in->mnemonic == "s_call_b64")) {
+        n = all;
+        break;
+      }
+    }
     // Region boundaries at leaders (a lifted branch's target, the step after it) once a region
     // has 128 steps, so that most loops stay inside one function; at most 512 steps.
     std::vector<bool> leader(n + 1, false);
@@ -186,9 +199,16 @@ class Lifter {
         if (lane_steps >= 2) fused_runs_[i] = j;
         i = j == i ? i + 1 : j;
       }
+    static const bool show_called = std::getenv("GPUPORT_JIT_CALLED") != nullptr;
     for (std::size_t i = first; i < last; ++i) {
       if (lift_step(i)) ++lifted;
-      else ++called;
+      else {
+        ++called;
+        // GPUPORT_JIT_CALLED=1: which steps the lifter leaves to their handlers (to choose what to
+        // lift next; docs/emu.md).
+        if (show_called && k_.steps[i].instruction)
+          fmt::print(stderr, "gpuport jit: called {} step {}: {}\n", name_, i, k_.steps[i].instruction->text);
+      }
     }
     separate_state(*f_);
     return f_;
@@ -318,6 +338,11 @@ class Lifter {
     Value* mode = b_.CreateLoad(i32_, F(f_mode));
     return b_.CreateICmpEQ(b_.CreateAnd(mode, b_.getInt32(0x33)), b_.getInt32(0x30));
   }
+  // ... and f64 (MODE's 16/64-bit fields).
+  Value* default_f64_mode() {
+    Value* mode = b_.CreateLoad(i32_, F(f_mode));
+    return b_.CreateICmpEQ(b_.CreateAnd(mode, b_.getInt32(0xcc)), b_.getInt32(0xc0));
+  }
 
   // One 32-bit source, before the loop: a VGPR column pointer or one value for every lane.
   struct Source {
@@ -336,6 +361,30 @@ class Lifter {
     s.xor_mask = o.neg ? 0x80000000u : 0u;
     return s;
   }
+  // A 64-bit float source as two 32-bit ones, as read_f64 reads it: a VGPR pair, an SGPR pair or
+  // a constant (a literal is the high word); abs and neg act on the high word's sign.
+  struct SourcePair {
+    Source lo, hi;
+  };
+  SourcePair source_pair(const Operand& o) {
+    SourcePair p;
+    if (o.kind == Operand::Kind::vgpr) {
+      p.lo.column = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg) * wave_);
+      p.hi.column = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg + 1) * wave_);
+    } else {
+      Value* v = o.kind == Operand::Kind::none          ? b_.getInt64(0)
+                 : o.kind == Operand::Kind::literal     ? b_.getInt64(std::uint64_t(static_cast<std::uint32_t>(o.value)) << 32)
+                 : o.kind == Operand::Kind::float_const ? b_.getInt64(std::bit_cast<std::uint64_t>(o.fvalue))
+                                                        : scalar64(o);
+      p.lo.value = b_.CreateTrunc(v, i32_);
+      p.hi.value = b_.CreateTrunc(b_.CreateLShr(v, 32), i32_);
+    }
+    p.hi.and_mask = o.abs ? 0x7fffffffu : ~0u;
+    p.hi.xor_mask = o.neg ? 0x80000000u : 0u;
+    return p;
+  }
+  Value* join64(Value* lo, Value* hi) { return b_.CreateOr(b_.CreateZExt(lo, i64_), b_.CreateShl(b_.CreateZExt(hi, i64_), 32)); }
+  Value* as_double(Value* x) { return b_.CreateBitCast(x, b_.getDoubleTy()); }
   Value* read(const Source& s, Value* lane) {
     Value* x = s.column ? b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, s.column, lane)) : s.value;
     if (s.and_mask != ~0u) x = b_.CreateAnd(x, b_.getInt32(s.and_mask));
@@ -370,7 +419,13 @@ class Lifter {
     Value* next = b_.CreateAdd(lane, b_.getInt32(1));
     lane->addIncoming(next, b_.GetInsertBlock());
     mask->addIncoming(next_mask, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(wave_)), loop, after);
+    llvm::BranchInst* back = b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(wave_)), loop, after);
+    // Not unrolled: the loop vectorizer takes the loop as it is. Fully unrolled (32 or 64
+    // copies), the SLP vectorizer had to find the vectors again: compiling took about twice as
+    // long for code as fast (emu_speed's two kernels: 0.6-0.8 s -> 0.4-0.5 s).
+    llvm::MDNode* self = llvm::MDNode::getDistinct(ctx_, {nullptr, llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.unroll.disable")})});
+    self->replaceOperandWith(0, self);
+    back->setMetadata(llvm::LLVMContext::MD_loop, self);
     b_.SetInsertPoint(after);
     auto* result = b_.CreatePHI(i64_, 1);
     result->addIncoming(next_mask, loop);
@@ -408,6 +463,19 @@ class Lifter {
       case K::carry:
       case K::mad64:
       case K::shift64: return lift_wide(s, form, exec);
+      case K::f64_binary: {  // one lane step, as in a fused run
+        if (!f64_lane(s)) return false;
+        return guarded(true, [&] {
+          const LaneStep l = prepare_lane(s, exec);
+          lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+            std::map<unsigned, Value*> none_yet;
+            Value* r = lane_value(l, lane, none_yet);
+            store_lane(at(0).reg, lane, active, b_.CreateTrunc(r, i32_));
+            store_lane(at(0).reg + 1, lane, active, b_.CreateTrunc(b_.CreateLShr(r, 32), i32_));
+            return nullptr;
+          });
+        }, true);
+      }
       case K::f32_binary:
       case K::fma_f32:
       case K::compare:
@@ -452,7 +520,8 @@ class Lifter {
     }
     if (form.kind == K::compare) {
       const std::uint32_t type = s.param2;
-      const char* fn_name = type == compare_type::f32 ? "gpuport_lane_compare_f32"
+      const char* fn_name = type == compare_type::f32   ? "gpuport_lane_compare_f32"
+                            : type == compare_type::f64 ? "gpuport_lane_compare_f64"
                             : type == compare_type::i32 ? "gpuport_lane_compare_i32"
                             : type == compare_type::u32 ? "gpuport_lane_compare_u32"
                                                         : nullptr;
@@ -460,13 +529,20 @@ class Lifter {
       const std::size_t first = form.writes_exec ? 0 : 1;
       if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
       llvm::Function* fn = lane_function(fn_name);
-      const bool is_float = type == compare_type::f32;
+      const bool is_float = type == compare_type::f32 || type == compare_type::f64, wide = type == compare_type::f64;
       return guarded(is_float, [&] {
         const Source a = source(at(first)), bsrc = source(at(first + 1));
+        const SourcePair a2 = source_pair(at(first)), b2 = source_pair(at(first + 1));
         Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-          Value* x = read(a, lane);
-          Value* y = read(bsrc, lane);
-          if (is_float) x = as_float(x), y = as_float(y);
+          Value *x, *y;
+          if (wide) {
+            x = as_double(join64(read(a2.lo, lane), read(a2.hi, lane)));
+            y = as_double(join64(read(b2.lo, lane), read(b2.hi, lane)));
+          } else {
+            x = read(a, lane);
+            y = read(bsrc, lane);
+            if (is_float) x = as_float(x), y = as_float(y);
+          }
           Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
           return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
         });
@@ -476,7 +552,7 @@ class Lifter {
         } else {
           store_mask(at(0).reg, mask);
         }
-      });
+      }, wide);
     }
     if (at(0).kind != Operand::Kind::vgpr) return false;
     if (form.kind == K::f32_binary) {
@@ -1005,7 +1081,7 @@ class Lifter {
   // Emits body() behind the default-float-mode check when `is_float` (the handler runs
   // otherwise); the insertion point ends in a block after both. Returns true (lifted).
   template <typename Body>
-  bool guarded(bool is_float, Body&& body) {
+  bool guarded(bool is_float, Body&& body, bool f64 = false) {
     if (!is_float) {
       body();
       return true;
@@ -1013,7 +1089,7 @@ class Lifter {
     auto* lifted = block("lifted");
     auto* slow = block("handler");
     auto* join = block("join");
-    b_.CreateCondBr(default_f32_mode(), lifted, slow);
+    b_.CreateCondBr(f64 ? default_f64_mode() : default_f32_mode(), lifted, slow);
     b_.SetInsertPoint(lifted);
     body();
     b_.CreateBr(join);
@@ -1067,8 +1143,17 @@ class Lifter {
     }
     if (s.vopd_x && s.vopd_y) return vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y) ? Member::pair : Member::other;
     if (f.kind != K::none) return Member::other;
-    return vopd_liftable(s) || one_source_float(s) ? Member::lane : Member::other;
+    return vopd_liftable(s) || one_source_float(s) || f64_lane(s) ? Member::lane : Member::other;
   }
+  // f64 add/mul/min/max/fma: lane steps of a run (each VGPR of a pair a register of the run).
+  bool f64_lane(const Step& s) {
+    if (vector_lift_form(s.handler).kind != LiftForm::Kind::f64_binary) return false;
+    if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() < 3 || s.ops[0].kind != Operand::Kind::vgpr) return false;
+    for (std::size_t k = 1; k < s.ops.size(); ++k)
+      if (!readable_source(s.ops[k])) return false;
+    return true;
+  }
+  static bool is_double(const Step& s) { return vector_lift_form(s.handler).kind == LiftForm::Kind::f64_binary; }
   // Unary f32 operations and 32-bit conversions: lane steps of a run (not VOPD halves).
   bool one_source_float(const Step& s) {
     using K = LiftForm::Kind;
@@ -1090,6 +1175,7 @@ class Lifter {
     LiftForm form;
     Value* exec;
     Source sources[3];
+    Source high[3];         // f64 sources' high words
     Value* mask = nullptr;  // cndmask
   };
   LaneStep prepare_lane(const Step& s, Value* exec) {
@@ -1107,6 +1193,14 @@ class Lifter {
       l.sources[1] = source(at(2));
     } else if (l.form.kind == K::f32_unary || l.form.kind == K::convert32) {
       l.sources[0] = source(at(1));
+    } else if (l.form.kind == K::f64_binary) {
+      const int count = static_cast<lanes::D2>(l.form.op) == lanes::D2::fma ? 3 : 2;
+      for (int k = 0; k < count; ++k) {
+        const SourcePair p = source_pair(at(k + 1));
+        l.sources[k] = p.lo;
+        l.high[k] = p.hi;
+      }
+      if (count == 2) l.sources[2].value = l.high[2].value = b_.getInt32(0);
     } else if (l.form.kind == K::fma_f32) {
       l.sources[0] = source(at(1));
       l.sources[1] = source(at(2));
@@ -1121,11 +1215,11 @@ class Lifter {
   // One lane of a lane step: its result (before EXEC), with VGPR sources from `regs` (the run's
   // values so far) or the columns.
   Value* lane_value(const LaneStep& l, Value* lane, std::map<unsigned, Value*>& regs) {
-    auto get = [&](int k) -> Value* {
-      const Source& src = l.sources[k];
+    auto get = [&](int k, bool high = false) -> Value* {
+      const Source& src = high ? l.high[k] : l.sources[k];
       Value* x;
       if (src.column) {
-        const unsigned reg = source_reg(*l.step, l.form, k);
+        const unsigned reg = source_reg(*l.step, l.form, k) + (high ? 1 : 0);
         auto it = regs.find(reg);
         x = it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, src.column, lane));
       } else {
@@ -1153,6 +1247,11 @@ class Lifter {
       }
       case K::convert32:
         return b_.CreateCall(lane_function(std::string("gpuport_lane_cv32_") + lanes::cv32_op_name(static_cast<lanes::Cv>(l.form.op))), {get(0)});
+      case K::f64_binary: {  // the 64-bit result
+        llvm::Function* fn = lane_function(std::string("gpuport_lane_f64_") + lanes::d2_op_name(static_cast<lanes::D2>(l.form.op)));
+        auto x = [&](int k) { return as_double(join64(get(k), get(k, true))); };
+        return b_.CreateBitCast(b_.CreateCall(fn, {x(0), x(1), x(2)}), i64_);
+      }
       default: {
         Value* take_b = b_.CreateTrunc(b_.CreateLShr(l.mask, b_.CreateZExt(lane, i64_)), i1_);
         return b_.CreateSelect(take_b, get(1), get(0));
@@ -1200,6 +1299,13 @@ class Lifter {
         Value* rx = lane_value(en.x, lane, regs);
         Value* ry = en.pair ? lane_value(en.y, lane, regs) : nullptr;
         const unsigned dx = en.x.step->ops[0].reg;
+        if (en.x.form.kind == LiftForm::Kind::f64_binary) {  // a pair of registers
+          Value* on = active(en.x);
+          Value* hi = b_.CreateSelect(on, b_.CreateTrunc(b_.CreateLShr(rx, 32), i32_), old(dx + 1));
+          regs[dx] = b_.CreateSelect(on, b_.CreateTrunc(rx, i32_), old(dx));
+          regs[dx + 1] = hi;
+          continue;
+        }
         regs[dx] = b_.CreateSelect(active(en.x), rx, old(dx));
         if (en.pair) {
           const unsigned dy = en.y.step->ops[0].reg;
@@ -1219,15 +1325,17 @@ class Lifter {
     for (auto& l : loaded_) l = nullptr;
     if (auto run = fused_runs_.find(i); run != fused_runs_.end()) {
       const std::size_t end = run->second;
-      bool floats = false;
+      bool floats = false, doubles = false;
       for (std::size_t k = i; k < end; ++k) {
         const Step& t = k_.steps[k];
         floats = floats || is_float(t) || (t.vopd_x && (is_float(*t.vopd_x) || is_float(*t.vopd_y)));
+        doubles = doubles || is_double(t);
       }
       auto* fused = block("fused");
       auto* plain = block("plain");
       Value* room = b_.CreateICmpUGE(b_.CreateSub(F(f_limit), b_.CreateLoad(i64_, field(f_executed))), b_.getInt64(end - i));
       if (floats) room = b_.CreateAnd(room, default_f32_mode());
+      if (doubles) room = b_.CreateAnd(room, default_f64_mode());
       b_.CreateCondBr(room, fused, plain);
       b_.SetInsertPoint(fused);
       lift_fused(i, end);

@@ -277,7 +277,7 @@ bool minmax3_f32(Wave& w, const Step& s, Context&) {
 }
 
 // ---- f64 ----------------------------------------------------------------------------------------
-enum class D2 : std::uint8_t { add, mul, min, max, fma, ldexp, rcp, rsq, sqrt, fract, trunc, ceil, floor, rndne, frexp_mant, mov };
+// D2 and the meaning of add/mul/min/max/fma: lanes.h (d2_op).
 
 template <D2 Op>
 bool vop_f64(Wave& w, const Step& s, Context&) {
@@ -291,7 +291,7 @@ bool vop_f64(Wave& w, const Step& s, Context&) {
       u32* hi = &w.v[(d.reg + 1) * w.size];
       for_full_wave(w.size, [&](u32 lane) __attribute__((always_inline)) {
         const double x = a.f(lane), y = b.f(lane);
-        const double r = Op == D2::add ? x + y : Op == D2::mul ? x * y : std::fma(x, y, c.f(lane));
+        const double r = d2_op<Op>(x, y, Op == D2::fma ? c.f(lane) : 0.0);
         const u64 bits = f64_bits(r);
         lo[lane] = static_cast<u32>(bits);
         hi[lane] = static_cast<u32>(bits >> 32);
@@ -305,11 +305,11 @@ bool vop_f64(Wave& w, const Step& s, Context&) {
       const double a = src(1, lane);
       double r = 0;
       switch (Op) {
-        case D2::add: r = a + src(2, lane); break;
-        case D2::mul: r = a * src(2, lane); break;
-        case D2::min: r = std::fmin(a, src(2, lane)); break;
-        case D2::max: r = std::fmax(a, src(2, lane)); break;
-        case D2::fma: r = std::fma(a, src(2, lane), src(3, lane)); break;
+        case D2::add:
+        case D2::mul:
+        case D2::min:
+        case D2::max: r = d2_op<Op>(a, src(2, lane), 0.0); break;
+        case D2::fma: r = d2_op<Op>(a, src(2, lane), src(3, lane)); break;
         case D2::ldexp: r = std::ldexp(a, static_cast<int>(std::clamp<i64>(i32(read_lane(w, op(s, 2), lane)), -3000, 3000))); break;
         case D2::rcp: r = 1.0 / a; break;
         case D2::rsq: r = 1.0 / std::sqrt(a); break;
@@ -819,6 +819,10 @@ LiftForm vector_lift_form(Handler h) {
   if (h == vop1_f32<F1::n>) return {K::f32_unary, u32(F1::n)};
   GPUPORT_LANE_F1_OPS(GPUPORT_F1_FORM)
 #undef GPUPORT_F1_FORM
+#define GPUPORT_D2_FORM(n) \
+  if (h == vop_f64<D2::n>) return {K::f64_binary, u32(D2::n)};
+  GPUPORT_LANE_D2_OPS(GPUPORT_D2_FORM)
+#undef GPUPORT_D2_FORM
 #define GPUPORT_CV32_FORM(n) \
   if (h == convert<Cv::n>) return {K::convert32, u32(Cv::n)};
   GPUPORT_LANE_CV32_OPS(GPUPORT_CV32_FORM)

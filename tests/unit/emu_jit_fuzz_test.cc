@@ -106,7 +106,7 @@ class Generator {
                                "s_bfm_b32", "s_absdiff_i32", "s_pack_ll_b32_b16", "s_mul_hi_i32"};
     static const char* scmp[] = {"eq", "lg", "gt", "ge", "lt", "le"};
     bool used = false;
-    switch (pick(18)) {
+    switch (pick(19)) {
       case 0:
       case 1: return fmt::format("  {}_e64 {}, {}, {}\n", int2[pick(20)], vreg(), vsrc(used, false), vsrc(used, false));
       case 2: return fmt::format("  {}_e64 {}, {}, {}, {}\n", int3[pick(14)], vreg(), vsrc(used, false), vsrc(used, false), vsrc(used, false));
@@ -221,6 +221,34 @@ class Generator {
           case 2: return fmt::format("  s_{}_{} {}, {}\n", saveexec[pick(12)], b, mask_pair(), mask_pair());
           case 3: return fmt::format("  v_readfirstlane_b32 {}, {}\n", sreg(), vreg());
           default: return fmt::format("  v_readlane_b32 {}, {}, {}\n", sreg(), vreg(), pick(2) ? sreg() : std::to_string(pick(65))  /* inline constants: 0..64 */);
+        }
+      }
+      case 17: {  // f64: add, mul, min, max, fma and compares, on VGPR pairs, SGPR pairs and constants
+        auto src64 = [&]() -> std::string {
+          if (!used && pick(4) == 0) {
+            used = true;
+            static const char* c[] = {"0", "1", "-1", "0.5", "-2.0", "1.0", "4.0", "0x40080000", "0x7ff80000", "0xfff00000"};
+            const unsigned r = 12 + 2 * pick(3);
+            return pick(2) ? fmt::format("s[{}:{}]", r, r + 1) : c[pick(10)];
+          }
+          const unsigned r = 2 + 2 * pick(4);
+          std::string v = fmt::format("v[{}:{}]", r, r + 1);
+          if (pick(6) == 0) v = "|" + v + "|";
+          if (pick(6) == 0) v = "-" + v;
+          return v;
+        };
+        const unsigned d = 2 + 2 * pick(4);
+        static const char* two[] = {"v_add_f64", "v_mul_f64", "v_min_f64", "v_max_f64"};
+        switch (pick(4)) {
+          case 0:
+          case 1: return fmt::format("  {} v[{}:{}], {}, {}\n", two[pick(4)], d, d + 1, src64(), src64());
+          case 2: return fmt::format("  v_fma_f64 v[{}:{}], {}, {}, {}\n", d, d + 1, src64(), src64(), src64());
+          default: {
+            const char* c = conditions[pick(16)];
+            if (pick(4) == 0) return fmt::format("  v_cmpx_{}_f64_e64 {}, {}\n", c, src64(), src64());
+            const std::string dst = pick(2) ? vcc() : mask_pair();
+            return fmt::format("  v_cmp_{}_f64_e64 {}, {}, {}\n", c, dst, src64(), src64());
+          }
         }
       }
       case 14: {  // flat: `in` or the LDS through its aperture, sometimes past either's end
