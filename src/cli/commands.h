@@ -19,6 +19,8 @@ Action add_divergence_bench_command(CLI::App& app);
 Action add_latency_bench_command(CLI::App& app);
 Action add_amdgpu_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
+// `gpuport jit-compile` (hidden): the compile helper of gpuport run's JIT (emu/jit.h).
+Action add_jit_compile_command(CLI::App& app);
 Action add_asm_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
 Action add_nvcc_command(CLI::App& app);

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   gpuport::cli::Action latency_bench = gpuport::cli::add_latency_bench_command(app);
   gpuport::cli::Action amdgpu = gpuport::cli::add_amdgpu_command(app);
   gpuport::cli::Action run = gpuport::cli::add_run_command(app);
+  gpuport::cli::Action jit_compile = gpuport::cli::add_jit_compile_command(app);
   gpuport::cli::Action tune = gpuport::cli::add_tune_command(app);
   gpuport::cli::Action nvcc = gpuport::cli::add_nvcc_command(app);
 #ifdef GPUPORT_HAVE_LIFT
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   else if (app.got_subcommand("latency-bench")) status = latency_bench();
   else if (app.got_subcommand("amdgpu")) status = amdgpu();
   else if (app.got_subcommand("run")) status = run();
+  else if (app.got_subcommand("jit-compile")) status = jit_compile();
   else if (app.got_subcommand("tune")) status = tune();
   else if (app.got_subcommand("nvcc")) status = nvcc();
 #ifdef GPUPORT_HAVE_LIFT

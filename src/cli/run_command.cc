@@ -12,6 +12,7 @@
 #include "amdgpu/code_object.h"
 #include "cli/commands.h"
 #include "emu/coverage.h"
+#include "emu/jit.h"
 #include "emu/program_runner.h"
 #include "verify/compile_check.h"
 
@@ -89,6 +90,8 @@ int run_program(const RunArguments& a) {
   request.initcheck = a.initcheck;
   request.trace_lane = a.trace_lane;
   request.jit = a.jit;
+  std::error_code self_error;
+  request.jit_helper = fs::read_symlink("/proc/self/exe", self_error).string();
   if (!a.cache.empty()) {  // made if absent; an absolute path, as the program may change folders
     std::error_code ec;
     fs::create_directories(a.cache, ec);
@@ -132,8 +135,10 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
   cmd->add_option("--jit", args->jit,
                   "the emulator's JIT tier: hot (compile a kernel once the interpreter has run it a while), always (compile every "
-                  "kernel before it runs) or never (the interpreter only); --memcheck's and --trace's checks always interpret")
-      ->check(CLI::IsMember({"hot", "auto", "always", "never"}))
+                  "kernel before it runs), never (the interpreter only) or compare (every launch on both, one host thread each, "
+                  "from the same memory: any difference in memory, fault or counts stops the program, exit 70); --memcheck's "
+                  "and --trace's checks always interpret")
+      ->check(CLI::IsMember({"hot", "auto", "always", "never", "compare"}))
       ->capture_default_str();
   cmd->add_option("--cache", args->cache,
                   "keep the JIT's compiled kernels in this folder (made if absent) and load them from there in later runs");
@@ -142,6 +147,14 @@ Action add_run_command(CLI::App& app) {
       ->check(CLI::Range(0, emu::kMaxTraceLane));
   cmd->positionals_at_end();
   return [args] { return args->coverage ? run_coverage(*args) : run_program(*args); };
+}
+
+Action add_jit_compile_command(CLI::App& app) {
+  auto parent = std::make_shared<int>(0);
+  auto* cmd = app.add_subcommand("jit-compile", "gpuport run's compile helper: a lifted kernel's bitcode on stdin, its object file on stdout");
+  cmd->group("");  // not for users: started by the emulator's runtime
+  cmd->add_option("--parent", *parent, "the process to leave with")->required();
+  return [parent] { return emu::jit_compile_helper_main(*parent); };
 }
 
 }  // namespace gpuport::cli

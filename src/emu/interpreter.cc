@@ -452,21 +452,30 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
   const std::uint64_t delta = c.instructions - c.jit_reported;
   c.jit_reported = c.instructions;
-  // Compiling costs 2 to 10 ms per step (on these machines; more for long runs of float steps),
-  // in which the interpreter runs some 60,000 to 300,000 wave-instructions: a big kernel must have
-  // run about as long as its compiling would take (mini-nbody's 15 M wave-instructions were 0.6 s
-  // interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
-  const std::uint64_t hot =
-      sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, 131072ull * k.steps.size());
-  if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
-  // Here, on the wave's thread: LLVM's code generation makes function-local static objects the
-  // first time it needs them, whose destructors then run at exit before any handler registered
-  // earlier could wait for a compile on another thread (a compile on its own thread crashed
-  // programs that exited while it ran).
+  // Compiling costs 1 to 5 ms per step (on these machines; more for long runs of float steps),
+  // in which the interpreter runs some 30,000 to 150,000 wave-instructions: when the compile stops
+  // the wave, a big kernel must have run about as long as its compiling would take (mini-nbody's
+  // 15 M wave-instructions were 0.6 s interpreted, 1.9 s with a 1.35 s compile at 32,768 per
+  // step).
+  if (!k.jit_waiting.load(std::memory_order_acquire)) {
+    // With the compile helper the waves do not wait for the compile: a quarter of the wait.
+    const std::uint64_t per_step = jit_has_compile_helper() ? 32768 : 131072;
+    const std::uint64_t hot =
+        sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
+    if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
+  }
+  // Lifted here, on the wave's thread, and compiled by the helper process while the waves go on
+  // interpreting; this is called again at the next look-ups until the code is linked. (Not on a
+  // thread of this process: LLVM's code generation makes function-local static objects the first
+  // time it needs them, whose destructors run at exit before anything registered earlier could
+  // wait for the compile, and a compile on its own thread crashed programs that exited meanwhile.)
+  // Without a helper, the compile runs here.
   const auto started = std::chrono::steady_clock::now();
-  const JitEntry e = jit_compile(k, &k.jit_error);
+  bool waiting = false;
+  const JitEntry e = jit_compile_hot(k, &k.jit_error, waiting);
   sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
-  k.jit_entry.store(e, std::memory_order_release);
+  if (e) k.jit_entry.store(e, std::memory_order_release);
+  k.jit_waiting.store(waiting, std::memory_order_release);
   return e;
 }
 

@@ -42,6 +42,7 @@ struct PreparedKernel {
   // of this kernel (JitMode::hot compiles past kJitHotInstructions).
   mutable std::atomic<JitEntry> jit_entry{nullptr};
   mutable std::atomic<bool> jit_tried{false};
+  mutable std::atomic<bool> jit_waiting{false};  // the compile helper is at work on it
   mutable std::atomic<std::uint64_t> interpreted{0};
   mutable std::string jit_error;
 

@@ -13,21 +13,28 @@
 #include "emu/jit.h"
 
 #include <dlfcn.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -109,11 +116,12 @@ class DiskCache final : public llvm::ObjectCache {
  public:
   std::string dir;
   std::string failure;  // the first write that failed
-  void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) override {
+  void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) override { store(m->getModuleIdentifier(), object); }
+  void store(const std::string& name, llvm::MemoryBufferRef object) {
     if (dir.empty()) return;
     namespace fs = std::filesystem;
-    const fs::path final_path = fs::path(dir) / (m->getModuleIdentifier() + ".o");
-    const fs::path temporary = fs::path(dir) / fmt::format(".{}.{}.tmp", m->getModuleIdentifier(), ::getpid());
+    const fs::path final_path = fs::path(dir) / (name + ".o");
+    const fs::path temporary = fs::path(dir) / fmt::format(".{}.{}.tmp", name, ::getpid());
     {
       std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
       out.write(object.getBufferStart(), static_cast<std::streamsize>(object.getBufferSize()));
@@ -146,6 +154,16 @@ struct Jit {
   bool started = false;
   std::map<std::string, JitEntry> by_content;
   JitTotals totals;
+  // Compiling in a helper process (jit_compile_hot): the gpuport executable, and the kernels
+  // being compiled there, by content key.
+  std::string helper;
+  struct Pending {
+    pid_t pid = -1;
+    int object = -1, errors = -1;  // memfds: the helper's stdout and stderr
+    std::string name;
+    std::chrono::steady_clock::time_point started;
+  };
+  std::map<std::string, Pending> pending;
 };
 
 Jit& jit() {
@@ -285,33 +303,17 @@ void optimise(llvm::Module& m, llvm::TargetMachine& machine) {
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 
-}  // namespace
 
-JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
-  Jit& j = jit();
-  std::lock_guard lock(j.mutex);
-  auto fail = [&](std::string why) -> JitEntry {
-    if (error) *error = std::move(why);
+// The kernel lifted into a module of its own (the lane functions' bitcode plus the kernel's
+// functions), verified, not yet optimised; null with `error` set when it cannot be.
+std::unique_ptr<llvm::Module> lifted_module(Jit& j, const PreparedKernel& k, const std::string& name, llvm::LLVMContext& context,
+                                            std::string& error) {
+  auto fail = [&](std::string why) -> std::unique_ptr<llvm::Module> {
+    error = std::move(why);
     return nullptr;
   };
-  if (!start(j)) return fail("the JIT cannot start: " + j.failure);
-  const std::string key = content_key(k);
-  if (auto it = j.by_content.find(key); it != j.by_content.end()) {
-    ++j.totals.reused;
-    return it->second;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  const std::string name = cache_name(j, key);
-  if (!j.disk.dir.empty())
-    if (const JitEntry cached = load_cached(j, name)) {
-      j.by_content.emplace(key, cached);
-      ++j.totals.loaded;
-      j.totals.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      return cached;
-    }
-  auto context = std::make_unique<llvm::LLVMContext>();
   const llvm::StringRef bytes(reinterpret_cast<const char*>(lift::kEmuLanesBitcode), lift::kEmuLanesBitcodeSize);
-  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "lanes.bc"), *context);
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "lanes.bc"), context);
   if (!module) return fail("the lane functions' bitcode does not load: " + error_text(module.takeError()));
   llvm::Module& m = **module;
   m.setDataLayout(j.lljit->getDataLayout());
@@ -347,9 +349,40 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
     llvm::raw_fd_ostream out(std::string(dump) + "/" + name + ".ll", ec);
     if (!ec) m.print(out, nullptr);
   }
-  optimise(m, *j.machine);
+  return std::move(*module);
+}
+
+// With the lock held: the code already compiled or in the cache folder, or null.
+JitEntry known(Jit& j, const std::string& key, const std::string& name) {
+  if (auto it = j.by_content.find(key); it != j.by_content.end()) {
+    ++j.totals.reused;
+    return it->second;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  if (!j.disk.dir.empty())
+    if (const JitEntry cached = load_cached(j, name)) {
+      j.by_content.emplace(key, cached);
+      ++j.totals.loaded;
+      j.totals.load_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return cached;
+    }
+  return nullptr;
+}
+
+// With the lock held: lifts, optimises and compiles here, on the calling thread.
+JitEntry compile_here(Jit& j, const PreparedKernel& k, const std::string& key, const std::string& name, std::string* error) {
+  auto fail = [&](std::string why) -> JitEntry {
+    if (error) *error = std::move(why);
+    return nullptr;
+  };
+  const auto started = std::chrono::steady_clock::now();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::string why;
+  std::unique_ptr<llvm::Module> module = lifted_module(j, k, name, *context, why);
+  if (!module) return fail(why);
+  optimise(*module, *j.machine);
   auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
-  if (auto e = j.lljit->addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(*module), std::move(context))))
+  if (auto e = j.lljit->addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return fail(error_text(std::move(e)));
   auto symbol = j.lljit->lookup(name);
   if (!symbol) return fail(error_text(symbol.takeError()));
@@ -358,6 +391,212 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
   ++j.totals.compiled;
   j.totals.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return entry;
+}
+
+// ---- the helper process. The lifted module goes to `gpuport jit-compile` as bitcode on its
+// standard input and comes back as an object file on its standard output, both memory files
+// (memfd), so nothing is written to disk and the helper never blocks on a pipe. The waves go on
+// in the interpreter meanwhile; jit_compile_hot links the object when a wave next looks. The
+// helper leaves when its parent does (it watches the parent's pid), so a program that ends or
+// is killed leaves no compile running.
+int memory_file(const char* name) { return ::memfd_create(name, MFD_CLOEXEC); }
+
+std::string read_all(int fd) {
+  std::string out;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return out;
+  out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(done));
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  out.resize(done);
+  return out;
+}
+
+// With the lock held: starts the helper on the lifted kernel; false (with `error`) if it cannot.
+bool start_helper(Jit& j, const PreparedKernel& k, const std::string& key, const std::string& name, std::string& error) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = lifted_module(j, k, name, context, error);
+  if (!module) return false;
+  Jit::Pending p;
+  p.name = name;
+  p.started = std::chrono::steady_clock::now();
+  const int input = memory_file("gpuport-jit-bitcode");
+  p.object = memory_file("gpuport-jit-object");
+  p.errors = memory_file("gpuport-jit-errors");
+  auto close_all = [&] {
+    for (int fd : {input, p.object, p.errors})
+      if (fd >= 0) ::close(fd);
+  };
+  if (input < 0 || p.object < 0 || p.errors < 0) {
+    error = "memfd_create failed";
+    close_all();
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream out(input, /*shouldClose=*/false);
+    llvm::WriteBitcodeToFile(*module, out);
+    out.flush();
+    if (out.has_error()) {
+      out.clear_error();
+      error = "the lifted kernel could not be written for the helper";
+      close_all();
+      return false;
+    }
+  }
+  ::lseek(input, 0, SEEK_SET);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, input, 0);
+  posix_spawn_file_actions_adddup2(&actions, p.object, 1);
+  posix_spawn_file_actions_adddup2(&actions, p.errors, 2);
+  const std::string parent = std::to_string(::getpid());
+  const char* argv[] = {j.helper.c_str(), "jit-compile", "--parent", parent.c_str(), nullptr};
+  const int spawned = ::posix_spawn(&p.pid, j.helper.c_str(), &actions, nullptr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(input);
+  if (spawned != 0) {
+    error = fmt::format("cannot start {}: {}", j.helper, std::strerror(spawned));
+    ::close(p.object);
+    ::close(p.errors);
+    return false;
+  }
+  j.pending.emplace(key, p);
+  return true;
+}
+
+// With the lock held: the helper's object linked once it has finished; null while it runs
+// (`waiting`) or when it failed (`error`).
+JitEntry collect(Jit& j, const std::string& key, std::string* error, bool& waiting) {
+  Jit::Pending& p = j.pending.at(key);
+  int status = 0;
+  const pid_t r = ::waitpid(p.pid, &status, WNOHANG);
+  if (r == 0) {
+    waiting = true;
+    return nullptr;
+  }
+  const std::string object = read_all(p.object), errors = read_all(p.errors);
+  ::close(p.object);
+  ::close(p.errors);
+  const Jit::Pending done = p;
+  j.pending.erase(key);
+  auto fail = [&](std::string why) -> JitEntry {
+    if (error) *error = std::move(why);
+    return nullptr;
+  };
+  if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return fail("the compile helper failed" + (errors.empty() ? std::string() : ": " + errors.substr(0, errors.find('\n'))));
+  j.disk.store(done.name, llvm::MemoryBufferRef(object, done.name));
+  auto tracker = j.lljit->getMainJITDylib().createResourceTracker();
+  if (auto e = j.lljit->addObjectFile(tracker, llvm::MemoryBuffer::getMemBufferCopy(object, done.name))) return fail(error_text(std::move(e)));
+  auto symbol = j.lljit->lookup(done.name);
+  if (!symbol) return fail(error_text(symbol.takeError()));
+  const JitEntry entry = symbol->toPtr<JitEntry>();
+  j.by_content.emplace(key, entry);
+  ++j.totals.compiled;
+  ++j.totals.background;
+  j.totals.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - done.started).count();
+  return entry;
+}
+
+// With the lock held: the JIT started (false, with `error`, if it cannot be), and the kernel's
+// content key and code name.
+bool begin(Jit& j, const PreparedKernel& k, std::string* error, std::string& key, std::string& name) {
+  if (!start(j)) {
+    if (error) *error = "the JIT cannot start: " + j.failure;
+    return false;
+  }
+  key = content_key(k);
+  name = cache_name(j, key);
+  return true;
+}
+
+}  // namespace
+
+JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  std::string key, name;
+  if (!begin(j, k, error, key, name)) return nullptr;
+  if (const JitEntry e = known(j, key, name)) return e;
+  return compile_here(j, k, key, name, error);
+}
+
+JitEntry jit_compile_hot(const PreparedKernel& k, std::string* error, bool& waiting) {
+  waiting = false;
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  std::string key, name;
+  if (!begin(j, k, error, key, name)) return nullptr;
+  if (j.pending.count(key)) return collect(j, key, error, waiting);
+  if (const JitEntry e = known(j, key, name)) return e;
+  std::string why;
+  if (!j.helper.empty() && start_helper(j, k, key, name, why)) {
+    waiting = true;
+    return nullptr;
+  }
+  return compile_here(j, k, key, name, error);
+}
+
+void jit_set_compile_helper(const std::string& path) {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  j.helper = path;
+}
+
+bool jit_has_compile_helper() {
+  Jit& j = jit();
+  std::lock_guard lock(j.mutex);
+  return !j.helper.empty();
+}
+
+int jit_compile_helper_main(int parent) {
+  // Leave when the parent does: a compile nobody will link is not to run on.
+  std::thread([parent] {
+    for (;;) {
+      if (::getppid() != parent) std::_Exit(3);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }).detach();
+  std::string bitcode;
+  char buffer[1 << 16];
+  for (ssize_t n; (n = ::read(0, buffer, sizeof buffer)) > 0;) bitcode.append(buffer, static_cast<std::size_t>(n));
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    std::fprintf(stderr, "%s\n", error_text(builder.takeError()).c_str());
+    return 1;
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = builder->createTargetMachine();
+  if (!machine) {
+    std::fprintf(stderr, "%s\n", error_text(machine.takeError()).c_str());
+    return 1;
+  }
+  llvm::LLVMContext context;
+  auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "kernel.bc"), context);
+  if (!module) {
+    std::fprintf(stderr, "the lifted kernel does not load: %s\n", error_text(module.takeError()).c_str());
+    return 1;
+  }
+  optimise(**module, **machine);
+  llvm::orc::SimpleCompiler compiler(**machine);
+  auto object = compiler(**module);
+  if (!object) {
+    std::fprintf(stderr, "%s\n", error_text(object.takeError()).c_str());
+    return 1;
+  }
+  const llvm::StringRef bytes = (*object)->getBuffer();
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(1, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) return 1;
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
 }
 
 JitTotals jit_totals() {

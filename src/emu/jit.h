@@ -50,7 +50,8 @@ using JitEntry = int (*)(JitFrame* frame, std::uint64_t pc);
 enum class JitMode : std::uint8_t {
   never,   // the interpreter only
   hot,     // a kernel is compiled once the interpreter has run it for kJitHotInstructions (more
-           // for a kernel of more than 32 steps: 131072 per step)
+           // for a kernel of more than 128 steps: 32768 per step with the compile helper, 131072
+           // per step without, when the compile stops the wave)
   always,  // every kernel is compiled before it first runs
 };
 constexpr std::uint64_t kJitHotInstructions = 4u << 20;  // wave-instructions
@@ -63,11 +64,26 @@ bool parse_jit_mode(std::string_view text, JitMode& mode);
 // compiled; `error` (if given) says why. Thread-safe.
 JitEntry jit_compile(const PreparedKernel& kernel, std::string* error = nullptr);
 
+// JitMode::hot's compile: the compiled code if there is one (made, or in the cache folder); else,
+// with a compile helper set, the kernel is lifted here and compiled by the helper process while
+// the caller goes on interpreting (`waiting` true; call again to link the code once the helper
+// is done); without one (or if it cannot start), as jit_compile. Thread-safe.
+JitEntry jit_compile_hot(const PreparedKernel& kernel, std::string* error, bool& waiting);
+// The gpuport executable whose `jit-compile` compiles for jit_compile_hot (gpuport run sets it
+// through GPUPORT_RUN_JIT_HELPER); empty: compile in this process.
+void jit_set_compile_helper(const std::string& path);
+bool jit_has_compile_helper();
+// `gpuport jit-compile --parent PID`: a lifted kernel's bitcode on standard input, optimised and
+// compiled for this host as jit_compile would, its object file on standard output; leaves when
+// process PID is no longer its parent. The exit status.
+int jit_compile_helper_main(int parent);
+
 // Seconds spent compiling in this process, kernels compiled, taken from the in-memory cache
 // (reused) and loaded from the cache folder (with the seconds that took).
 struct JitTotals {
   double compile_seconds = 0, load_seconds = 0;
   std::uint64_t compiled = 0, reused = 0, loaded = 0;
+  std::uint64_t background = 0;  // of `compiled`, by the helper process (seconds: from its start to the link)
   std::string cache_failure;  // the first write to the cache folder that failed
 };
 JitTotals jit_totals();

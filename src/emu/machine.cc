@@ -31,6 +31,14 @@ void AddressSpace::forget(std::uint64_t base) {
   regions_.erase(base);
 }
 
+std::vector<AddressSpace::Region> AddressSpace::live() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Region> out;
+  for (const auto& [base, r] : regions_)
+    if (r.kind != Kind::freed) out.push_back(r);
+  return out;
+}
+
 const AddressSpace::Region* AddressSpace::find(std::uint64_t address, std::uint64_t bytes) const {
   std::lock_guard lock(mutex_);
   auto it = regions_.upper_bound(address);

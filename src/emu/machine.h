@@ -48,6 +48,8 @@ class AddressSpace {
   const Region* find(std::uint64_t address, std::uint64_t bytes) const;
   // The region nearest to `address` (live or freed), for fault reports.
   std::string describe_near(std::uint64_t address) const;
+  // Every live region (not freed), in address order.
+  std::vector<Region> live() const;
 
  private:
   mutable std::mutex mutex_;

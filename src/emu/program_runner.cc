@@ -230,6 +230,7 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   if (request.wave64) options.environment["GPUPORT_RUN_WAVE64"] = "1";
   if (!request.jit.empty()) options.environment["GPUPORT_RUN_JIT"] = request.jit;
   if (!request.jit_cache.empty()) options.environment["GPUPORT_RUN_JIT_CACHE"] = request.jit_cache;
+  if (!request.jit_helper.empty()) options.environment["GPUPORT_RUN_JIT_HELPER"] = request.jit_helper;
   // hipRTC in the runtime compiles with the same gfx1100 device libraries as the rest of gpuport.
   options.environment["GPUPORT_RUN_DEVICE_LIBS"] = request.device_lib_dir.string();
   if (request.trace_lane >= 0) options.environment["GPUPORT_EMU_TRACE"] = std::to_string(request.trace_lane);

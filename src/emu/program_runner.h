@@ -28,6 +28,7 @@ struct ProgramRunRequest {
   int trace_lane = -1;                  // --trace: this lane of wave 0 of workgroup 0; -1: off
   std::string jit;                      // --jit: never, hot, always (empty: the runtime's default, hot)
   std::string jit_cache;                // --cache: a folder for compiled kernels (empty: none)
+  std::string jit_helper;               // the gpuport executable whose jit-compile compiles hot kernels (empty: in the program)
 };
 
 struct ProgramRunResult {

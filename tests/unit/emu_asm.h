@@ -54,6 +54,9 @@ struct AsmLaunch {
   // middle of the launch, which goes on compiled), and a third run takes the compiled code from
   // its start; both are compared with the interpreter's.
   std::uint64_t jit_hot = 0;
+  // With jit_hot: the compile goes to the helper process (build/bin/gpuport jit-compile) while
+  // the interpreter goes on; the third run waits for the helper's code first.
+  bool compile_helper = false;
 };
 
 // Assembles and runs; never throws.

@@ -520,17 +520,30 @@ TEST(EmuAsm, TrigPreopMatchesLlvmConstantFolding) {
   }
 }
 
+// A kernel of one wave per launch, in wave32 and wave64, run with JitMode::hot from 65,536
+// wave-instructions on (run_asm's three runs: interpreted, hot, compiled from the start).
+void hot_loop_runs_alike(const char* body, unsigned lds_bytes, bool compile_helper) {
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.lds_bytes = lds_bytes;
+    k.body = body;
+    AsmLaunch l;
+    l.threads = wave64 ? 64 : 32;
+    l.jit_hot = 65536;
+    l.compile_helper = compile_helper;
+    RUN_ASM(r, k, l);
+    EXPECT_NE(r.out[0], 0u);
+  }
+}
+
 // JitMode::hot in the middle of a launch: one wave runs a loop of 300,000 iterations (a hash of
 // its lane id and an LDS round trip each); the kernel is hot after 65,536 wave-instructions, is
 // compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
 // had reached; a later launch runs compiled from its start. Both must compute what the
 // interpreter does, counts included.
 TEST(EmuAsm, AKernelCompiledMidLaunchComputesAlike) {
-  for (bool wave64 : {false, true}) {
-    AsmKernel k;
-    k.wave64 = wave64;
-    k.lds_bytes = 256;
-    k.body = R"(
+  hot_loop_runs_alike(R"(
   v_mov_b32 v2, v0
   s_mov_b32 s11, 300000
 loop:
@@ -547,13 +560,31 @@ loop:
   s_cmp_lg_u32 s11, 0
   s_cbranch_scc1 loop
   global_store_b32 v1, v2, s[6:7]
-)";
-    AsmLaunch l;
-    l.threads = wave64 ? 64 : 32;
-    l.jit_hot = 65536;
-    RUN_ASM(r, k, l);
-    EXPECT_NE(r.out[0], 0u);
-  }
+)",
+                      256, false);
+}
+
+// The same with the compile helper (gpuport jit-compile, as gpuport run starts it): the kernel is
+// lifted at the look-up that finds it hot and compiled by the helper process while the wave goes
+// on interpreting; the wave takes the code at a look-up after the helper is done (if the launch
+// lasts that long), and a later launch runs the helper's code from its start, alike.
+TEST(EmuAsm, AKernelCompiledByTheHelperComputesAlike) {
+  const JitTotals before = jit_totals();
+  hot_loop_runs_alike(R"(
+  v_mov_b32 v2, v0
+  s_mov_b32 s11, 400000
+loop:
+  v_mul_lo_u32 v2, v2, 0x85ebca6b
+  v_xad_u32 v2, v2, v0, 0x27d4eb2f
+  v_lshrrev_b32 v3, 13, v2
+  v_xor_b32 v2, v2, v3
+  s_sub_u32 s11, s11, 1
+  s_cmp_lg_u32 s11, 0
+  s_cbranch_scc1 loop
+  global_store_b32 v1, v2, s[6:7]
+)",
+                      0, true);
+  EXPECT_EQ(jit_totals().background, before.background + 2);
 }
 
 }  // namespace

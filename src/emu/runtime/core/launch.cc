@@ -6,9 +6,14 @@
 
 #include <cstring>
 
+#include "emu/compare_tiers.h"
+
 namespace gpuport::emu::hip {
 
 namespace {
+// --jit compare copies live memory twice per launch: beyond this, a launch runs on the
+// interpreter only (and --stats says so).
+constexpr std::uint64_t kCompareMemoryLimit = 4ull << 30;
 struct CallConfiguration {
   dim3 grid, block;
   size_t shared = 0;
@@ -116,11 +121,25 @@ hipError_t run_launch(const KernelLaunch& launch) {
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
   L.jit = rt.jit;
+  L.jit_hot = rt.jit_hot;
   L.kernarg = launch.arguments;
   L.memcheck = rt.check_lds_init;
   attach_services(*prepared->kernel, L);
-  auto r = gpuport::emu::run_kernel(*prepared, std::move(L), rt.memory,
-                                    reinterpret_cast<std::uint64_t>(module->code_object->memory.data()));
+  const auto image = reinterpret_cast<std::uint64_t>(module->code_object->memory.data());
+  gpuport::Result<gpuport::emu::RunStats> r = gpuport::emu::RunStats{};
+  if (rt.jit_compare && !L.memcheck) {
+    auto c = gpuport::emu::run_on_both_tiers(*prepared, std::move(L), rt.memory, image, kCompareMemoryLimit);
+    if (!c) rt.fail(c.diagnostics()[0].message);
+    if (!c->difference.empty()) rt.fail("--jit compare: kernel " + name + ": the compiled code differs from the interpreter: " + c->difference);
+    {
+      std::lock_guard lock(rt.mutex);
+      if (c->not_compared.empty()) ++rt.compared;
+      else ++rt.not_compared[c->not_compared];
+    }
+    r = c->stats;
+  } else {
+    r = gpuport::emu::run_kernel(*prepared, std::move(L), rt.memory, image);
+  }
   if (!r) rt.fail(r.diagnostics()[0].message);
   for (const auto& m : r->memcheck) rt.report_finding("initcheck: " + m);
   std::lock_guard lock(rt.mutex);

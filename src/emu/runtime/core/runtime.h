@@ -86,6 +86,12 @@ struct Runtime {
   double timeout = 0;
   gpuport::emu::JitMode jit = gpuport::emu::JitMode::hot;  // GPUPORT_RUN_JIT
   std::string jit_cache;                                   // GPUPORT_RUN_JIT_CACHE (--cache)
+  // --jit compare: every launch on both tiers (emu/compare_tiers.h); the launches compared, and
+  // those run on the interpreter only, by reason.
+  bool jit_compare = false;
+  std::uint64_t jit_hot = 0;  // GPUPORT_JIT_HOT (0: the emulator's default)
+  std::uint64_t compared = 0;
+  std::map<std::string, std::uint64_t> not_compared;
   std::string stats_path;
   // gpuport run --memcheck (leaks at exit) and --initcheck (reads of LDS never written): findings
   // go to stderr and, one per line, to findings_path, which gpuport run counts.
@@ -108,9 +114,15 @@ struct Runtime {
     if (const char* j = std::getenv("GPUPORT_RUN_JOBS")) jobs = static_cast<unsigned>(std::max(1, std::atoi(j)));
     if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
-    if (const char* j = std::getenv("GPUPORT_RUN_JIT"))
-      if (!gpuport::emu::parse_jit_mode(j, jit)) fail(std::string("GPUPORT_RUN_JIT=") + j + ": not never, hot or always");
+    if (const char* j = std::getenv("GPUPORT_RUN_JIT")) {
+      jit_compare = std::string_view(j) == "compare";
+      if (!jit_compare && !gpuport::emu::parse_jit_mode(j, jit))
+        fail(std::string("GPUPORT_RUN_JIT=") + j + ": not never, hot, always or compare");
+    }
     if (const char* c = std::getenv("GPUPORT_RUN_JIT_CACHE")) gpuport::emu::jit_set_cache_dir(jit_cache = c);
+    if (const char* h = std::getenv("GPUPORT_RUN_JIT_HELPER")) gpuport::emu::jit_set_compile_helper(h);
+    // For tests and study: the wave-instructions after which --jit hot compiles a kernel.
+    if (const char* h = std::getenv("GPUPORT_JIT_HOT")) jit_hot = std::strtoull(h, nullptr, 10);
     if (const char* s = std::getenv("GPUPORT_RUN_STATS")) stats_path = s;
     if (const char* f = std::getenv("GPUPORT_RUN_FINDINGS")) findings_path = f;
     check_leaks = std::getenv("GPUPORT_RUN_LEAKS") != nullptr;
@@ -126,10 +138,15 @@ struct Runtime {
     const auto jit_totals = gpuport::emu::jit_totals();
     text += fmt::format("# jit: {} kernel(s) compiled in {:.3f} s, {} taken from the cache", jit_totals.compiled,
                         jit_totals.compile_seconds, jit_totals.reused);
+    if (jit_totals.background) text += fmt::format(" ({} by the compile helper while the interpreter went on)", jit_totals.background);
     if (!jit_cache.empty())
       text += fmt::format(", {} loaded from the cache folder in {:.3f} s", jit_totals.loaded, jit_totals.load_seconds);
     text += '\n';
     if (!jit_totals.cache_failure.empty()) text += "# jit: the cache folder: " + jit_totals.cache_failure + "\n";
+    if (jit_compare) {
+      text += fmt::format("# jit compare: {} launch(es) alike on both tiers\n", compared);
+      for (const auto& [why, n] : not_compared) text += fmt::format("# jit compare: {} launch(es) on the interpreter only: {}\n", n, why);
+    }
     if (stats_path == "-") {
       std::fputs(text.c_str(), stderr);
       return;
