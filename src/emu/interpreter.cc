@@ -459,7 +459,7 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   // step).
   if (!k.jit_waiting.load(std::memory_order_acquire)) {
     // With the compile helper the waves do not wait for the compile: a quarter of the wait.
-    const std::uint64_t per_step = jit_has_compile_helper() ? 32768 : 131072;
+    const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 131072;
     const std::uint64_t hot =
         sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
     if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;

@@ -534,7 +534,7 @@ JitEntry jit_compile_hot(const PreparedKernel& k, std::string* error, bool& wait
   if (j.pending.count(key)) return collect(j, key, error, waiting);
   if (const JitEntry e = known(j, key, name)) return e;
   std::string why;
-  if (!j.helper.empty() && start_helper(j, k, key, name, why)) {
+  if (!j.helper.empty() && k.kernel_instructions >= kJitHelperSteps && start_helper(j, k, key, name, why)) {
     waiting = true;
     return nullptr;
   }
@@ -547,7 +547,8 @@ void jit_set_compile_helper(const std::string& path) {
   j.helper = path;
 }
 
-bool jit_has_compile_helper() {
+bool jit_compiles_in_helper(const PreparedKernel& k) {
+  if (k.kernel_instructions < kJitHelperSteps) return false;
   Jit& j = jit();
   std::lock_guard lock(j.mutex);
   return !j.helper.empty();

@@ -522,7 +522,7 @@ TEST(EmuAsm, TrigPreopMatchesLlvmConstantFolding) {
 
 // A kernel of one wave per launch, in wave32 and wave64, run with JitMode::hot from 65,536
 // wave-instructions on (run_asm's three runs: interpreted, hot, compiled from the start).
-void hot_loop_runs_alike(const char* body, unsigned lds_bytes, bool compile_helper) {
+void hot_loop_runs_alike(const std::string& body, unsigned lds_bytes, bool compile_helper) {
   for (bool wave64 : {false, true}) {
     AsmKernel k;
     k.wave64 = wave64;
@@ -567,9 +567,12 @@ loop:
 // The same with the compile helper (gpuport jit-compile, as gpuport run starts it): the kernel is
 // lifted at the look-up that finds it hot and compiled by the helper process while the wave goes
 // on interpreting; the wave takes the code at a look-up after the helper is done (if the launch
-// lasts that long), and a later launch runs the helper's code from its start, alike.
+// lasts that long), and a later launch runs the helper's code from its start, alike. (Padded to
+// kJitHelperSteps: smaller kernels compile in the program.)
 TEST(EmuAsm, AKernelCompiledByTheHelperComputesAlike) {
   const JitTotals before = jit_totals();
+  std::string padding;
+  for (std::size_t i = 0; i < kJitHelperSteps; ++i) padding += "  s_nop 0\n";
   hot_loop_runs_alike(R"(
   v_mov_b32 v2, v0
   s_mov_b32 s11, 400000
@@ -581,8 +584,7 @@ loop:
   s_sub_u32 s11, s11, 1
   s_cmp_lg_u32 s11, 0
   s_cbranch_scc1 loop
-  global_store_b32 v1, v2, s[6:7]
-)",
+)" + padding + "  global_store_b32 v1, v2, s[6:7]\n",
                       0, true);
   EXPECT_EQ(jit_totals().background, before.background + 2);
 }
