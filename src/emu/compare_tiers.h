@@ -21,7 +21,8 @@ struct TierComparison {
 
 // Runs `launch` both ways (launch.jit and launch.jobs are set here). Launches that make hostcalls
 // (device printf, malloc: they would reach the host twice) or whose live memory exceeds
-// `memory_limit` bytes run on the interpreter only. The interpreter's fault is the result's error.
+// `memory_limit` bytes run on the interpreter only; a launch that either tier ran until its
+// timeout is not compared. The interpreter's fault is the result's error.
 Result<TierComparison> run_on_both_tiers(const PreparedKernel& kernel, Launch launch, AddressSpace& memory, std::uint64_t image_base,
                                          std::uint64_t memory_limit);
 

@@ -421,8 +421,10 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
     }
     Fault f;
     if (count >= budget) f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
-    else if (past_deadline(sh))
+    else if (past_deadline(sh)) {
       f.message = fmt::format("the kernel ran past the timeout of {} s", sh.launch->timeout_seconds);
+      f.timeout = true;
+    }
     if (!f.message.empty()) {
       c.fault = f;
       c.instructions += count - flushed;
@@ -490,7 +492,7 @@ void fail_by_timeout(Shared& sh, std::uint64_t started_groups) {
   const Launch& L = *sh.launch;
   const std::uint64_t groups = std::uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
   Diagnostic d;
-  d.code = "emu-fault";
+  d.code = kTimeoutCode;
   d.location.file = sh.kernel->code_object->origin;
   d.message = fmt::format("kernel {}: the launch ran past the timeout of {} s ({} of {} workgroups started)", sh.kernel->kernel->name,
                           L.timeout_seconds, std::min(started_groups, groups), groups);
@@ -536,7 +538,7 @@ GroupOutcome run_group(GroupState& gs, const PreparedKernel& k, Context& c, Shar
       if (!w.at_barrier && !w.at_gws && !run_wave(w, k, c, sh)) {
         const amdgpu::Instruction* inst = w.pc < k.steps.size() ? k.steps[w.pc].instruction : nullptr;
         Diagnostic d;
-        d.code = "emu-fault";
+        d.code = c.fault->timeout ? kTimeoutCode : "emu-fault";
         d.location.file = k.code_object->origin;
         d.message = fmt::format("kernel {}: {}{} in workgroup ({}, {}, {}), wave {}{}", k.kernel->name, c.fault->message,
                                 inst ? fmt::format(" at {} ({})", k.where(*inst), inst->text) : std::string(), gs.g.id[0], gs.g.id[1],

@@ -60,7 +60,11 @@ struct Fault {
   std::string message;  // what happened: "out-of-bounds global store of 4 bytes at 0x..."
   std::uint64_t address = 0;
   int lane = -1;
+  bool timeout = false;  // the launch's --timeout, not the program: its diagnostic's code is kTimeoutCode
 };
+// The code of the diagnostic of a launch stopped by its timeout (where it stops depends on the
+// machine's speed, not on the program).
+inline constexpr const char* kTimeoutCode = "emu-timeout";
 
 struct Step;
 struct Wave;

@@ -1,6 +1,7 @@
 // Kernels for run/jit-compare.test: a histogram of global atomics (workgroups must come in one
 // order on both tiers), an f64 sum through LDS, one kernel that prints (a hostcall) and, with
-// the argument "clock", one that stores the device's clock (clock64), which no two runs share.
+// the argument "clock", one that stores the device's clock (clock64), which no two runs share;
+// with "spin", one that never ends (for --timeout).
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -33,6 +34,11 @@ __global__ void hello(int x) {
 }
 
 __global__ void stamp(unsigned long long* out) { out[threadIdx.x] = clock64() + threadIdx.x; }
+
+__global__ void spin(volatile unsigned* flag) {
+  while (*flag == 0) {
+  }
+}
 
 int main(int argc, char** argv) {
   const int n = 4096;
@@ -71,6 +77,13 @@ int main(int argc, char** argv) {
     stamp<<<1, 64>>>(t);
     (void)hipDeviceSynchronize();
     std::printf("clock stamped\n");
+  }
+  if (argc > 1 && std::strcmp(argv[1], "spin") == 0) {
+    spin<<<1, 32>>>(bins);  // bins[0] is not 0: unsigned* zero first
+    (void)hipMemset(bins, 0, 4);
+    spin<<<1, 32>>>(bins);
+    (void)hipDeviceSynchronize();
+    std::printf("spin ended\n");
   }
   return 0;
 }
