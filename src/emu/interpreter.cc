@@ -473,7 +473,7 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   // wait for the compile, and a compile on its own thread crashed programs that exited meanwhile.)
   // Without a helper, the compile runs here.
   const auto started = std::chrono::steady_clock::now();
-  bool waiting = false;
+  bool waiting = k.jit_waiting.load(std::memory_order_acquire);
   const JitEntry e = jit_compile_hot(k, &k.jit_error, waiting);
   sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
   if (e) k.jit_entry.store(e, std::memory_order_release);

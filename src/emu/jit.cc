@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -157,6 +158,7 @@ struct Jit {
   // Compiling in a helper process (jit_compile_hot): the gpuport executable, and the kernels
   // being compiled there, by content key.
   std::string helper;
+  std::atomic<bool> has_helper{false};  // read without the lock, on the interpreter's look-ups
   struct Pending {
     pid_t pid = -1;
     int object = -1, errors = -1;  // memfds: the helper's stdout and stderr
@@ -502,6 +504,11 @@ JitEntry collect(Jit& j, const std::string& key, std::string* error, bool& waiti
   return entry;
 }
 
+// Whether `k` goes to the helper: one is set and the kernel is big enough (kJitHelperSteps).
+bool uses_helper(const Jit& j, const PreparedKernel& k) {
+  return k.kernel_instructions >= kJitHelperSteps && j.has_helper.load(std::memory_order_relaxed);
+}
+
 // With the lock held: the JIT started (false, with `error`, if it cannot be), and the kernel's
 // content key and code name.
 bool begin(Jit& j, const PreparedKernel& k, std::string* error, std::string& key, std::string& name) {
@@ -526,15 +533,18 @@ JitEntry jit_compile(const PreparedKernel& k, std::string* error) {
 }
 
 JitEntry jit_compile_hot(const PreparedKernel& k, std::string* error, bool& waiting) {
-  waiting = false;
   Jit& j = jit();
-  std::lock_guard lock(j.mutex);
+  // A caller that polls does not wait behind another kernel's compile in this process.
+  std::unique_lock lock(j.mutex, std::defer_lock);
+  if (waiting && !lock.try_lock()) return nullptr;
+  if (!lock.owns_lock()) lock.lock();
+  waiting = false;
   std::string key, name;
   if (!begin(j, k, error, key, name)) return nullptr;
   if (j.pending.count(key)) return collect(j, key, error, waiting);
   if (const JitEntry e = known(j, key, name)) return e;
   std::string why;
-  if (!j.helper.empty() && k.kernel_instructions >= kJitHelperSteps && start_helper(j, k, key, name, why)) {
+  if (uses_helper(j, k) && start_helper(j, k, key, name, why)) {
     waiting = true;
     return nullptr;
   }
@@ -545,14 +555,10 @@ void jit_set_compile_helper(const std::string& path) {
   Jit& j = jit();
   std::lock_guard lock(j.mutex);
   j.helper = path;
+  j.has_helper = !path.empty();
 }
 
-bool jit_compiles_in_helper(const PreparedKernel& k) {
-  if (k.kernel_instructions < kJitHelperSteps) return false;
-  Jit& j = jit();
-  std::lock_guard lock(j.mutex);
-  return !j.helper.empty();
-}
+bool jit_compiles_in_helper(const PreparedKernel& k) { return uses_helper(jit(), k); }
 
 int jit_compile_helper_main(int parent) {
   // Leave when the parent does: a compile nobody will link is not to run on.

@@ -67,7 +67,8 @@ JitEntry jit_compile(const PreparedKernel& kernel, std::string* error = nullptr)
 // JitMode::hot's compile: the compiled code if there is one (made, or in the cache folder); else,
 // with a compile helper set, the kernel is lifted here and compiled by the helper process while
 // the caller goes on interpreting (`waiting` true; call again to link the code once the helper
-// is done); without one (or if it cannot start), as jit_compile. Thread-safe.
+// is done); without one (or if it cannot start), as jit_compile. `waiting` true on entry: the
+// caller is polling, and gets null with `waiting` still true if the JIT is busy. Thread-safe.
 JitEntry jit_compile_hot(const PreparedKernel& kernel, std::string* error, bool& waiting);
 // The gpuport executable whose `jit-compile` compiles for jit_compile_hot (gpuport run sets it
 // through GPUPORT_RUN_JIT_HELPER); empty: compile in this process.

@@ -119,7 +119,7 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     AsmRun& r = tiers[t];
     if (t == 2 && launch.compile_helper)  // the helper's code linked before the run that starts compiled
       for (int tries = 0; tries < 6000 && !(*prepared)->jit_entry.load(); ++tries) {
-        bool waiting = false;
+        bool waiting = true;
         if (JitEntry e = jit_compile_hot(**prepared, &(*prepared)->jit_error, waiting)) (*prepared)->jit_entry.store(e);
         else if (!waiting) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
