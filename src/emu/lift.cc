@@ -531,18 +531,15 @@ class Lifter {
       llvm::Function* fn = lane_function(fn_name);
       const bool is_float = type == compare_type::f32 || type == compare_type::f64, wide = type == compare_type::f64;
       return guarded(is_float, [&] {
-        const Source a = source(at(first)), bsrc = source(at(first + 1));
-        const SourcePair a2 = source_pair(at(first)), b2 = source_pair(at(first + 1));
+        // f64: each source a pair (lo = the low words, hi = the high ones); else lo alone.
+        SourcePair a, bsrc;
+        if (wide) a = source_pair(at(first)), bsrc = source_pair(at(first + 1));
+        else a.lo = source(at(first)), bsrc.lo = source(at(first + 1));
         Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-          Value *x, *y;
-          if (wide) {
-            x = as_double(join64(read(a2.lo, lane), read(a2.hi, lane)));
-            y = as_double(join64(read(b2.lo, lane), read(b2.hi, lane)));
-          } else {
-            x = read(a, lane);
-            y = read(bsrc, lane);
-            if (is_float) x = as_float(x), y = as_float(y);
-          }
+          Value* x = read(a.lo, lane);
+          Value* y = read(bsrc.lo, lane);
+          if (wide) x = as_double(join64(x, read(a.hi, lane))), y = as_double(join64(y, read(bsrc.hi, lane)));
+          else if (is_float) x = as_float(x), y = as_float(y);
           Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
           return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
         });
