@@ -302,6 +302,16 @@ void optimise(llvm::Module& m, llvm::TargetMachine& machine) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cam, mam);
+  // GPUPORT_JIT_PASSES="...": an opt-19 pass pipeline instead of O3, for study.
+  if (const char* passes = std::getenv("GPUPORT_JIT_PASSES")) {
+    llvm::ModulePassManager mpm;
+    if (auto e = pb.parsePassPipeline(mpm, passes)) {
+      llvm::errs() << "GPUPORT_JIT_PASSES: " << llvm::toString(std::move(e)) << "\n";
+    } else {
+      mpm.run(m, mam);
+      return;
+    }
+  }
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 

@@ -156,6 +156,8 @@ class Lifter {
     first_ = first;
     last_ = last;
     auto* entry = BasicBlock::Create(ctx_, "entry", f_);
+    entry_ = entry;
+    for (auto& l : loaded_) l = nullptr;
     exit_ = BasicBlock::Create(ctx_, "exit", f_);
     for (std::size_t i = first; i < last; ++i) steps_[i] = BasicBlock::Create(ctx_, "step" + std::to_string(i), f_);
     b_.SetInsertPoint(entry);
@@ -287,10 +289,12 @@ class Lifter {
   }
 
   Value* field(int f) { return b_.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f)); }
-  // A frame field, loaded once per step at the top of the step's first block.
+  // A frame field that stays as it is while the function runs (a pointer into the wave or the
+  // context, the LDS's size, the limit), loaded once, in the entry block before the switch: the
+  // steps share it, and LLVM has not one load per step to prove the same.
   Value* F(int f) {
     if (!loaded_[f]) {
-      llvm::IRBuilder<> top(step_entry_, step_entry_->getFirstInsertionPt());
+      llvm::IRBuilder<> top(entry_->getTerminator());
       Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
       loaded_[f] = top.CreateLoad(f == f_limit || f == f_lds_size ? (llvm::Type*)i64_ : ptr_, p);
     }
@@ -843,8 +847,8 @@ class Lifter {
       }
       return b_.CreateAdd(address, b_.getInt64(offset));
     };
-    // The lanes in order, each active one complete before the next.
-    auto lanes_in_order = [&](bool check, BasicBlock* done) {
+    // The lanes in order, each active one complete before the next (all inside: no checks).
+    auto lanes_in_order = [&](BasicBlock* done) {
       BasicBlock* before = b_.GetInsertBlock();
       auto* loop = block("mem.lanes");
       auto* body = block("mem.lane");
@@ -860,9 +864,7 @@ class Lifter {
       std::vector<Value*> ps;
       for (const Access& a : accesses) {
         Value* address = lane_address(lane, a.offset);
-        ps.push_back(check ? pointer(address, 4 * dwords, lane, !load, lds ? 1 : 0, i)
-                     : lds ? b_.CreateInBoundsGEP(i8_, F(f_lds), address)
-                           : b_.CreateIntToPtr(address, ptr_));
+        ps.push_back(lds ? b_.CreateInBoundsGEP(i8_, F(f_lds), address) : b_.CreateIntToPtr(address, ptr_));
       }
       if (load) {
         std::vector<Value*> values;
@@ -889,7 +891,7 @@ class Lifter {
     };
     // First whether every active lane's accesses lie in the last region hit (global) or in the
     // LDS (a loop LLVM vectorizes): then they need no check and no call, and their loop may
-    // vectorize too. Otherwise each lane is checked, in order, as the interpreter does.
+    // vectorize too. Otherwise the step goes to its handler.
     Value* slot = lds ? nullptr : b_.CreateConstInBoundsGEP1_64(i64_, F(f_regions), 2 * (next_region_slot_++ % Context::kJitRegionSlots));
     Value* begin = lds ? nullptr : b_.CreateLoad(i64_, slot);
     Value* end = lds ? F(f_lds_size) : b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
@@ -940,18 +942,20 @@ class Lifter {
       b_.CreateBr(done);
       b_.SetInsertPoint(apart);
     }
-    lanes_in_order(false, done);
+    lanes_in_order(done);
+    // Otherwise the step's handler: the interpreter's checks lane by lane, its lookup of each
+    // address, its fault report. It counts the step itself, so the lifted count is passed by.
+    // A global access's slot then becomes the region its last lane hit.
     b_.SetInsertPoint(checked);
-    if (lds) {
-      lanes_in_order(true, done);
-    } else {  // the step's slot becomes the region its last lane hit
-      auto* remember = block("mem.remember");
-      lanes_in_order(true, remember);
-      b_.SetInsertPoint(remember);
-      b_.CreateStore(b_.CreateLoad(i64_, F(f_region_begin)), slot);  // the context's fields: the loads of the pointers
-      b_.CreateStore(b_.CreateLoad(i64_, F(f_region_end)), b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
-      b_.CreateBr(done);
+    BasicBlock* after = next_block(i);
+    if (!lds) {
+      after = block("mem.remember");
+      llvm::IRBuilder<> r(after);
+      r.CreateStore(r.CreateLoad(i64_, F(f_region_begin)), slot);  // the context's fields: the loads of the pointers
+      r.CreateStore(r.CreateLoad(i64_, F(f_region_end)), r.CreateConstInBoundsGEP1_64(i64_, slot, 1));
+      r.CreateBr(next_block(i));
     }
+    call_handler(i, true, after);
     b_.SetInsertPoint(done);
     return true;
   }
@@ -1108,11 +1112,11 @@ class Lifter {
       call_handler(i, true);
     }
   }
-  void call_handler(std::size_t i, bool counted = false) {
+  void call_handler(std::size_t i, bool counted = false, BasicBlock* then = nullptr) {
     auto* type = llvm::FunctionType::get(i32_, {ptr_, i64_}, false);
     llvm::FunctionCallee callee = m_.getOrInsertFunction(counted ? "gpuport_jit_call_counted_step" : "gpuport_jit_call_step", type);
     Value* r = b_.CreateCall(callee, {frame_, b_.getInt64(i)});
-    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), next_block(i), called_exit_);
+    b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), then ? then : next_block(i), called_exit_);
     called_codes_->addIncoming(r, b_.GetInsertBlock());
   }
   // ---- fused runs: a run of consecutive steps that are lane operations (those vopd_liftable
@@ -1318,8 +1322,6 @@ class Lifter {
   bool lift_step(std::size_t i) {
     const Step& s = k_.steps[i];
     b_.SetInsertPoint(steps_[i]);
-    step_entry_ = steps_[i];
-    for (auto& l : loaded_) l = nullptr;
     if (auto run = fused_runs_.find(i); run != fused_runs_.end()) {
       const std::size_t end = run->second;
       bool floats = false, doubles = false;
@@ -1421,7 +1423,7 @@ class Lifter {
   unsigned redirect_reg_ = 0;
   Value* loaded_[f_regions + 1] = {};
   unsigned next_region_slot_ = 0;  // the next global access step's slot in the frame's regions
-  BasicBlock* step_entry_ = nullptr;
+  BasicBlock* entry_ = nullptr;
   BasicBlock *exit_ = nullptr, *called_exit_ = nullptr;
   llvm::PHINode* called_codes_ = nullptr;
   std::vector<BasicBlock*> steps_;
