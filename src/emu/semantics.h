@@ -83,6 +83,10 @@ template <typename F>
   return true;
 }
 
+// The handler of every instruction that changes nothing the emulator keeps (waits, hints, cache
+// invalidations): one function, so that the lifter knows each of them as a no-op.
+bool nop(Wave&, const Step&, Context&);
+
 // Global memory for the families beyond semantics_memory.cc (defined there): the host pointer
 // of a checked access (null after recording a fault that names the nearest allocation), a fault
 // record, and host atomics by the memory family's atomic kind ("add_u32", "cmpswap_b64", ...;

@@ -81,7 +81,6 @@ bool sleep(Wave& w, const Step&, Context&) {
   return true;
 }
 
-bool nop(Wave&, const Step&, Context&) { return true; }
 
 // ---- messages ------------------------------------------------------------------------------------
 enum Message : std::uint32_t { interrupt = 1, dealloc_vgprs = 19, rtn_get_doorbell = 128, rtn_get_ddid, rtn_get_tma, rtn_get_realtime, rtn_save_wave, rtn_get_tba };
@@ -276,5 +275,7 @@ Handler resolve_control(const ParsedInstruction& p, Step& step) {
     if (e.mnemonic == m) return e.handler;
   return nullptr;
 }
+
+bool semantics::nop(Wave&, const Step&, Context&) { return true; }
 
 }  // namespace gpuport::emu
