@@ -16,6 +16,7 @@
 // and keeps the old value in lanes outside EXEC.
 #include "emu/lift.h"
 
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <map>
@@ -403,26 +404,32 @@ class Lifter {
     return f;
   }
 
-  // A loop over the lanes of the wave: body(lane, active) -> the value to store (or null), with
-  // `mask` accumulated from body's bit (for compares). Returns the accumulated mask.
-  template <typename Body>
-  Value* lane_loop(Value* exec, Body&& body) {
+  // A loop over the lanes of the wave: body(lane, active) -> the bit of each of N masks (or null
+  // for none), each accumulated over the active lanes (for compares; for a memory step's checks,
+  // two in one pass). Returns the accumulated masks.
+  template <std::size_t N, typename Body>
+  std::array<Value*, N> lane_masks(Value* exec, Body&& body) {
     BasicBlock* before = b_.GetInsertBlock();
     auto* loop = block("lanes");
     auto* after = block("lanes.end");
     b_.CreateBr(loop);
     b_.SetInsertPoint(loop);
     auto* lane = b_.CreatePHI(i32_, 2);
-    auto* mask = b_.CreatePHI(i64_, 2);
     lane->addIncoming(b_.getInt32(0), before);
-    mask->addIncoming(b_.getInt64(0), before);
+    std::array<llvm::PHINode*, N> masks;
+    for (auto& m : masks) {
+      m = b_.CreatePHI(i64_, 2);
+      m->addIncoming(b_.getInt64(0), before);
+    }
     Value* active = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(lane, i64_)), i1_);
-    Value* bit = body(lane, active);
-    Value* next_mask = mask;
-    if (bit) next_mask = b_.CreateOr(mask, b_.CreateShl(b_.CreateZExt(b_.CreateAnd(bit, active), i64_), b_.CreateZExt(lane, i64_)));
+    const std::array<Value*, N> bits = body(lane, active);
+    std::array<Value*, N> next_masks;
+    for (std::size_t k = 0; k < N; ++k)
+      next_masks[k] = bits[k] ? b_.CreateOr(masks[k], b_.CreateShl(b_.CreateZExt(b_.CreateAnd(bits[k], active), i64_), b_.CreateZExt(lane, i64_)))
+                              : static_cast<Value*>(masks[k]);
     Value* next = b_.CreateAdd(lane, b_.getInt32(1));
     lane->addIncoming(next, b_.GetInsertBlock());
-    mask->addIncoming(next_mask, b_.GetInsertBlock());
+    for (std::size_t k = 0; k < N; ++k) masks[k]->addIncoming(next_masks[k], b_.GetInsertBlock());
     llvm::BranchInst* back = b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt32(wave_)), loop, after);
     // Not unrolled: the loop vectorizer takes the loop as it is. Fully unrolled (32 or 64
     // copies), the SLP vectorizer had to find the vectors again: compiling took about twice as
@@ -431,9 +438,18 @@ class Lifter {
     self->replaceOperandWith(0, self);
     back->setMetadata(llvm::LLVMContext::MD_loop, self);
     b_.SetInsertPoint(after);
-    auto* result = b_.CreatePHI(i64_, 1);
-    result->addIncoming(next_mask, loop);
-    return result;
+    std::array<Value*, N> results;
+    for (std::size_t k = 0; k < N; ++k) {
+      auto* r = b_.CreatePHI(i64_, 1);
+      r->addIncoming(next_masks[k], loop);
+      results[k] = r;
+    }
+    return results;
+  }
+  // One mask (or none): body(lane, active) -> the value to store (or null).
+  template <typename Body>
+  Value* lane_loop(Value* exec, Body&& body) {
+    return lane_masks<1>(exec, [&](Value* lane, Value* active) { return std::array<Value*, 1>{body(lane, active)}; })[0];
   }
   // Stores `value` into lane `lane` of VGPR `reg` where active (the old value elsewhere).
   void store_lane(unsigned reg, Value* lane, Value* active, Value* value) {
@@ -895,8 +911,14 @@ class Lifter {
     Value* slot = lds ? nullptr : b_.CreateConstInBoundsGEP1_64(i64_, F(f_regions), 2 * (next_region_slot_++ % Context::kJitRegionSlots));
     Value* begin = lds ? nullptr : b_.CreateLoad(i64_, slot);
     Value* end = lds ? F(f_lds_size) : b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
-    Value* outside = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+    // In the same pass, for a single access: whether each lane's address is the previous
+    // lane's plus the access's size (what a coalesced access is).
+    const bool single = accesses.size() == 1;
+    const std::uint64_t size = 4ull * dwords;
+    Value* first = single ? lane_address(b_.getInt32(0), accesses[0].offset) : nullptr;
+    const auto [outside, scattered] = lane_masks<2>(exec, [&](Value* lane, Value*) -> std::array<Value*, 2> {
       Value* any_outside = b_.getFalse();
+      Value* apart = nullptr;
       for (const Access& a : accesses) {
         Value* address = lane_address(lane, a.offset);
         Value* last = b_.CreateAdd(address, b_.getInt64(4 * dwords));
@@ -904,23 +926,18 @@ class Lifter {
                             : b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)),
                                            b_.CreateICmpUGE(last, address));
         any_outside = b_.CreateOr(any_outside, b_.CreateNot(inside));
+        if (single) apart = b_.CreateICmpNE(address, b_.CreateAdd(first, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size))));
       }
-      return any_outside;
+      return {any_outside, apart};
     });
     auto* fast = block("mem.fast");
     auto* checked = block("mem.checked");
     auto* done = block("mem.done");
     b_.CreateCondBr(b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
     b_.SetInsertPoint(fast);
-    if (accesses.size() == 1) {
-      // Every lane active, each at the previous lane's address plus the access's size (what a
-      // coalesced access is): plain vector loads and stores instead of gathers and scatters.
-      const std::uint64_t size = 4ull * dwords;
-      Value* first = lane_address(b_.getInt32(0), accesses[0].offset);
-      Value* scattered = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-        Value* expected = b_.CreateAdd(first, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size)));
-        return b_.CreateICmpNE(lane_address(lane, accesses[0].offset), expected);
-      });
+    if (single) {
+      // Every lane active at consecutive addresses: plain vector loads and stores instead of
+      // gathers and scatters.
       const std::uint64_t all = wave_ == 64 ? ~0ull : (1ull << wave_) - 1;
       Value* contiguous = b_.CreateAnd(b_.CreateICmpEQ(exec, b_.getInt64(all)), b_.CreateICmpEQ(scattered, b_.getInt64(0)));
       auto* together = block("mem.contiguous");
