@@ -291,12 +291,18 @@ JitEntry load_cached(Jit& j, const std::string& name) {
   return symbol->toPtr<JitEntry>();
 }
 
+// LLVM's O3 pipeline without GVN: on the lifted kernels GVN took a fifth of the optimising time
+// and the code ran no faster for it (its redundant loads are the VGPR columns' between lane
+// loops, which it cannot forward; EarlyCSE and InstCombine keep the rest). rtm8's kernel:
+// 1.44 s -> 1.19 s to compile, docs/RESULTS.md.
 void optimise(llvm::Module& m, llvm::TargetMachine& machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&machine);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  instrumentation.registerShouldRunOptionalPassCallback([](llvm::StringRef pass, llvm::Any) { return pass != "GVNPass"; });
+  llvm::PassBuilder pb(&machine, llvm::PipelineTuningOptions(), std::nullopt, &instrumentation);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cam);
   pb.registerFunctionAnalyses(fam);
