@@ -174,6 +174,11 @@ class Lifter {
     leave_with(2);
     b_.SetInsertPoint(exit_);
     b_.CreateRet(b_.CreateLoad(i32_, code_));
+    stop_ = BasicBlock::Create(ctx_, "stop", f_);
+    b_.SetInsertPoint(stop_);
+    stop_steps_ = b_.CreatePHI(i64_, static_cast<unsigned>(last - first));
+    b_.CreateStore(stop_steps_, b_.CreateLoad(ptr_, field(f_pc)));
+    b_.CreateRet(b_.getInt32(0));
     // What a called step returned other than 0: 1 fault, 2 stopped (the limit or the wave left
     // its loop; *pc is the next step), 3 it moved the program counter (go on at *pc + 1).
     called_exit_ = BasicBlock::Create(ctx_, "called.exit", f_);
@@ -1365,13 +1370,10 @@ class Lifter {
       call_handler(i);
       return false;
     }
-    // The limit: stop before the step.
-    auto* stop = block("stop");
+    // The limit: stop before the step (one block for every step of the region, the step a phi).
     auto* run = block("run");
-    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop, run);
-    b_.SetInsertPoint(stop);
-    b_.CreateStore(b_.getInt64(i), F(f_pc));
-    leave_with(0);
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
+    stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
     b_.SetInsertPoint(run);
     Value* e = exec();
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_lanes)), b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, e)), field(f_lanes));
@@ -1441,7 +1443,8 @@ class Lifter {
   Value* loaded_[f_regions + 1] = {};
   unsigned next_region_slot_ = 0;  // the next global access step's slot in the frame's regions
   BasicBlock* entry_ = nullptr;
-  BasicBlock *exit_ = nullptr, *called_exit_ = nullptr;
+  BasicBlock *exit_ = nullptr, *called_exit_ = nullptr, *stop_ = nullptr;
+  llvm::PHINode* stop_steps_ = nullptr;  // the step a region stopped before (stop_'s phi)
   llvm::PHINode* called_codes_ = nullptr;
   std::vector<BasicBlock*> steps_;
   std::vector<std::pair<BasicBlock*, BasicBlock*>> slow_paths_;
