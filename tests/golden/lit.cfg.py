@@ -8,11 +8,25 @@ import lit.formats
 config.name = "gpuport-golden"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cu", ".cuh", ".cpp", ".h", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "lit_jit_compare.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.gpuport_bin), "tests", "golden-out")
 
-config.substitutions.append(("%gpuport", os.path.join(config.gpuport_bin, "gpuport")))
+# `lit --param jit=compare` (the golden_jit_compare test): every `%gpuport run` under --jit compare,
+# through a wrapper; tests without one are UNSUPPORTED there (the golden test runs them), as are
+# those that choose --jit themselves (`UNSUPPORTED: jit-compare`). Outputs go to a folder of
+# their own, so that both can run at once.
+if lit_config.params.get("jit") == "compare":
+    config.available_features.add("jit-compare")
+    config.test_exec_root += "-jit-compare"
+    config.substitutions.append(("%gpuport", "sh " + os.path.join(os.path.dirname(__file__), "jit-compare-gpuport.sh") + " " +
+                                 os.path.join(config.gpuport_bin, "gpuport")))
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import lit_jit_compare
+    config.test_format = lit_jit_compare.RunsOnly(execute_external=False)
+else:
+    config.substitutions.append(("%gpuport", os.path.join(config.gpuport_bin, "gpuport")))
 # The emulator's HIP runtime library for HIP 5.2 (libamdhip64.so.5 of `gpuport run`).
 config.substitutions.append(("%hipruntime", os.path.join(os.path.dirname(config.gpuport_bin), "emu-runtime", "libamdhip64.so.5")))
 config.substitutions.append(("%devicelibs", config.device_lib_dir))
