@@ -483,6 +483,22 @@ template <typename T>
   if (cond >= 9 && cond <= 14) return !compare_ordered(x, y, 15 - cond);  // NGE NLG NGT NLE NEQ NLT: not GE LG GT LE EQ LT
   return cond == 15 || compare_ordered(x, y, cond);
 }
+// v_cmp_class: the class of a float given by its bits (a format of exp_bits exponent and
+// mant_bits mantissa bits: f16, f32, f64), as the mask operand's bit numbers: 0 signaling NaN,
+// 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf. No
+// float mode applies: a denormal is one whatever MODE flushes.
+[[gnu::always_inline]] inline u32 float_class(u64 bits, unsigned exp_bits, unsigned mant_bits) {
+  const u64 mant = bits & ((1ull << mant_bits) - 1), exp = (bits >> mant_bits) & ((1ull << exp_bits) - 1);
+  const bool neg = (bits >> (mant_bits + exp_bits)) & 1;
+  if (exp == (1ull << exp_bits) - 1) {
+    if (mant) return (mant >> (mant_bits - 1)) & 1 ? 1 : 0;
+    return neg ? 2 : 9;
+  }
+  if (exp == 0) return mant ? (neg ? 4 : 7) : (neg ? 5 : 6);
+  return neg ? 3 : 8;
+}
+[[gnu::always_inline]] inline bool class_f32(u32 bits, u32 classes) { return (classes >> float_class(bits, 8, 23)) & 1; }
+
 // F LT EQ LE GT NE GE T (0..7).
 template <typename T>
 [[gnu::always_inline]] inline bool compare_int(T x, T y, u32 cond) {

@@ -337,6 +337,12 @@ class Lifter {
     Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, sgpr((reg + 1) & 127)), i64_);
     return b_.CreateOr(lo, b_.CreateShl(hi, 32));
   }
+  // A compare's result: EXEC (v_cmpx; in wave32 exec_hi 0) or the destination mask.
+  void write_compare_mask(bool writes_exec, const Operand& dst, Value* mask) {
+    if (!writes_exec) return store_mask(dst.reg, mask);
+    b_.CreateStore(b_.CreateTrunc(mask, i32_), sgpr(encoding::exec_lo));
+    b_.CreateStore(wave_ == 64 ? b_.CreateTrunc(b_.CreateLShr(mask, 32), i32_) : (Value*)b_.getInt32(0), sgpr(encoding::exec_hi));
+  }
   void store_mask(unsigned reg, Value* mask) {  // write_mask (write_scalar / write_scalar64)
     if (reg == encoding::null) return;
     b_.CreateStore(b_.CreateTrunc(mask, i32_), sgpr(reg));
@@ -504,6 +510,7 @@ class Lifter {
       case K::f32_binary:
       case K::fma_f32:
       case K::compare:
+      case K::compare_class:
       case K::cndmask: break;
       case K::f32_unary:
       case K::convert32:
@@ -543,6 +550,19 @@ class Lifter {
       });
       return true;
     }
+    if (form.kind == K::compare_class) {  // f32 only, src0 without modifiers; MODE does not apply
+      const std::size_t first = form.writes_exec ? 0 : 1;
+      if (s.param2 != compare_type::f32 || at(first).abs || at(first).neg) return false;
+      if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
+      llvm::Function* fn = lane_function("gpuport_lane_class_f32");
+      const Source x = source(at(first)), classes = source(at(first + 1));
+      Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+        Value* r = b_.CreateCall(fn, {read(x, lane), read(classes, lane)});
+        return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
+      });
+      write_compare_mask(form.writes_exec, at(0), mask);
+      return true;
+    }
     if (form.kind == K::compare) {
       const std::uint32_t type = s.param2;
       const char* fn_name = type == compare_type::f32   ? "gpuport_lane_compare_f32"
@@ -568,12 +588,7 @@ class Lifter {
           Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
           return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
         });
-        if (form.writes_exec) {
-          b_.CreateStore(b_.CreateTrunc(mask, i32_), sgpr(encoding::exec_lo));
-          b_.CreateStore(wave_ == 64 ? b_.CreateTrunc(b_.CreateLShr(mask, 32), i32_) : (Value*)b_.getInt32(0), sgpr(encoding::exec_hi));
-        } else {
-          store_mask(at(0).reg, mask);
-        }
+        write_compare_mask(form.writes_exec, at(0), mask);
       }, wide);
     }
     if (at(0).kind != Operand::Kind::vgpr) return false;

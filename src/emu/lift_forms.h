@@ -25,6 +25,7 @@ struct LiftForm {
     fma_f32,     // op: the fma form 0..3 (fma, fmac, fmamk, fmaak)
     f64_binary,  // op: lanes::D2, one of GPUPORT_LANE_D2_OPS (vop_f64: add, mul, min, max, fma)
     compare,     // v_cmp / v_cmpx (not class): the step's param is the condition, param2 the type
+    compare_class,  // v_cmp_class / v_cmpx_class: param2 the type (f32 lifted)
     cndmask,     // v_cndmask_b32
     carry,       // op: the carry form 0..5 (lanes::carry_op)
     mad64,       // op: 1 for v_mad_i64_i32, 0 for v_mad_u64_u32

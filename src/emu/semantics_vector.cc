@@ -580,17 +580,6 @@ u16 read_half(const Wave& w, const Operand& op, u32 lane) {
 enum class Ty : std::uint8_t { f16, f32, f64, i16, i32, i64, u16, u32, u64 };
 static_assert(u32(Ty::u64) == compare_type::u64 && u32(Ty::f32) == compare_type::f32 && u32(Ty::i32) == compare_type::i32);
 
-// v_cmp_class: bit i of the mask operand selects a class: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
-// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
-u32 float_class(double x, bool is_signaling) {
-  if (std::isnan(x)) return is_signaling ? 0 : 1;
-  const bool neg = std::signbit(x);
-  if (std::isinf(x)) return neg ? 2 : 9;
-  if (x == 0) return neg ? 5 : 6;
-  const bool denormal = std::fpclassify(x) == FP_SUBNORMAL;
-  return neg ? (denormal ? 4 : 3) : (denormal ? 7 : 8);
-}
-
 // step.param = condition, param2 = type; the destination is an SGPR mask (VCC in e32) or, for
 // v_cmpx, EXEC. Lanes outside EXEC get 0.
 template <bool Exec, bool Class>
@@ -603,26 +592,11 @@ bool vcmp(Wave& w, const Step& s, Context&) {
   u64 mask = 0;
   for_active(w, [&](u32 lane) {
     bool r = false;
-    if (Class) {
+    if (Class) {  // lanes::float_class
       const u32 classes = read_lane(w, b, lane);
-      double x;
-      bool signaling = false;
-      if (type == Ty::f64) {
-        const u64 bits = read_lane64(w, a, lane);
-        x = bits_f64(bits);
-        signaling = std::isnan(x) && !((bits >> 51) & 1);
-      } else if (type == Ty::f16) {
-        const u16 h = read_f16_bits(w, a, lane);
-        x = half_to_float(h);
-        signaling = std::isnan(x) && !((h >> 9) & 1);
-        if ((h & 0x7c00) == 0 && (h & 0x3ff)) x = std::signbit(x) ? -1e-300 : 1e-300;  // keep "denormal"
-      } else {
-        const u32 bits = read_lane(w, a, lane);
-        x = bits_f32(bits);
-        signaling = std::isnan(x) && !((bits >> 22) & 1);
-        if ((bits & 0x7f800000u) == 0 && (bits & 0x7fffff)) x = std::signbit(x) ? -1e-300 : 1e-300;
-      }
-      r = (classes >> float_class(x, signaling)) & 1;
+      if (type == Ty::f64) r = (classes >> lanes::float_class(read_lane64(w, a, lane), 11, 52)) & 1;
+      else if (type == Ty::f16) r = (classes >> lanes::float_class(read_f16_bits(w, a, lane), 5, 10)) & 1;
+      else r = lanes::class_f32(read_lane(w, a, lane), classes);
     } else {
       switch (type) {
         case Ty::f16: {  // denormal inputs flushed by the 16/64-bit field, as f64's
@@ -837,6 +811,8 @@ LiftForm vector_lift_form(Handler h) {
   if (h == fma_f32<3>) return {K::fma_f32, 3};
   if (h == vcmp<false, false>) return {K::compare, 0, false};
   if (h == vcmp<true, false>) return {K::compare, 0, true};
+  if (h == vcmp<false, true>) return {K::compare_class, 0, false};
+  if (h == vcmp<true, true>) return {K::compare_class, 0, true};
   if (h == cndmask) return {K::cndmask, 0};
   for (int op : {0, 1, 2, 3, 4, 5}) {
     static constexpr Handler carries[] = {add_carry<0>, add_carry<1>, add_carry<2>, add_carry<3>, add_carry<4>, add_carry<5>};

@@ -542,6 +542,52 @@ void hot_loop_runs_alike(const std::string& body, unsigned lds_bytes, bool compi
 // compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
 // had reached; a later launch runs compiled from its start. Both must compute what the
 // interpreter does, counts included.
+// v_cmp_class_f32 / v_cmpx_class_f32: bit i of the mask selects a class (0 signaling NaN, 1 quiet
+// NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf), whatever the
+// float mode flushes (denormals are kept as a class with MODE set to flush them). Each lane
+// classifies one value from `in` against every one-bit mask and stores the 10 results as bits;
+// then v_cmpx_class with the lane's own mask (aux) leaves only the lanes whose value is of it.
+TEST(EmuAsm, CompareClassSortsFloatsIntoTheirTenClasses) {
+  const std::vector<std::uint32_t> values = {
+      0x7f800001u, 0xffa00000u,  // signaling NaNs (top mantissa bit clear)
+      0x7fc00000u, 0xffc00001u,  // quiet NaNs
+      0xff800000u, 0xbf800000u, 0x80000001u, 0x807fffffu, 0x80000000u, 0x00000000u,
+      0x00000001u, 0x007fffffu, 0x00800000u, 0x3f800000u, 0x7f7fffffu, 0x7f800000u};
+  const std::uint32_t expected_class[] = {0, 0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 8, 8, 9};
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.float_denorm_32 = 0;  // flushing denormals must not change their class
+    const char* mask = wave64 ? "vcc" : "vcc_lo";
+    const char* exec = wave64 ? "exec" : "exec_lo";
+    std::string body = R"(
+  global_load_b32 v2, v1, s[4:5]
+  global_load_b32 v6, v1, s[8:9]
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v3, 0
+)";
+    for (int bit = 0; bit < 10; ++bit)
+      body += fmt::format("  v_cmp_class_f32 {0}, v2, {1}\n  v_cndmask_b32 v4, 0, {1}, {0}\n  v_or_b32 v3, v3, v4\n", mask, 1 << bit);
+    body += fmt::format("  v_mov_b32 v5, 0\n  v_cmpx_class_f32 v2, v6\n  v_mov_b32 v5, 1\n  s_mov_b{0} {1}, -1\n", wave64 ? 64 : 32, exec);
+    body += "  v_lshl_or_b32 v3, v5, 16, v3\n  global_store_b32 v1, v3, s[6:7]\n";
+    k.body = body;
+    AsmLaunch l;
+    l.threads = wave64 ? 64 : 32;
+    l.in.resize(l.threads);
+    l.aux.resize(l.threads);
+    for (unsigned lane = 0; lane < l.threads; ++lane) {
+      l.in[lane] = values[lane % values.size()];
+      l.aux[lane] = lane % 3 == 0 ? 0x3ffu : lane % 3 == 1 ? 1u << expected_class[lane % values.size()] : 0x3ffu & ~(1u << expected_class[lane % values.size()]);
+    }
+    RUN_ASM(r, k, l);
+    for (unsigned lane = 0; lane < l.threads; ++lane) {
+      const std::uint32_t cls = expected_class[lane % values.size()];
+      const std::uint32_t in_own = (l.aux[lane] >> cls) & 1;
+      EXPECT_EQ(r.out[lane], (1u << cls) | in_own << 16) << "wave64 " << wave64 << " lane " << lane << " value " << fmt::format("{:#x}", l.in[lane]);
+    }
+  }
+}
+
 TEST(EmuAsm, AKernelCompiledMidLaunchComputesAlike) {
   hot_loop_runs_alike(R"(
   v_mov_b32 v2, v0

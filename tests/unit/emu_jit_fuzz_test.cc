@@ -122,6 +122,11 @@ class Generator {
         const unsigned type = pick(3);
         const char* t = type == 0 ? "f32" : type == 1 ? "i32" : "u32";
         const char* c = type == 0 ? conditions[pick(16)] : int_conditions[pick(8)];
+        if (type == 0 && pick(4) == 0) {  // v_cmp_class: a float against a mask of classes
+          const std::string x = vsrc(used, true), classes = vsrc(used, false);
+          if (pick(5) == 0) return fmt::format("  v_cmpx_class_f32_e64 {}, {}\n", x, classes);
+          return fmt::format("  v_cmp_class_f32_e64 {}, {}, {}\n", pick(2) ? vcc() : mask_pair(), x, classes);
+        }
         if (pick(5) == 0) return fmt::format("  v_cmpx_{}_{}_e64 {}, {}\n", c, t, vsrc(used, type == 0), vsrc(used, type == 0));
         const std::string dst = pick(2) ? vcc() : mask_pair();
         return fmt::format("  v_cmp_{}_{}_e64 {}, {}, {}\n", c, t, dst, vsrc(used, type == 0), vsrc(used, type == 0));
