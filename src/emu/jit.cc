@@ -175,18 +175,33 @@ Jit& jit() {
 
 std::string error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
+// The host CPU as the JIT compiles for it, in the program and in the compile helper: its own
+// features, with gathers and scatters left out. The lanes of a load or store that is neither
+// contiguous nor uniform (a matrix tile's rows in the LDS, a strided gather) are then moved one
+// by one: on this machine's AMD EPYC (Zen 4) emu_bench's memory-heavy kernel ran 2.2 -> 3.3 G
+// lane-instructions/s, rocm-examples' matrix_multiplication 4.0 -> 3.1 s (docs/RESULTS.md), for
+// about a tenth more compile time. LLVM already tunes its recent Intel targets so (Gather Data
+// Sampling's microcode fix made their gathers slow).
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> host_machine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder->getFeatures().AddFeature("prefer-no-gather");
+  builder->getFeatures().AddFeature("prefer-no-scatter");
+  return builder;
+}
+
 // With the lock held.
 bool start(Jit& j) {
   if (j.started) return j.lljit != nullptr;
   j.started = true;
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto builder = host_machine();
   if (!builder) {
     j.failure = error_text(builder.takeError());
     return false;
   }
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   j.cpu = builder->getCPU();
   j.features = builder->getFeatures().getString();
   auto machine = builder->createTargetMachine();
@@ -589,12 +604,11 @@ int jit_compile_helper_main(int parent) {
   for (ssize_t n; (n = ::read(0, buffer, sizeof buffer)) > 0;) bitcode.append(buffer, static_cast<std::size_t>(n));
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto builder = host_machine();
   if (!builder) {
     std::fprintf(stderr, "%s\n", error_text(builder.takeError()).c_str());
     return 1;
   }
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto machine = builder->createTargetMachine();
   if (!machine) {
     std::fprintf(stderr, "%s\n", error_text(machine.takeError()).c_str());
