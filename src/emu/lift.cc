@@ -550,9 +550,9 @@ class Lifter {
       });
       return true;
     }
-    if (form.kind == K::compare_class) {  // f32 only, src0 without modifiers; MODE does not apply
+    if (form.kind == K::compare_class) {  // f32 only, sources without modifiers; MODE does not apply
       const std::size_t first = form.writes_exec ? 0 : 1;
-      if (s.param2 != compare_type::f32 || at(first).abs || at(first).neg) return false;
+      if (s.param2 != compare_type::f32 || at(first).abs || at(first).neg || at(first + 1).abs || at(first + 1).neg) return false;
       if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
       llvm::Function* fn = lane_function("gpuport_lane_class_f32");
       const Source x = source(at(first)), classes = source(at(first + 1));
