@@ -81,7 +81,6 @@ bool sleep(Wave& w, const Step&, Context&) {
   return true;
 }
 
-
 // ---- messages ------------------------------------------------------------------------------------
 enum Message : std::uint32_t { interrupt = 1, dealloc_vgprs = 19, rtn_get_doorbell = 128, rtn_get_ddid, rtn_get_tma, rtn_get_realtime, rtn_save_wave, rtn_get_tba };
 

@@ -504,7 +504,6 @@ bool ds_permute(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-
 // Width from a mnemonic's last part: b32, b64, b96, b128, u8, i8, u16, i16, b8, b16, d16 forms.
 int width_code(std::string_view m) {
   struct W {

@@ -16,7 +16,6 @@ namespace {
 using namespace semantics;  // operand order as printed: sdst, ssrc0, ssrc1
 using namespace lanes;
 
-
 bool endpgm(Wave& w, const Step&, Context&) {
   w.done = w.leave = true;
   return true;

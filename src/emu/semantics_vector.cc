@@ -535,7 +535,6 @@ bool swap(Wave& w, const Step& s, Context&) {
   return true;
 }
 
-
 // v_cndmask_b32 d, a (false), b (true), mask; the VOPD form (v_dual_cndmask_b32 d, a, b) reads
 // VCC implicitly.
 bool cndmask(Wave& w, const Step& s, Context&) {
