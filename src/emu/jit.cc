@@ -101,13 +101,10 @@ int call_step(JitFrame* f, std::uint64_t i) {
   return call_counted_step(f, i);
 }
 
-// An access past the lifted code's inline check (of the last region, of the LDS's size): the
-// interpreter's lookup, which records the fault when there is none.
-// space: 0 a global or flat address (with the LDS and scratch apertures), 1 LDS, 3 global
-// only (SMEM).
-void* pointer(JitFrame* f, std::uint32_t lane, std::uint64_t address, std::uint64_t bytes, std::uint32_t write, std::uint32_t space) {
-  if (space == 3) return semantics::checked_global_pointer(*f->context, *f->wave, lane, address, bytes, write);
-  return semantics::resolved_pointer(*f->context, *f->wave, lane, address, bytes, write, static_cast<int>(space));
+// An s_load past the lifted code's inline check of the last region: the interpreter's lookup
+// (lane 0's), which records the fault when there is none.
+void* pointer(JitFrame* f, std::uint64_t address, std::uint64_t bytes) {
+  return semantics::checked_global_pointer(*f->context, *f->wave, 0, address, bytes, false);
 }
 
 // The object file of each module compiled, written to the cache folder under the module's name

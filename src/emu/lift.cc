@@ -768,32 +768,24 @@ class Lifter {
     return true;
   }
 
-  // ---- memory: the interpreter's check of the last region hit inline, its full lookup (and the
-  // LDS and scratch apertures of flat addresses) through gpuport_jit_pointer. A null pointer is
-  // the step's fault: the lanes before it have loaded or stored, as the interpreter's have.
-  // space: 0 global or flat (the apertures too), 1 LDS, 3 global only (SMEM).
-  Value* pointer(Value* address, unsigned bytes, Value* lane, bool write, int space, std::size_t i) {
-    Value* inside;
-    Value* direct;
-    if (space == 1) {
-      Value* size = F(f_lds_size);
-      inside = b_.CreateAnd(b_.CreateICmpULE(address, size), b_.CreateICmpULE(b_.getInt64(bytes), b_.CreateSub(size, address)));
-      direct = b_.CreateInBoundsGEP(i8_, F(f_lds), address);
-    } else {
-      Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
-      Value* end = b_.CreateLoad(i64_, F(f_region_end));
-      Value* last = b_.CreateAdd(address, b_.getInt64(bytes));
-      inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
-      direct = b_.CreateIntToPtr(address, ptr_);
-    }
+  // ---- memory: an s_load's address, checked against the last region hit inline and otherwise
+  // by the interpreter's lookup (gpuport_jit_pointer; lane 0's report). A null pointer is the
+  // step's fault. (Vector accesses check all their lanes in one loop and leave the rest to their
+  // handlers: lift_memory.)
+  Value* scalar_pointer(Value* address, unsigned bytes, std::size_t i) {
+    Value* begin = b_.CreateLoad(i64_, F(f_region_begin));
+    Value* end = b_.CreateLoad(i64_, F(f_region_end));
+    Value* last = b_.CreateAdd(address, b_.getInt64(bytes));
+    Value* inside = b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)), b_.CreateICmpUGE(last, address));
+    Value* direct = b_.CreateIntToPtr(address, ptr_);
     BasicBlock* fast = b_.GetInsertBlock();
     auto* slow = block("lookup");
     auto* join = block("pointer");
     b_.CreateCondBr(inside, join, slow);
     b_.SetInsertPoint(slow);
-    auto* type = llvm::FunctionType::get(ptr_, {ptr_, i32_, i64_, i64_, i32_, i32_}, false);
+    auto* type = llvm::FunctionType::get(ptr_, {ptr_, i64_, i64_}, false);
     llvm::FunctionCallee callee = m_.getOrInsertFunction("gpuport_jit_pointer", type);
-    Value* found = b_.CreateCall(callee, {frame_, lane, address, b_.getInt64(bytes), b_.getInt32(write), b_.getInt32(space)});
+    Value* found = b_.CreateCall(callee, {frame_, address, b_.getInt64(bytes)});
     auto* faulted = block("fault");
     auto* ok = block("found");
     b_.CreateCondBr(b_.CreateIsNull(found), faulted, ok);
@@ -825,7 +817,7 @@ class Lifter {
       } else if (off.kind == Operand::Kind::int_const || off.kind == Operand::Kind::literal) {
         address = b_.CreateAdd(address, b_.getInt64(static_cast<std::uint64_t>(off.value)));
       }
-      Value* p = pointer(address, 4 * dwords, b_.getInt32(0), false, 3, i);
+      Value* p = scalar_pointer(address, 4 * dwords, i);
       std::vector<Value*> values;
       for (unsigned k = 0; k < dwords; ++k)
         values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, p, 4 * k), llvm::Align(1)));

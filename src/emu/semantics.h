@@ -92,9 +92,6 @@ bool nop(Wave&, const Step&, Context&);
 // record, and host atomics by the memory family's atomic kind ("add_u32", "cmpswap_b64", ...;
 // -1 for a name it does not know; cmpswap takes `cmp`).
 void* checked_global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes, bool write);
-// The same for a global or flat address that may lie in the LDS or scratch aperture (space 0),
-// or an LDS address (space 1): the JIT's loads and stores past their inline checks.
-void* resolved_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write, int space);
 bool memory_fault(Context& c, const Wave& w, u32 lane, u64 address, std::string message);
 int atomic_kind(std::string_view name);
 u32 global_atomic32(std::uint8_t* p, int kind, u32 data, u32 cmp);

@@ -667,10 +667,6 @@ LiftForm memory_lift_form(const Step& s) {
   return {};
 }
 
-void* semantics::resolved_pointer(Context& c, Wave& w, u32 lane, u64 address, u64 bytes, bool write, int space) {
-  return resolve_address(c, w, lane, address, bytes, write, space);
-}
-
 // For the image and buffer families (semantics.h): the same checked global access, fault
 // record and atomics.
 void* semantics::checked_global_pointer(Context& c, const Wave& w, u32 lane, u64 address, u64 bytes, bool write) {
