@@ -206,6 +206,13 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
     }
   }
   if (!errors.empty()) return Result<std::shared_ptr<PreparedKernel>>::failure(std::move(errors));
+  // The steps before the first that can leave the straight line (a branch, a jump by address, the
+  // end, a trap), that one included: every wave of a launch runs at least these.
+  for (const amdgpu::Instruction& inst : instructions) {
+    ++k->entry_steps;
+    const std::string_view m = inst.mnemonic;
+    if (is_branch(m) || m == "s_endpgm" || m == "s_setpc_b64" || m == "s_swappc_b64" || m.starts_with("s_trap") || m == "s_sethalt") break;
+  }
   // The sentinel after the last instruction: execution that runs off the end stops there.
   k->steps.emplace_back();
   k->steps.back().handler = ran_past_the_end;
@@ -393,6 +400,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
         frame.limit = next - count;
         compiled = jit(&frame, w.pc);
         count += frame.executed;
+        c.compiled_instructions += frame.executed;
         lanes += frame.lanes;
         if (compiled == 1) {
           c.instructions += count - flushed;
@@ -446,6 +454,36 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
   return true;
 }
 
+// JitMode::hot: the wave-instructions after which a kernel is worth compiling. Compiling costs 1
+// to 5 ms per step (on these machines; more for long runs of float steps), in which the
+// interpreter runs some 30,000 to 150,000 wave-instructions: when the compile stops the wave, a
+// big kernel must have run about as long as its compiling would take (mini-nbody's 15 M
+// wave-instructions were 0.6 s interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
+// With the compile helper the waves do not wait for the compile: a quarter of the wait.
+std::uint64_t hot_threshold(const PreparedKernel& k, const Launch& launch) {
+  if (launch.jit_hot) return launch.jit_hot;
+  const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 131072;
+  return std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
+}
+
+// Compiles the hot kernel (once: jit_tried is set), or, with the compile helper at work on it,
+// links its code if the helper is done.
+// Lifted here, on the wave's thread, and compiled by the helper process while the waves go on
+// interpreting; this is called again at the next look-ups until the code is linked. (Not on a
+// thread of this process: LLVM's code generation makes function-local static objects the first
+// time it needs them, whose destructors run at exit before anything registered earlier could
+// wait for the compile, and a compile on its own thread crashed programs that exited meanwhile.)
+// Without a helper, the compile runs here.
+JitEntry compile_hot(const PreparedKernel& k, Shared& sh) {
+  const auto started = std::chrono::steady_clock::now();
+  bool waiting = k.jit_waiting.load(std::memory_order_acquire);
+  const JitEntry e = jit_compile_hot(k, &k.jit_error, waiting);
+  sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
+  if (e) k.jit_entry.store(e, std::memory_order_release);
+  k.jit_waiting.store(waiting, std::memory_order_release);
+  return e;
+}
+
 // The kernel's compiled code, compiling it here if the launch asks for the JIT and the kernel
 // has become hot (JitMode::hot: the interpreter's wave-instructions of every launch, counted by
 // each host thread every 65536).
@@ -454,31 +492,9 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
   const std::uint64_t delta = c.instructions - c.jit_reported;
   c.jit_reported = c.instructions;
-  // Compiling costs 1 to 5 ms per step (on these machines; more for long runs of float steps),
-  // in which the interpreter runs some 30,000 to 150,000 wave-instructions: when the compile stops
-  // the wave, a big kernel must have run about as long as its compiling would take (mini-nbody's
-  // 15 M wave-instructions were 0.6 s interpreted, 1.9 s with a 1.35 s compile at 32,768 per
-  // step).
-  if (!k.jit_waiting.load(std::memory_order_acquire)) {
-    // With the compile helper the waves do not wait for the compile: a quarter of the wait.
-    const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 131072;
-    const std::uint64_t hot =
-        sh.launch->jit_hot ? sh.launch->jit_hot : std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
-    if (k.interpreted.fetch_add(delta) + delta < hot || k.jit_tried.exchange(true)) return nullptr;
-  }
-  // Lifted here, on the wave's thread, and compiled by the helper process while the waves go on
-  // interpreting; this is called again at the next look-ups until the code is linked. (Not on a
-  // thread of this process: LLVM's code generation makes function-local static objects the first
-  // time it needs them, whose destructors run at exit before anything registered earlier could
-  // wait for the compile, and a compile on its own thread crashed programs that exited meanwhile.)
-  // Without a helper, the compile runs here.
-  const auto started = std::chrono::steady_clock::now();
-  bool waiting = k.jit_waiting.load(std::memory_order_acquire);
-  const JitEntry e = jit_compile_hot(k, &k.jit_error, waiting);
-  sh.compiling_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count();
-  if (e) k.jit_entry.store(e, std::memory_order_release);
-  k.jit_waiting.store(waiting, std::memory_order_release);
-  return e;
+  if (!k.jit_waiting.load(std::memory_order_acquire))
+    if (k.interpreted.fetch_add(delta) + delta < hot_threshold(k, *sh.launch) || k.jit_tried.exchange(true)) return nullptr;
+  return compile_hot(k, sh);
 }
 
 bool run_wave(Wave& w, const PreparedKernel& k, Context& c, Shared& sh) {
@@ -585,6 +601,7 @@ void add_stats(const Context& c, std::uint64_t groups, std::uint64_t waves, RunS
   std::lock_guard lock(stats_mutex);
   stats.instructions += c.instructions;
   stats.lane_instructions += c.lane_instructions;
+  stats.compiled_instructions += c.compiled_instructions;
   stats.workgroups += groups;
   stats.waves += waves;
 }
@@ -831,6 +848,18 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
     if (!k.jit_error.empty())
       std::fprintf(stderr, "gpuport run: kernel %s runs on the interpreter: %s\n", kernel.name.c_str(), k.jit_error.c_str());
   }
+  const std::uint64_t groups = std::uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  // --jit hot: a launch whose waves will run past the kernel's threshold whatever their branches do
+  // (each runs at least the kernel's entry steps) is hot before its first wave; a launch of a
+  // million small waves (a STREAM kernel) ran its first tenth interpreted before.
+  if (launch.jit == JitMode::hot && !launch.memcheck && sh.trace_lane < 0 && !k.jit_entry.load(std::memory_order_acquire) &&
+      !k.jit_waiting.load(std::memory_order_acquire)) {
+    const std::uint64_t sure = groups * sh.waves_per_group * k.entry_steps;
+    if (k.interpreted.load() + sure >= hot_threshold(k, launch) && !k.jit_tried.exchange(true)) {
+      compile_hot(k, sh);
+      sh.compiling_ns = 0;  // before the launch's clock and timeout start
+    }
+  }
   if (launch.timeout_seconds > 0) {
     sh.has_deadline = true;
     sh.deadline = std::chrono::steady_clock::now() +
@@ -839,7 +868,6 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   RunStats stats;
   std::mutex stats_mutex;
   const auto start = std::chrono::steady_clock::now();
-  const std::uint64_t groups = std::uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   const unsigned jobs = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(launch.jobs ? launch.jobs : 1, groups)));
   std::vector<GroupState> resident;
   std::unique_ptr<ResidentGrid> grid;

@@ -36,6 +36,8 @@ struct PreparedKernel {
   bool wave64 = false;
   // It uses global wave sync (ds_gws_*): every workgroup of its grid must be resident at once.
   bool uses_global_wave_sync = false;
+  // The steps every wave runs, whatever its data: those up to the first branch, end or jump.
+  std::uint64_t entry_steps = 0;
 
   // The JIT tier (jit.h): the compiled code once made (shared by every launch), whether
   // compiling was tried, why it failed, and how many wave-instructions the interpreter has run
@@ -86,6 +88,7 @@ struct Launch {
 
 struct RunStats {
   std::uint64_t instructions = 0, lane_instructions = 0, workgroups = 0, waves = 0;
+  std::uint64_t compiled_instructions = 0;  // of `instructions`, those the JIT tier's code ran
   double seconds = 0;
   // --memcheck findings, one per instruction: "kernel K: 12 reads of uninitialised LDS at byte
   // offset 0x58 (ds_load_b32 v1, v0); the first: 4 bytes at LDS offset 0x40, lane 3 of ..."

@@ -215,6 +215,7 @@ struct Context {
   static constexpr unsigned kJitRegionSlots = 32;
   std::array<std::uint64_t, 2 * kJitRegionSlots> jit_regions{};
   std::uint64_t instructions = 0, lane_instructions = 0;
+  std::uint64_t compiled_instructions = 0;  // of `instructions`, those the JIT's code ran
   // Of `instructions`, those already added to the kernel's count for the JIT's hot mode.
   std::uint64_t jit_reported = 0;
 };

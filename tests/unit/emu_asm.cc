@@ -193,6 +193,7 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
                                  run_interpreted.stats.lane_instructions, jit.stats.instructions, jit.stats.lane_instructions);
   }
   run = std::move(run_interpreted);
+  run.jit_stats = tiers[1].stats;
   if (!differences.empty()) run.error += "the JIT tier differs from the interpreter:\n" + differences;
   return run;
 }

@@ -40,6 +40,7 @@ struct AsmRun {
   std::string error;                  // assembly, loading, preparation or a fault in the run
   std::vector<std::uint32_t> out, aux;
   RunStats stats;
+  RunStats jit_stats;  // the JIT tier's first run (JitMode::hot with AsmLaunch::jit_hot)
 };
 
 struct AsmLaunch {

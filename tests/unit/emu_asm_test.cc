@@ -534,14 +534,15 @@ void hot_loop_runs_alike(const std::string& body, unsigned lds_bytes, bool compi
     l.compile_helper = compile_helper;
     RUN_ASM(r, k, l);
     EXPECT_NE(r.out[0], 0u);
+    // One wave's few entry steps do not make the launch hot before it starts: part of it ran
+    // interpreted, the rest compiled (unless the helper's compile outlasted the launch).
+    if (!compile_helper) {
+      EXPECT_GT(r.jit_stats.compiled_instructions, 0u);
+    }
+    EXPECT_LT(r.jit_stats.compiled_instructions, r.jit_stats.instructions);
   }
 }
 
-// JitMode::hot in the middle of a launch: one wave runs a loop of 300,000 iterations (a hash of
-// its lane id and an LDS round trip each); the kernel is hot after 65,536 wave-instructions, is
-// compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
-// had reached; a later launch runs compiled from its start. Both must compute what the
-// interpreter does, counts included.
 // v_cmp_class_f32 / v_cmpx_class_f32: bit i of the mask selects a class (0 signaling NaN, 1 quiet
 // NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf), whatever the
 // float mode flushes (denormals are kept as a class with MODE set to flush them). Each lane
@@ -588,6 +589,11 @@ TEST(EmuAsm, CompareClassSortsFloatsIntoTheirTenClasses) {
   }
 }
 
+// JitMode::hot in the middle of a launch: one wave runs a loop of 300,000 iterations (a hash of
+// its lane id and an LDS round trip each); the kernel is hot after 65,536 wave-instructions, is
+// compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
+// had reached; a later launch runs compiled from its start. Both must compute what the
+// interpreter does, counts included.
 TEST(EmuAsm, AKernelCompiledMidLaunchComputesAlike) {
   hot_loop_runs_alike(R"(
   v_mov_b32 v2, v0
@@ -608,6 +614,30 @@ loop:
   global_store_b32 v1, v2, s[6:7]
 )",
                       256, false);
+}
+
+// JitMode::hot before a launch: its waves must run at least the kernel's entry steps (those before
+// its first branch), and when those alone reach the threshold, the kernel is compiled before the
+// first wave and the launch runs wholly in compiled code. (A STREAM kernel's million waves of
+// 30 steps ran a tenth of its first launch interpreted before.)
+TEST(EmuAsm, ALaunchSureToBeHotIsCompiledBeforeItsFirstWave) {
+  std::string body = "  v_add_nc_u32 v2, 1, v0\n";
+  for (int i = 0; i < 12; ++i) body += fmt::format("  v_mul_lo_u32 v2, v2, {:#x}\n  v_add_nc_u32 v2, v2, v0\n", 0x9e3779b1u + 2 * i);
+  body += "  s_cmp_eq_u32 s2, 0\n  s_cbranch_scc0 .Lend\n  global_store_b32 v1, v2, s[6:7]\n.Lend:\n";
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.body = body;
+    AsmLaunch l;
+    l.groups = 64;
+    l.threads = 256;
+    l.out_words = 256;
+    // 256 or 512 waves of more than 25 entry steps each: past 4,096.
+    l.jit_hot = 4096;
+    RUN_ASM(r, k, l);
+    EXPECT_EQ(r.jit_stats.compiled_instructions, r.jit_stats.instructions) << "wave64 " << wave64;
+    EXPECT_NE(r.out[0], 0u);
+  }
 }
 
 // The same with the compile helper (gpuport jit-compile, as gpuport run starts it): the kernel is

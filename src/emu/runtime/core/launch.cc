@@ -147,6 +147,7 @@ hipError_t run_launch(const KernelLaunch& launch) {
   ++s.launches;
   s.instructions += r->instructions;
   s.lane_instructions += r->lane_instructions;
+  s.compiled_instructions += r->compiled_instructions;
   s.seconds += r->seconds;
   return hipSuccess;
 }

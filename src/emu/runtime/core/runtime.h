@@ -67,6 +67,7 @@ struct Variable {
 
 struct KernelStats {
   std::uint64_t launches = 0, instructions = 0, lane_instructions = 0;
+  std::uint64_t compiled_instructions = 0;  // of `instructions`, those the JIT tier's code ran
   double seconds = 0;
 };
 
@@ -142,6 +143,13 @@ struct Runtime {
     if (!jit_cache.empty())
       text += fmt::format(", {} loaded from the cache folder in {:.3f} s", jit_totals.loaded, jit_totals.load_seconds);
     text += '\n';
+    std::uint64_t all = 0, compiled = 0;
+    for (const auto& [name, s] : stats) {
+      all += s.instructions;
+      compiled += s.compiled_instructions;
+    }
+    if (compiled)
+      text += fmt::format("# jit: {} of the {} wave-instructions ran in compiled code ({:.1f}%)\n", compiled, all, 100.0 * compiled / all);
     if (!jit_totals.cache_failure.empty()) text += "# jit: the cache folder: " + jit_totals.cache_failure + "\n";
     if (jit_compare) {
       text += fmt::format("# jit compare: {} launch(es) alike on both tiers\n", compared);
