@@ -50,7 +50,7 @@ for jobs in (1, 2):
             r = subprocess.run([gpuport, "run", "--stats", "--jit", tier, "-j", str(jobs), "--", exe, str(a.size), str(a.rounds)],
                                capture_output=True, text=True, check=True)
             for line in r.stderr.splitlines():
-                if line.startswith("# jit: ") and tier == "always":
+                if line.startswith("# jit: ") and " compiled in " in line and tier == "always":
                     compile_seconds.setdefault(name, []).append(float(line.split(" compiled in ")[1].split(" s")[0]))
                 cells = line.split("\t")
                 if len(cells) == 6 and not line.startswith("#"):

@@ -55,6 +55,8 @@ bool gpuport_lane_compare_f32(float x, float y, u32 cond) { return compare_float
 bool gpuport_lane_compare_f64(double x, double y, u32 cond) { return compare_float(x, y, cond); }
 bool gpuport_lane_compare_i32(u32 x, u32 y, u32 cond) { return compare_int<i32>(static_cast<i32>(x), static_cast<i32>(y), cond); }
 bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(x, y, cond); }
+bool gpuport_lane_compare_i64(u64 x, u64 y, u32 cond) { return compare_int<i64>(static_cast<i64>(x), static_cast<i64>(y), cond); }
+bool gpuport_lane_compare_u64(u64 x, u64 y, u32 cond) { return compare_int<u64>(x, y, cond); }
 bool gpuport_lane_class_f32(u32 bits, u32 classes) { return class_f32(bits, classes); }
 
 #define GPUPORT_S1_WRAPPER(n) \

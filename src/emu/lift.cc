@@ -569,11 +569,36 @@ class Lifter {
                             : type == compare_type::f64 ? "gpuport_lane_compare_f64"
                             : type == compare_type::i32 ? "gpuport_lane_compare_i32"
                             : type == compare_type::u32 ? "gpuport_lane_compare_u32"
+                            : type == compare_type::i64 ? "gpuport_lane_compare_i64"
+                            : type == compare_type::u64 ? "gpuport_lane_compare_u64"
                                                         : nullptr;
       if (!fn_name) return false;
       const std::size_t first = form.writes_exec ? 0 : 1;
       if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
       llvm::Function* fn = lane_function(fn_name);
+      if (type == compare_type::i64 || type == compare_type::u64) {
+        // 64-bit integers as the interpreter's read_lane64 reads them: a VGPR pair per lane, or
+        // read_scalar64's value for every lane; no input modifiers.
+        auto wide = [&](const Operand& o) -> std::optional<SourcePair> {
+          if (o.abs || o.neg || (o.kind != Operand::Kind::vgpr && !scalar_source(o))) return std::nullopt;
+          if (o.kind == Operand::Kind::vgpr) return source_pair(o);
+          Value* v = scalar64(o);
+          SourcePair p;
+          p.lo.value = b_.CreateTrunc(v, i32_);
+          p.hi.value = b_.CreateTrunc(b_.CreateLShr(v, 32), i32_);
+          return p;
+        };
+        const auto a = wide(at(first)), bsrc = wide(at(first + 1));
+        if (!a || !bsrc) return false;
+        Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+          Value* x = join64(read(a->lo, lane), read(a->hi, lane));
+          Value* y = join64(read(bsrc->lo, lane), read(bsrc->hi, lane));
+          Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
+          return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
+        });
+        write_compare_mask(form.writes_exec, at(0), mask);
+        return true;
+      }
       const bool is_float = type == compare_type::f32 || type == compare_type::f64, wide = type == compare_type::f64;
       return guarded(is_float, [&] {
         // f64: each source a pair (lo = the low words, hi = the high ones); else lo alone.

@@ -594,6 +594,59 @@ TEST(EmuAsm, CompareClassSortsFloatsIntoTheirTenClasses) {
 // compiled at the wave's next look-up, and the wave goes on in the compiled code from the step it
 // had reached; a later launch runs compiled from its start. Both must compute what the
 // interpreter does, counts included.
+// 64-bit integer compares (VOPC/VOP3 i64 and u64): each lane compares its pair from `in` with its
+// pair from `aux`, with an SGPR pair and with the inline constant -1 (all 64 bits set); each
+// result is a bit of the lane's word. Values where only the high or only the low word differs,
+// and sign boundaries, tell signed from unsigned and a 64-bit compare from a 32-bit one.
+TEST(EmuAsm, SixtyFourBitIntegerComparesReadBothWords) {
+  const std::uint64_t values[] = {0, 1, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull, 0xffffffffull,
+                                  0x80000000ull, 0x0000000500000001ull, 0x8000000500000000ull, 0x0000000400000009ull};
+  const std::uint64_t sgpr_pair = 0x8000000000000005ull;
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    const char* vcc = wave64 ? "vcc" : "vcc_lo";
+    std::string body = R"(
+  v_lshlrev_b32 v7, 3, v0
+  global_load_b64 v[2:3], v7, s[4:5]
+  global_load_b64 v[4:5], v7, s[8:9]
+  s_mov_b32 s12, 5
+  s_mov_b32 s13, 0x80000000
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v6, 0
+)";
+    const char* compares[] = {"lt_i64 {0}, v[2:3], v[4:5]", "lt_u64 {0}, v[2:3], v[4:5]", "gt_i64 {0}, v[2:3], v[4:5]",
+                              "eq_u64 {0}, v[2:3], v[4:5]", "ge_i64 {0}, v[2:3], s[12:13]", "le_u64 {0}, s[12:13], v[2:3]",
+                              "ne_i64 {0}, v[2:3], -1", "gt_u64 {0}, -1, v[4:5]"};
+    for (int bit = 0; bit < 8; ++bit)
+      body += "  v_cmp_" + fmt::format(fmt::runtime(compares[bit]), vcc) +
+              fmt::format("\n  v_cndmask_b32 v8, 0, {1}, {0}\n  v_or_b32 v6, v6, v8\n", vcc, 1 << bit);
+    // v_cmpx: the lanes where in < aux (unsigned) write 0x100 too.
+    body += fmt::format("  v_cmpx_lt_u64_e64 v[2:3], v[4:5]\n  v_or_b32 v6, 0x100, v6\n  s_mov_b{} {}, -1\n", wave64 ? 64 : 32,
+                        wave64 ? "exec" : "exec_lo");
+    body += "  global_store_b32 v1, v6, s[6:7]\n";
+    k.body = body;
+    AsmLaunch l;
+    l.threads = wave64 ? 64 : 32;
+    const std::size_t n = std::size(values);
+    for (unsigned lane = 0; lane < l.threads; ++lane) {
+      const std::uint64_t x = values[lane % n], y = values[(lane * 7 + lane / n) % n];
+      l.in.push_back(static_cast<std::uint32_t>(x));
+      l.in.push_back(static_cast<std::uint32_t>(x >> 32));
+      l.aux.push_back(static_cast<std::uint32_t>(y));
+      l.aux.push_back(static_cast<std::uint32_t>(y >> 32));
+    }
+    RUN_ASM(r, k, l);
+    for (unsigned lane = 0; lane < l.threads; ++lane) {
+      const std::uint64_t x = values[lane % n], y = values[(lane * 7 + lane / n) % n];
+      const auto sx = static_cast<std::int64_t>(x), sy = static_cast<std::int64_t>(y), ss = static_cast<std::int64_t>(sgpr_pair);
+      const std::uint32_t expected = (sx < sy) | (x < y) << 1 | (sx > sy) << 2 | (x == y) << 3 | (sx >= ss) << 4 | (sgpr_pair <= x) << 5 |
+                                     (sx != -1) << 6 | (~0ull > y) << 7 | (x < y) << 8;
+      EXPECT_EQ(r.out[lane], expected) << "wave64 " << wave64 << " lane " << lane << fmt::format(" x {:#x} y {:#x}", x, y);
+    }
+  }
+}
+
 TEST(EmuAsm, AKernelCompiledMidLaunchComputesAlike) {
   hot_loop_runs_alike(R"(
   v_mov_b32 v2, v0

@@ -249,6 +249,17 @@ class Generator {
           case 1: return fmt::format("  {} v[{}:{}], {}, {}\n", two[pick(4)], d, d + 1, src64(), src64());
           case 2: return fmt::format("  v_fma_f64 v[{}:{}], {}, {}, {}\n", d, d + 1, src64(), src64(), src64());
           default: {
+            if (pick(3) == 0) {  // 64-bit integer compares: no input modifiers
+              auto int64 = [&]() -> std::string {
+                const std::string x = src64();
+                const std::size_t bar = x.find_first_not_of("-|");
+                return bar == std::string::npos ? x : x.substr(bar, x.find_last_not_of("|") + 1 - bar);
+              };
+              const char* t = pick(2) ? "i64" : "u64";
+              const char* c = int_conditions[pick(8)];
+              if (pick(4) == 0) return fmt::format("  v_cmpx_{}_{}_e64 {}, {}\n", c, t, int64(), int64());
+              return fmt::format("  v_cmp_{}_{}_e64 {}, {}, {}\n", c, t, pick(2) ? vcc() : mask_pair(), int64(), int64());
+            }
             const char* c = conditions[pick(16)];
             if (pick(4) == 0) return fmt::format("  v_cmpx_{}_f64_e64 {}, {}\n", c, src64(), src64());
             const std::string dst = pick(2) ? vcc() : mask_pair();
