@@ -505,6 +505,12 @@ template <typename T>
   return cond >= 7 || compare_ordered(x, y, cond);
 }
 
+// ---- cross-lane ------------------------------------------------------------------------------------
+// ds_bpermute_b32 / ds_permute_b32: the lane that bits 6:2 of a lane's address name. The RDNA3
+// guide's pseudocode takes it "MOD 32 regardless of wave size": in wave64 each half permutes
+// within itself, as AMD's own compilers use it (semantics_memory.cc).
+[[gnu::always_inline]] inline u32 permute_lane(u32 lane, u32 address) { return (lane & 32) | ((address >> 2) & 31); }
+
 // ---- scalar ALU, one source (SOP1) ----------------------------------------------------------------
 enum class S1 : std::uint8_t {
   mov_b32, mov_b64, cmov_b32, cmov_b64, not_b32, not_b64, brev_b32, brev_b64, bcnt0_i32_b32, bcnt1_i32_b32, bcnt1_i32_b64,

@@ -58,6 +58,7 @@ bool gpuport_lane_compare_u32(u32 x, u32 y, u32 cond) { return compare_int<u32>(
 bool gpuport_lane_compare_i64(u64 x, u64 y, u32 cond) { return compare_int<i64>(static_cast<i64>(x), static_cast<i64>(y), cond); }
 bool gpuport_lane_compare_u64(u64 x, u64 y, u32 cond) { return compare_int<u64>(x, y, cond); }
 bool gpuport_lane_class_f32(u32 bits, u32 classes) { return class_f32(bits, classes); }
+u32 gpuport_lane_permute_lane(u32 lane, u32 address) { return permute_lane(lane, address); }
 
 #define GPUPORT_S1_WRAPPER(n) \
   u64 gpuport_lane_s1_##n(u64 x, u64 old, u64 lanes, bool* scc) { return s1_op<S1::n>(x, old, lanes, *scc); }

@@ -1014,6 +1014,32 @@ class Lifter {
     return true;
   }
 
+  // ---- ds_bpermute_b32 d, address, data [offset]: every lane's result first, into a column of
+  // its own (the source lane's data, or 0 where that lane is outside EXEC), then the active lanes
+  // of d, which may be the address or the data.
+  bool lift_permute(const Step& s, Value* exec) {
+    if (s.ops.size() < 3 || s.ops[0].kind != Operand::Kind::vgpr || s.ops[1].kind != Operand::Kind::vgpr ||
+        s.ops[2].kind != Operand::Kind::vgpr)
+      return false;
+    llvm::Function* fn = lane_function("gpuport_lane_permute_lane");
+    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(r) * wave_); };
+    Value* addresses = column(s.ops[1].reg);
+    Value* data = column(s.ops[2].reg);
+    lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+      Value* address = b_.CreateAdd(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, addresses, lane)), b_.getInt32(static_cast<std::uint32_t>(s.mods.offset)));
+      Value* other = b_.CreateCall(fn, {lane, address});
+      Value* there = b_.CreateTrunc(b_.CreateLShr(exec, b_.CreateZExt(other, i64_)), i1_);
+      Value* value = b_.CreateSelect(there, b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, data, other)), b_.getInt32(0));
+      b_.CreateStore(value, b_.CreateInBoundsGEP(i32_, vopd_column_, lane));
+      return nullptr;
+    });
+    lane_loop(exec, [&](Value* lane, Value* active) -> Value* {
+      store_lane(s.ops[0].reg, lane, active, b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vopd_column_, lane)));
+      return nullptr;
+    });
+    return true;
+  }
+
   // ---- VOPD: both halves read their sources before either writes. X's results go to a column
   // of their own (first a copy of X's destination, for the lanes outside EXEC), Y runs, then the
   // column is X's destination: what the interpreter's vopd does. A half the lifter refuses
@@ -1444,7 +1470,11 @@ class Lifter {
     const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load ||
                         form.kind == K::lds_load || form.kind == K::lds_store || form.kind == K::lds_load2 ||
                         form.kind == K::lds_store2;
-    if (memory ? lift_memory(s, form, e, i) : scalar ? lift_scalar(s, form) : lift_vector(s, form, e)) {
+    const bool lifted = memory                          ? lift_memory(s, form, e, i)
+                        : scalar                        ? lift_scalar(s, form)
+                        : form.kind == K::lane_permute ? lift_permute(s, e)
+                                                        : lift_vector(s, form, e);
+    if (lifted) {
       count_step();
       b_.CreateBr(next_block(i));
       handlers_for_slow_paths(i);

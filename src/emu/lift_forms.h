@@ -42,6 +42,7 @@ struct LiftForm {
     lds_store,       // ds_store_b32..b128 (ds_store): op is the dword count
     lds_load2,       // ds_load_2addr[_stride64]_b32/b64 (ds_2addr): op is the dwords per element;
     lds_store2,      // wide: the stride64 form (offsets times 64 elements)
+    lane_permute,    // ds_bpermute_b32: each lane reads another lane's VGPR (lanes::permute_lane)
   };
   Kind kind = Kind::none;
   std::uint32_t op = 0;

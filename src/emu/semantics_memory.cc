@@ -482,10 +482,10 @@ bool ds_atomic(Wave& w, const Step& s, Context& c) {
 // ds_bpermute_b32 vdst, vaddr, vdata [offset]: each lane reads vdata of the lane that bits 6:2
 // of (vaddr + offset) name; ds_permute_b32: each lane writes its vdata to that lane (the highest
 // writer wins; a lane nobody writes gets 0). The RDNA3 guide's pseudocode takes the lane "MOD 32
-// regardless of wave size": in wave64 each half permutes within itself, which is how AMD's own
-// compilers use it (LLPC's wave64 shuffle on gfx11: a ds_bpermute for a lane in the same half,
-// v_permlane64 then ds_bpermute for the other half; LLVM's wave.shuffle lowering likewise).
-// A source lane outside EXEC gives 0 (bpermute) or writes nothing (permute).
+// regardless of wave size" (lanes::permute_lane): in wave64 each half permutes within itself,
+// which is how AMD's own compilers use it (LLPC's wave64 shuffle on gfx11: a ds_bpermute for a
+// lane in the same half, v_permlane64 then ds_bpermute for the other half; LLVM's wave.shuffle
+// lowering likewise). A source lane outside EXEC gives 0 (bpermute) or writes nothing (permute).
 template <bool Backward>
 bool ds_permute(Wave& w, const Step& s, Context&) {
   const u32 d = op(s, 0).reg, a = op(s, 1).reg, data = op(s, 2).reg;
@@ -493,7 +493,7 @@ bool ds_permute(Wave& w, const Step& s, Context&) {
   const u64 exec = w.exec();
   for (u64 e = exec; e; e &= e - 1) {
     const u32 lane = static_cast<u32>(std::countr_zero(e));
-    const u32 other = (lane & 32) | (((w.vgpr(a, lane) + static_cast<u32>(s.mods.offset)) >> 2) & 31);
+    const u32 other = lanes::permute_lane(lane, w.vgpr(a, lane) + static_cast<u32>(s.mods.offset));
     if (Backward) result[lane] = (exec >> other) & 1 ? w.vgpr(data, other) : 0;
     else result[other] = w.vgpr(data, lane);
   }
@@ -659,6 +659,7 @@ LiftForm memory_lift_form(const Step& s) {
     f.wide = s.param2 != 0;
     return f;
   }
+  if (s.handler == ds_permute<true>) return {K::lane_permute, 0};
   if (s.handler == s_load<1, false>) return {K::scalar_load, 1};
   if (s.handler == s_load<2, false>) return {K::scalar_load, 2};
   if (s.handler == s_load<4, false>) return {K::scalar_load, 4};

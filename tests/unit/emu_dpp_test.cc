@@ -445,12 +445,15 @@ TEST(EmuDpp, BpermuteAndPermuteStayInTheirHalf) {
     k.body = std::string("  global_load_b32 v2, v1, s[4:5]\n  global_load_b32 v5, v1, s[8:9]\n  s_waitcnt vmcnt(0)\n") + kOldLine + set_exec(lanes, wave64) +
              "  ds_bpermute_b32 v3, v5, v2 offset:8\n  s_waitcnt lgkmcnt(0)\n" + all_lanes(wave64) + "  global_store_b32 v1, v3, s[6:7]\n" +
              next_slice(wave) + kOldLine + set_exec(lanes, wave64) + "  ds_permute_b32 v3, v5, v2\n  s_waitcnt lgkmcnt(0)\n" + all_lanes(wave64) +
-             "  global_store_b32 v1, v3, s[6:7]\n";
+             "  global_store_b32 v1, v3, s[6:7]\n" +
+             // The destination is the data: every lane reads the data before any lane's result
+             // is written (all lanes active).
+             next_slice(wave) + "  ds_bpermute_b32 v2, v5, v2 offset:8\n  s_waitcnt lgkmcnt(0)\n  global_store_b32 v1, v2, s[6:7]\n";
     AsmLaunch l;
     l.threads = wave;
     l.in = lane_values(wave, 300, 5);
     for (unsigned lane = 0; lane < wave; ++lane) l.aux.push_back(((lane * 13 + 7) % 64) * 4 + (lane % 3) + 0x100 * (lane % 5));  // high bits and low bits ignored
-    l.out_words = 2 * wave;
+    l.out_words = 3 * wave;
     RUN_ASM(r, k, l);
     std::vector<u32> permuted(wave, 0);
     for (unsigned lane = 0; lane < wave; ++lane)
@@ -460,6 +463,7 @@ TEST(EmuDpp, BpermuteAndPermuteStayInTheirHalf) {
       const u32 back = !bit(lanes, lane) ? kOld | lane : bit(lanes, from) ? l.in[from] : 0;
       EXPECT_EQ(r.out[lane], back) << "bpermute wave" << wave << " lane " << lane;
       EXPECT_EQ(r.out[wave + lane], bit(lanes, lane) ? permuted[lane] : kOld | lane) << "permute wave" << wave << " lane " << lane;
+      EXPECT_EQ(r.out[2 * wave + lane], l.in[from]) << "bpermute onto its data, wave" << wave << " lane " << lane;
     }
   }
 }

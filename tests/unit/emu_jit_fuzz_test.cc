@@ -160,7 +160,9 @@ class Generator {
         // LDS (512 bytes): a store or load at 4 * lane + a random offset, sometimes past its end.
         // The 2-address forms: element offsets that may be equal or overlap (the later store wins).
         const unsigned offset = 4 * pick(20);
-        switch (pick(6)) {
+        switch (pick(7)) {
+          case 6:  // a cross-lane read by any register's bits 6:2, sometimes onto its own address or data
+            return fmt::format("  ds_bpermute_b32 {}, {}, {} offset:{}\n  s_waitcnt lgkmcnt(0)\n", vreg(), vreg(), vreg(), offset);
           case 0: return fmt::format("  ds_store_b32 v1, {} offset:{}\n", vreg(), offset);
           case 1: return fmt::format("  ds_load_b32 {}, v1 offset:{}\n  s_waitcnt lgkmcnt(0)\n", vreg(), offset);
           case 2: {
