@@ -3,8 +3,10 @@
 Applications) and AMD's HIP-Examples for gfx1100 with clang-19, runs each program twice, under
 `gpuport run --jit never` (the interpreter only) and `gpuport run --jit hot` (the default: a kernel
 is compiled once it has run a while), and prints, per program, both tiers' exit status and wall
-seconds, whether their outputs agree, and the speed-up (never seconds / hot seconds). All times
-are of the emulator on this machine's CPUs (gfx1100, emulated), not of a GPU.
+seconds, whether their outputs agree, and the speed-up (never seconds / hot seconds); from
+`--stats`, each tier's kernel seconds (what is left of the wall time is the program's host code,
+the runtime and compiling), the JIT's compile seconds and the share of wave-instructions its code
+ran. All times are of the emulator on this machine's CPUs (gfx1100, emulated), not of a GPU.
 
 rocm-examples are built by bench/rocm_examples_run.py's build() (imported, not copied) against
 HIP 6.4 and run without arguments, as that script runs them. HIP-Examples are built as their
@@ -193,7 +195,7 @@ def build_hipex(folder, sources, flags, compat, out, exe):
 
 def run_tier(gpuport, tier, exe, args, cwd, timeout):
     """Wall seconds, exit status ('timeout' past the limit), stdout and stderr of one run."""
-    cmd = [gpuport, "run", "--jit", tier, "--", str(exe)] + list(args)
+    cmd = [gpuport, "run", "--stats", "--jit", tier, "--", str(exe)] + list(args)
     start = time.monotonic()
     p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
@@ -207,6 +209,24 @@ def run_tier(gpuport, tier, exe, args, cwd, timeout):
     seconds = time.monotonic() - start
     return {"status": status, "seconds": round(seconds, 3), "stdout": out.decode(errors="replace"),
             "stderr": err.decode(errors="replace")}
+
+
+def run_stats(stderr):
+    """From `gpuport run --stats` on stderr: the kernels' seconds (launch to end, summed), the JIT's
+    compile seconds and the share of wave-instructions that ran compiled (None without a JIT)."""
+    kernels, compile_s, compiled = 0.0, 0.0, None
+    for line in stderr.splitlines():
+        cells = line.split("\t")
+        if len(cells) == 6 and not line.startswith("#"):
+            try:
+                kernels += float(cells[4])
+            except ValueError:
+                pass
+        elif line.startswith("# jit: ") and " compiled in " in line:
+            compile_s = float(line.split(" compiled in ")[1].split(" s")[0])
+        elif line.startswith("# jit: ") and "ran in compiled code" in line:
+            compiled = float(line.rsplit("(", 1)[1].rstrip("%)"))
+    return round(kernels, 3), compile_s, compiled
 
 
 def kept_lines(text, ignore=None):
@@ -309,6 +329,7 @@ def main():
             if n["status"] != "timeout" and h["status"] != "timeout" and h["seconds"] > 0:
                 row["speedup"] = round(n["seconds"] / h["seconds"], 3)
             for tier in ("never", "hot"):
+                row[tier]["kernel_seconds"], row[tier]["compile_seconds"], row[tier]["compiled_percent"] = run_stats(row[tier]["stderr"])
                 # Keep the JSON small: the outputs' tails only.
                 row[tier]["stdout_tail"] = row[tier].pop("stdout")[-2000:]
                 row[tier]["stderr_tail"] = row[tier].pop("stderr")[-2000:]
@@ -318,17 +339,23 @@ def main():
     print(f"# gpuport emulator tiers, --jit never vs --jit hot (gfx1100, emulated on this machine's CPUs; "
           f"timeout {a.timeout:.0f} s per run)")
     print(f"# gpuport: {a.gpuport}")
-    print("| program | args | never: exit | never s | hot: exit | hot s | speed-up | outputs | note |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    # Kernels: the seconds from launch to end of every launch (--stats), the rest is the program's
+    # host code, the runtime and (hot) compiling in the program; compile: the JIT's seconds, in the
+    # program or by the helper beside the waves; compiled: the wave-instructions the JIT's code ran.
+    print("| program | args | never: exit | never s | never kernels s | hot: exit | hot s | hot kernels s | compile s | compiled | "
+          "speed-up | outputs | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if r["build"] != "ok":
-            print(f"| {r['name']} | | build failed | | | | | | {r['build'][8:].replace('|', '/')[:120]} |")
+            print(f"| {r['name']} | | build failed | | | | | | | | | | {r['build'][8:].replace('|', '/')[:120]} |")
             continue
         n, h = r["never"], r["hot"]
         sp = f"{r['speedup']:.2f}" if "speedup" in r else ""
         note = r["note"] + (f"; HIP {r['hip']}" if r.get("hip") == "5.2" else "")
-        print(f"| {r['name']} | {r['args']} | {fmt_status(n['status'])} | {n['seconds']:.1f} | "
-              f"{fmt_status(h['status'])} | {h['seconds']:.1f} | {sp} | {r['outputs']} | {note} |")
+        share = f"{h['compiled_percent']:.0f}%" if h.get("compiled_percent") is not None else "0%"
+        print(f"| {r['name']} | {r['args']} | {fmt_status(n['status'])} | {n['seconds']:.1f} | {n.get('kernel_seconds', 0):.1f} | "
+              f"{fmt_status(h['status'])} | {h['seconds']:.1f} | {h.get('kernel_seconds', 0):.1f} | {h.get('compile_seconds', 0):.2f} | "
+              f"{share} | {sp} | {r['outputs']} | {note} |")
 
     both = [r for r in ran if "speedup" in r and r["never"]["status"] == r["hot"]["status"]]
     slow = [r for r in both if r["never"]["seconds"] >= 1.0]
