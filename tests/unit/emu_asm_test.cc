@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -716,6 +717,33 @@ loop:
 )" + padding + "  global_store_b32 v1, v2, s[6:7]\n",
                       0, true);
   EXPECT_EQ(jit_totals().background, before.background + 2);
+}
+
+// With a host thread on every core, the last takes no workgroup while the helper compiles (its
+// core is the compile's); the first goes on, so the launch finishes, alike, whether the helper is
+// done before its end or not.
+TEST(EmuAsm, ThreadsOnEveryCoreLeaveOneToTheCompileHelper) {
+  std::string padding;
+  for (std::size_t i = 0; i < kJitHelperSteps; ++i) padding += "  s_nop 0\n";
+  AsmKernel k;
+  k.body = R"(
+  v_mov_b32 v2, v0
+  s_mov_b32 s11, 20000
+loop:
+  v_mul_lo_u32 v2, v2, 0x85ebca6b
+  v_add_nc_u32 v2, v2, s2
+  s_sub_u32 s11, s11, 1
+  s_cmp_lg_u32 s11, 0
+  s_cbranch_scc1 loop
+)" + padding + "  s_lshl_b32 s12, s2, 7\n  v_add_nc_u32 v3, s12, v1\n  global_store_b32 v3, v2, s[6:7]\n";
+  AsmLaunch l;
+  l.groups = 16;
+  l.out_words = 16 * 32;
+  l.jobs = std::max(2u, std::thread::hardware_concurrency());
+  l.jit_hot = 65536;
+  l.compile_helper = true;
+  RUN_ASM(r, k, l);
+  for (unsigned g = 0; g < 16; ++g) EXPECT_NE(r.out[g * 32 + 1], 0u) << g;
 }
 
 }  // namespace
