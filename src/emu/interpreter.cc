@@ -460,16 +460,17 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
 // big kernel must have run about as long as its compiling would take (mini-nbody's 15 M
 // wave-instructions were 0.6 s interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
 // With the compile helper the waves do not wait for the compile: a quarter of the wait.
-std::uint64_t hot_threshold(const PreparedKernel& k, const Launch& launch) {
-  if (launch.jit_hot) return launch.jit_hot;
+// True once (jit_tried is set then): when `counted` wave-instructions make the kernel hot.
+bool becomes_hot(const PreparedKernel& k, const Launch& launch, std::uint64_t counted) {
   const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 131072;
-  return std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
+  const std::uint64_t hot = launch.jit_hot ? launch.jit_hot : std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
+  return counted >= hot && !k.jit_tried.exchange(true);
 }
 
-// Compiles the hot kernel (once: jit_tried is set), or, with the compile helper at work on it,
-// links its code if the helper is done.
-// Lifted here, on the wave's thread, and compiled by the helper process while the waves go on
-// interpreting; this is called again at the next look-ups until the code is linked. (Not on a
+// Compiles the hot kernel, or, with the compile helper at work on it, links its code if the
+// helper is done. Lifted here, on the wave's thread, and compiled by the helper process while
+// the waves go on interpreting; this is called again at the next look-ups until the code is
+// linked. (Not on a
 // thread of this process: LLVM's code generation makes function-local static objects the first
 // time it needs them, whose destructors run at exit before anything registered earlier could
 // wait for the compile, and a compile on its own thread crashed programs that exited meanwhile.)
@@ -492,8 +493,7 @@ JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh) {
   if (sh.launch->jit != JitMode::hot || c.instructions - c.jit_reported < 0x10000) return nullptr;
   const std::uint64_t delta = c.instructions - c.jit_reported;
   c.jit_reported = c.instructions;
-  if (!k.jit_waiting.load(std::memory_order_acquire))
-    if (k.interpreted.fetch_add(delta) + delta < hot_threshold(k, *sh.launch) || k.jit_tried.exchange(true)) return nullptr;
+  if (!k.jit_waiting.load(std::memory_order_acquire) && !becomes_hot(k, *sh.launch, k.interpreted.fetch_add(delta) + delta)) return nullptr;
   return compile_hot(k, sh);
 }
 
@@ -862,7 +862,7 @@ Result<RunStats> run_kernel(const PreparedKernel& k, Launch launch, AddressSpace
   if (launch.jit == JitMode::hot && !launch.memcheck && sh.trace_lane < 0 && !k.jit_entry.load(std::memory_order_acquire) &&
       !k.jit_waiting.load(std::memory_order_acquire)) {
     const std::uint64_t sure = groups * sh.waves_per_group * k.entry_steps;
-    if (k.interpreted.load() + sure >= hot_threshold(k, launch) && !k.jit_tried.exchange(true)) {
+    if (becomes_hot(k, launch, k.interpreted.load() + sure)) {
       compile_hot(k, sh);
       sh.compiling_ns = 0;  // before the launch's clock and timeout start
     }

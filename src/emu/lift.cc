@@ -399,6 +399,32 @@ class Lifter {
     p.hi.xor_mask = o.neg ? 0x80000000u : 0u;
     return p;
   }
+  // A 64-bit integer source as the interpreter's read_lane64 reads it: a VGPR pair per lane
+  // (input modifiers do not apply), or read_scalar64's value for every lane.
+  struct Wide {
+    Value* lo = nullptr;
+    Value* hi = nullptr;
+    Value* value = nullptr;
+  };
+  std::optional<Wide> wide(const Operand& o) {
+    Wide w;
+    if (o.kind == Operand::Kind::vgpr) {
+      w.lo = vgpr_column(o.reg);
+      w.hi = vgpr_column(o.reg + 1);
+    } else if (scalar_source(o) && !o.abs && !o.neg) {
+      w.value = scalar64(o);
+    } else {
+      return std::nullopt;
+    }
+    return w;
+  }
+  Value* read_wide(const Wide& w, Value* lane) {
+    if (w.value) return w.value;
+    Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.lo, lane)), i64_);
+    Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.hi, lane)), i64_);
+    return b_.CreateOr(lo, b_.CreateShl(hi, 32));
+  }
+  Value* vgpr_column(unsigned reg) { return b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(reg) * wave_); }
   Value* join64(Value* lo, Value* hi) { return b_.CreateOr(b_.CreateZExt(lo, i64_), b_.CreateShl(b_.CreateZExt(hi, i64_), 32)); }
   Value* as_double(Value* x) { return b_.CreateBitCast(x, b_.getDoubleTy()); }
   Value* read(const Source& s, Value* lane) {
@@ -577,23 +603,10 @@ class Lifter {
       if (!form.writes_exec && (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 126)) return false;
       llvm::Function* fn = lane_function(fn_name);
       if (type == compare_type::i64 || type == compare_type::u64) {
-        // 64-bit integers as the interpreter's read_lane64 reads them: a VGPR pair per lane, or
-        // read_scalar64's value for every lane; no input modifiers.
-        auto wide = [&](const Operand& o) -> std::optional<SourcePair> {
-          if (o.abs || o.neg || (o.kind != Operand::Kind::vgpr && !scalar_source(o))) return std::nullopt;
-          if (o.kind == Operand::Kind::vgpr) return source_pair(o);
-          Value* v = scalar64(o);
-          SourcePair p;
-          p.lo.value = b_.CreateTrunc(v, i32_);
-          p.hi.value = b_.CreateTrunc(b_.CreateLShr(v, 32), i32_);
-          return p;
-        };
         const auto a = wide(at(first)), bsrc = wide(at(first + 1));
         if (!a || !bsrc) return false;
         Value* mask = lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-          Value* x = join64(read(a->lo, lane), read(a->hi, lane));
-          Value* y = join64(read(bsrc->lo, lane), read(bsrc->hi, lane));
-          Value* r = b_.CreateCall(fn, {x, y, b_.getInt32(s.param)});
+          Value* r = b_.CreateCall(fn, {read_wide(*a, lane), read_wide(*bsrc, lane), b_.getInt32(s.param)});
           return b_.CreateICmpNE(b_.CreateZExtOrTrunc(r, i8_), b_.getInt8(0));
         });
         write_compare_mask(form.writes_exec, at(0), mask);
@@ -883,19 +896,17 @@ class Lifter {
     if (scalar_base && saddr.reg >= 128) return false;
     if (!scalar_base && saddr.kind != Operand::Kind::off && saddr.kind != Operand::Kind::none) return false;
     Value* base = scalar_base ? scalar64(saddr) : nullptr;
-    Value* v = F(f_v);
-    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
     auto lane_address = [&](Value* lane, std::uint64_t offset) -> Value* {
       if (lds) {  // a 32-bit offset in the LDS
-        Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane));
+        Value* x = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(vaddr.reg), lane));
         return b_.CreateZExt(b_.CreateAdd(x, b_.getInt32(static_cast<std::uint32_t>(offset))), i64_);
       }
-      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg), lane)), i64_);
+      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(vaddr.reg), lane)), i64_);
       Value* address;
       if (scalar_base) {
         address = b_.CreateAdd(base, lo);
       } else {
-        Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(vaddr.reg + 1), lane)), i64_);
+        Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(vaddr.reg + 1), lane)), i64_);
         address = b_.CreateOr(lo, b_.CreateShl(hi, 32));
       }
       return b_.CreateAdd(address, b_.getInt64(offset));
@@ -926,11 +937,11 @@ class Lifter {
             values.push_back(b_.CreateAlignedLoad(i32_, b_.CreateConstInBoundsGEP1_64(i8_, ps[x], 4 * k), llvm::Align(1)));
         for (std::size_t x = 0, n = 0; x < accesses.size(); ++x)
           for (unsigned k = 0; k < dwords; ++k)
-            b_.CreateStore(values[n++], b_.CreateInBoundsGEP(i32_, column(accesses[x].reg + k), lane));
+            b_.CreateStore(values[n++], b_.CreateInBoundsGEP(i32_, vgpr_column(accesses[x].reg + k), lane));
       } else {
         for (unsigned k = 0; k < dwords; ++k)
           for (std::size_t x = 0; x < accesses.size(); ++x) {
-            Value* value = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(accesses[x].reg + k), lane));
+            Value* value = b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(accesses[x].reg + k), lane));
             b_.CreateAlignedStore(value, b_.CreateConstInBoundsGEP1_64(i8_, ps[x], 4 * k), llvm::Align(1));
           }
       }
@@ -987,7 +998,7 @@ class Lifter {
         Value* at_lane = b_.CreateInBoundsGEP(i8_, base, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size)));
         for (unsigned k = 0; k < dwords; ++k) {
           Value* word = b_.CreateConstInBoundsGEP1_64(i8_, at_lane, 4 * k);
-          Value* reg_lane = b_.CreateInBoundsGEP(i32_, column(data + k), lane);
+          Value* reg_lane = b_.CreateInBoundsGEP(i32_, vgpr_column(data + k), lane);
           if (load) b_.CreateStore(b_.CreateAlignedLoad(i32_, word, llvm::Align(1)), reg_lane);
           else b_.CreateAlignedStore(b_.CreateLoad(i32_, reg_lane), word, llvm::Align(1));
         }
@@ -1022,9 +1033,8 @@ class Lifter {
         s.ops[2].kind != Operand::Kind::vgpr)
       return false;
     llvm::Function* fn = lane_function("gpuport_lane_permute_lane");
-    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(r) * wave_); };
-    Value* addresses = column(s.ops[1].reg);
-    Value* data = column(s.ops[2].reg);
+    Value* addresses = vgpr_column(s.ops[1].reg);
+    Value* data = vgpr_column(s.ops[2].reg);
     lane_loop(exec, [&](Value* lane, Value*) -> Value* {
       Value* address = b_.CreateAdd(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, addresses, lane)), b_.getInt32(static_cast<std::uint32_t>(s.mods.offset)));
       Value* other = b_.CreateCall(fn, {lane, address});
@@ -1082,30 +1092,6 @@ class Lifter {
       return o;
     };
     auto mask_target = [&](const Operand& o) { return o.kind == Operand::Kind::sgpr && (o.reg < 126 || o.reg == encoding::null); };
-    // A 64-bit source: a VGPR pair per lane, or read_scalar64's value for every lane.
-    struct Wide {
-      Value* lo = nullptr;
-      Value* hi = nullptr;
-      Value* value = nullptr;
-    };
-    auto wide = [&](const Operand& o) -> std::optional<Wide> {
-      Wide w;
-      if (o.kind == Operand::Kind::vgpr) {
-        w.lo = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg) * wave_);
-        w.hi = b_.CreateConstInBoundsGEP1_64(i32_, F(f_v), std::uint64_t(o.reg + 1) * wave_);
-      } else if (scalar_source(o) && !o.abs && !o.neg) {
-        w.value = scalar64(o);
-      } else {
-        return std::nullopt;
-      }
-      return w;
-    };
-    auto read_wide = [&](const Wide& w, Value* lane) -> Value* {
-      if (w.value) return w.value;
-      Value* lo = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.lo, lane)), i64_);
-      Value* hi = b_.CreateZExt(b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, w.hi, lane)), i64_);
-      return b_.CreateOr(lo, b_.CreateShl(hi, 32));
-    };
     auto store_wide = [&](unsigned reg, Value* lane, Value* active, Value* r) {
       store_lane(reg, lane, active, b_.CreateTrunc(r, i32_));
       store_lane(reg + 1, lane, active, b_.CreateTrunc(b_.CreateLShr(r, 32), i32_));
@@ -1367,13 +1353,11 @@ class Lifter {
     }
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_lanes)), lanes_sum), field(f_lanes));
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_executed)), b_.getInt64(b - a)), field(f_executed));
-    Value* v = F(f_v);
-    auto column = [&](unsigned r) { return b_.CreateConstInBoundsGEP1_64(i32_, v, std::uint64_t(r) * wave_); };
     lane_loop(b_.getInt64(0), [&](Value* lane, Value*) -> Value* {
       std::map<unsigned, Value*> regs;
       auto old = [&](unsigned r) -> Value* {
         auto it = regs.find(r);
-        return it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, column(r), lane));
+        return it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(r), lane));
       };
       for (const Entry& en : entries) {
         auto active = [&](const LaneStep& l) { return b_.CreateTrunc(b_.CreateLShr(l.exec, b_.CreateZExt(lane, i64_)), i1_); };
@@ -1393,7 +1377,7 @@ class Lifter {
           regs[dy] = b_.CreateSelect(active(en.y), ry, old(dy));
         }
       }
-      for (const auto& [r, value] : regs) b_.CreateStore(value, b_.CreateInBoundsGEP(i32_, column(r), lane));
+      for (const auto& [r, value] : regs) b_.CreateStore(value, b_.CreateInBoundsGEP(i32_, vgpr_column(r), lane));
       return nullptr;
     });
     b_.CreateBr(step_block(b));
