@@ -15,6 +15,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "emu/lift_forms.h"
+
 namespace gpuport::emu {
 namespace {
 
@@ -216,6 +218,7 @@ Result<std::shared_ptr<PreparedKernel>> prepare_kernel(const amdgpu::CodeObject&
   // The sentinel after the last instruction: execution that runs off the end stops there.
   k->steps.emplace_back();
   k->steps.back().handler = ran_past_the_end;
+  mark_fused_runs(k->steps, k->kernel_instructions);
   return k;
 }
 
@@ -392,12 +395,14 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
   JitFrame frame{&w, &c, steps, w.v.data(), w.s.data(), &w.scc, &w.mode, &w.leave, &w.pc, &c.region_begin, &c.region_end,
                  w.group->lds.data(), w.group->lds.size(), 0, 0, 0, c.jit_regions.data()};
   const std::uint64_t period = slice ? slice + 1 : 0x10000;
+  // The next look-up: at `next` instructions (a slice's end, every 65,536, the budget), or at
+  // the first step after it that is not inside a fused run (Step::run_interior: both tiers).
+  std::uint64_t next = std::min(period, budget), next_full = std::min<std::uint64_t>(0x10000, budget);
   while (!w.leave) {
     int compiled = 2;
     if constexpr (!Trace && !Memcheck) {
       if (jit) {
-        const std::uint64_t next = std::min((count / period + 1) * period, budget);
-        frame.limit = next - count;
+        frame.limit = next > count ? next - count : 0;  // 0: stop at the first step it may
         compiled = jit(&frame, w.pc);
         count += frame.executed;
         c.compiled_instructions += frame.executed;
@@ -407,7 +412,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
           c.lane_instructions += lanes;
           return false;
         }
-        if (compiled == 0 && count != next) continue;  // it left the loop (w.leave) between look-ups
+        if (compiled == 0 && count < next) continue;  // it left the loop (w.leave) between look-ups
       }
     }
     if (compiled == 2) {  // interpreted (or a step the compiled code does not know)
@@ -423,10 +428,10 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
       ++w.pc;
       ++count;
     }
-    if ((count & 0xffff) != 0 && count < budget) {
-      if (slice && (count & slice) == 0) break;  // the workgroup's other waves' turn
-      continue;
-    }
+    if (count < next || (w.pc < k.steps.size() && steps[w.pc].run_interior)) continue;
+    next = std::min((count / period + 1) * period, budget > count ? budget : ~std::uint64_t{0});
+    if (count < next_full) break;  // a slice's end: the workgroup's other waves' turn
+    next_full = std::min((count / 0x10000 + 1) * 0x10000, budget > count ? budget : ~std::uint64_t{0});
     Fault f;
     if (count >= budget) f.message = fmt::format("the wave ran {} instructions without finishing (--max-instructions)", count);
     else if (past_deadline(sh)) {

@@ -93,7 +93,7 @@ int call_counted_step(JitFrame* f, std::uint64_t i) {
 }
 
 int call_step(JitFrame* f, std::uint64_t i) {
-  if (f->executed == f->limit) {
+  if (f->executed >= f->limit) {
     *f->pc = i;
     return 2;
   }
@@ -258,6 +258,7 @@ std::string content_key(const PreparedKernel& k) {
     if (s.instruction) key += s.instruction->text;
     else key += "<end>";
     if (s.target >= 0) key += fmt::format(" ->{}", s.target);
+    if (s.run_end) key += fmt::format(" run to {}", s.run_end);
   }
   return key;
 }

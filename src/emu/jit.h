@@ -35,7 +35,9 @@ struct JitFrame {
   std::uint64_t* region_end;
   std::uint8_t* lds;            // the workgroup's LDS and its size
   std::uint64_t lds_size;
-  std::uint64_t limit;     // steps to run at most
+  // Steps to run before stopping: it stops at the first step at or past it that is no fused
+  // run's interior (a run is run whole).
+  std::uint64_t limit;
   std::uint64_t executed;  // steps completed (a faulting step is not)
   std::uint64_t lanes;     // lane-instructions: EXEC's population before each step run
   std::uint64_t* regions;  // the context's per-step regions (Context::jit_regions)
@@ -44,7 +46,9 @@ static_assert(sizeof(JitFrame) == 17 * 8);
 
 // Runs the wave from step `pc`: 0 when it stopped (the limit, the wave left its loop: *pc is the
 // next step), 1 on a fault (*pc is the faulting step, the context's fault says what), 2 when
-// `pc` is no step of the kernel.
+// the step at *pc is the interpreter's to run: no step of the compiled code (outside the kernel,
+// or inside a fused run, which a jump by address may reach), or a run in a float mode other than
+// the default.
 using JitEntry = int (*)(JitFrame* frame, std::uint64_t pc);
 
 enum class JitMode : std::uint8_t {

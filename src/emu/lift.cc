@@ -55,6 +55,68 @@ bool readable_source(const Operand& o) {
   }
 }
 
+bool scalar_source(const Operand& o) {
+  return (o.kind == Operand::Kind::sgpr && o.reg < 128) || o.kind == Operand::Kind::int_const || o.kind == Operand::Kind::literal;
+}
+
+// The VOPD halves (and lone VOP steps) the lifter compiles as lane loops.
+bool vopd_liftable(const Step& half) {
+  using K = LiftForm::Kind;
+  const LiftForm f = vector_lift_form(half.handler);
+  if (f.kind != K::int_op && f.kind != K::f32_binary && f.kind != K::fma_f32 && f.kind != K::cndmask) return false;
+  if (half.dpp || half.mods.clamp || half.mods.omod || half.ops.empty() || half.ops[0].kind != Operand::Kind::vgpr) return false;
+  for (std::size_t k = 1; k < half.ops.size(); ++k)
+    if (!readable_source(half.ops[k])) return false;
+  if (f.kind == K::cndmask && half.ops.size() >= 4 && (half.ops[3].kind != Operand::Kind::sgpr || half.ops[3].reg >= 126)) return false;
+  return true;
+}
+
+// f64 add/mul/min/max/fma: lane steps of a run (each VGPR of a pair a register of the run).
+bool f64_lane(const Step& s) {
+  if (vector_lift_form(s.handler).kind != LiftForm::Kind::f64_binary) return false;
+  if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() < 3 || s.ops[0].kind != Operand::Kind::vgpr) return false;
+  for (std::size_t k = 1; k < s.ops.size(); ++k)
+    if (!readable_source(s.ops[k])) return false;
+  return true;
+}
+bool is_double(const Step& s) { return vector_lift_form(s.handler).kind == LiftForm::Kind::f64_binary; }
+// Unary f32 operations and 32-bit conversions: lane steps of a run (not VOPD halves).
+bool one_source_float(const Step& s) {
+  using K = LiftForm::Kind;
+  const LiftForm f = vector_lift_form(s.handler);
+  if (f.kind != K::f32_unary && f.kind != K::convert32) return false;
+  if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() != 2 || s.ops[0].kind != Operand::Kind::vgpr) return false;
+  if (!readable_source(s.ops[1])) return false;
+  return f.kind == K::f32_unary || lanes::cv_float_source(static_cast<lanes::Cv>(f.op)) || (!s.ops[1].abs && !s.ops[1].neg);
+}
+bool is_float(const Step& s) {
+  const LiftForm f = vector_lift_form(s.handler);
+  using K = LiftForm::Kind;
+  return f.kind == K::f32_binary || f.kind == K::fma_f32 || f.kind == K::f32_unary || f.kind == K::convert32;
+}
+
+// What a step can be in a fused run (mark_fused_runs): nothing (a no-op), a scalar ALU step, a
+// lane step, a VOPD pair of lane steps, or none of these.
+enum class Member : std::uint8_t { nop, scalar, lane, pair, other };
+Member member(const Step& s) {
+  using K = LiftForm::Kind;
+  const LiftForm f = scalar_lift_form(s.handler);
+  if (f.kind == K::nop) return Member::nop;
+  if (f.kind == K::scalar_op || f.kind == K::scalar_bits || f.kind == K::scalar_compare) {
+    // lift_scalar's operand checks, so that it cannot refuse inside a run
+    const Operand none;
+    auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
+    if (f.kind == K::scalar_compare) return scalar_source(at(0)) && scalar_source(at(1)) ? Member::scalar : Member::other;
+    const bool ok = scalar_source(at(1)) && scalar_source(at(2)) && at(0).kind == Operand::Kind::sgpr && at(0).reg < 128;
+    // a run's lane steps read EXEC once each, before the loop: a scalar step writing it ends the
+    // run's reasoning no less than it would anywhere, so it is allowed
+    return ok ? Member::scalar : Member::other;
+  }
+  if (s.vopd_x && s.vopd_y) return vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y) ? Member::pair : Member::other;
+  if (f.kind != K::none) return Member::other;
+  return vopd_liftable(s) || one_source_float(s) || f64_lane(s) ? Member::lane : Member::other;
+}
+
 class Lifter {
  public:
   Lifter(const PreparedKernel& k, llvm::Module& m, const std::string& name)
@@ -97,7 +159,7 @@ class Lifter {
     }
     std::vector<std::pair<std::size_t, std::size_t>> regions;
     for (std::size_t first = 0, i = 1; i <= n; ++i)
-      if (i == n || (leader[i] && i - first >= 128) || i - first >= 512) {
+      if (i == n || (!k_.steps[i].run_interior && ((leader[i] && i - first >= 128) || i - first >= 512))) {
         regions.emplace_back(first, i);
         first = i;
       }
@@ -140,7 +202,8 @@ class Lifter {
       b_.SetInsertPoint(call);
       code->addIncoming(b_.CreateCall(functions[r], {frame, pc}), call);
       b_.CreateBr(done);
-      for (std::size_t i = regions[r].first; i < regions[r].second; ++i) sw->addCase(b_.getInt64(i), call);
+      for (std::size_t i = regions[r].first; i < regions[r].second; ++i)
+        if (!k_.steps[i].run_interior) sw->addCase(b_.getInt64(i), call);
     }
     b_.SetInsertPoint(outside);
     b_.CreateStore(pc, pc_pointer);
@@ -160,7 +223,8 @@ class Lifter {
     entry_ = entry;
     for (auto& l : loaded_) l = nullptr;
     exit_ = BasicBlock::Create(ctx_, "exit", f_);
-    for (std::size_t i = first; i < last; ++i) steps_[i] = BasicBlock::Create(ctx_, "step" + std::to_string(i), f_);
+    for (std::size_t i = first; i < last; ++i)
+      steps_[i] = k_.steps[i].run_interior ? nullptr : BasicBlock::Create(ctx_, "step" + std::to_string(i), f_);
     b_.SetInsertPoint(entry);
     frame_ = f_->getArg(0);
     scc_slot_ = b_.CreateAlloca(i8_);
@@ -168,7 +232,8 @@ class Lifter {
     code_ = b_.CreateAlloca(i32_);
     auto* outside = BasicBlock::Create(ctx_, "outside", f_);
     auto* sw = b_.CreateSwitch(f_->getArg(1), outside, static_cast<unsigned>(last - first));
-    for (std::size_t i = first; i < last; ++i) sw->addCase(b_.getInt64(i), steps_[i]);
+    for (std::size_t i = first; i < last; ++i)
+      if (steps_[i]) sw->addCase(b_.getInt64(i), steps_[i]);
     b_.SetInsertPoint(outside);
     b_.CreateStore(f_->getArg(1), b_.CreateLoad(ptr_, field(f_pc)));
     leave_with(2);
@@ -193,20 +258,6 @@ class Lifter {
     Value* pc = b_.CreateLoad(ptr_, field(f_pc));
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, pc), b_.getInt64(1)), pc);
     b_.CreateRet(b_.getInt32(4));
-    // Fused runs: at least two lane steps (a pair counts two), within the region.
-    fused_runs_.clear();
-    if (!std::getenv("GPUPORT_JIT_NO_FUSION"))
-      for (std::size_t i = first; i < last;) {
-        std::size_t j = i, lane_steps = 0;
-        while (j < last && j - i < max_run_) {
-          const Member m = member(k_.steps[j]);
-          if (m == Member::other) break;
-          lane_steps += m == Member::lane ? 1 : m == Member::pair ? 2 : 0;
-          ++j;
-        }
-        if (lane_steps >= 2) fused_runs_[i] = j;
-        i = j == i ? i + 1 : j;
-      }
     static const bool show_called = std::getenv("GPUPORT_JIT_CALLED") != nullptr;
     for (std::size_t i = first; i < last; ++i) {
       if (lift_step(i)) ++lifted;
@@ -314,7 +365,7 @@ class Lifter {
   // The block of step i in this region, or one that leaves the region for the caller to go on
   // at step i.
   BasicBlock* step_block(std::size_t i) {
-    if (i >= first_ && i < last_) return steps_[i];
+    if (i >= first_ && i < last_ && steps_[i]) return steps_[i];
     auto* away = block("away");
     llvm::IRBuilder<> b(away);
     b.CreateStore(b.getInt64(i), b.CreateLoad(ptr_, b.CreateConstInBoundsGEP1_64(i64_, frame_, f_pc)));
@@ -709,9 +760,6 @@ class Lifter {
 
   // ---- scalar ALU: read_scalar / read_scalar64 / write_scalar / write_scalar64 as machine.cc
   // has them, for the operand kinds the lifter takes (others: the handler).
-  static bool scalar_source(const Operand& o) {
-    return (o.kind == Operand::Kind::sgpr && o.reg < 128) || o.kind == Operand::Kind::int_const || o.kind == Operand::Kind::literal;
-  }
   Value* scalar32(const Operand& o) {
     if (o.kind == Operand::Kind::sgpr) return o.reg == encoding::null ? (Value*)b_.getInt32(0) : b_.CreateLoad(i32_, sgpr(o.reg));
     return b_.getInt32(static_cast<std::uint32_t>(o.value));
@@ -1055,16 +1103,6 @@ class Lifter {
   // column is X's destination: what the interpreter's vopd does. A half the lifter refuses
   // leaves the pair to its handler; so does a float half in a mode not the default (nothing of
   // the pair is in the registers yet when the check fails).
-  bool vopd_liftable(const Step& half) {
-    using K = LiftForm::Kind;
-    const LiftForm f = vector_lift_form(half.handler);
-    if (f.kind != K::int_op && f.kind != K::f32_binary && f.kind != K::fma_f32 && f.kind != K::cndmask) return false;
-    if (half.dpp || half.mods.clamp || half.mods.omod || half.ops.empty() || half.ops[0].kind != Operand::Kind::vgpr) return false;
-    for (std::size_t k = 1; k < half.ops.size(); ++k)
-      if (!readable_source(half.ops[k])) return false;
-    if (f.kind == K::cndmask && half.ops.size() >= 4 && (half.ops[3].kind != Operand::Kind::sgpr || half.ops[3].reg >= 126)) return false;
-    return true;
-  }
   void lift_vopd(const Step& s, Value* exec) {
     const Step& x = *s.vopd_x;
     const Step& y = *s.vopd_y;
@@ -1193,48 +1231,6 @@ class Lifter {
   // mask and EXEC of its own place in the run. The fused code is taken when the run is entered
   // at its first step with the whole run under the limit (and the default float mode where it
   // has float steps); otherwise, and when entered in its middle, the steps run one by one.
-  enum class Member : std::uint8_t { nop, scalar, lane, pair, other };
-  Member member(const Step& s) {
-    using K = LiftForm::Kind;
-    const LiftForm f = scalar_lift_form(s.handler);
-    if (f.kind == K::nop) return Member::nop;
-    if (f.kind == K::scalar_op || f.kind == K::scalar_bits || f.kind == K::scalar_compare) {
-      // lift_scalar's operand checks, so that it cannot refuse inside a run
-      const Operand none;
-      auto at = [&](std::size_t k) -> const Operand& { return k < s.ops.size() ? s.ops[k] : none; };
-      if (f.kind == K::scalar_compare) return scalar_source(at(0)) && scalar_source(at(1)) ? Member::scalar : Member::other;
-      const bool ok = scalar_source(at(1)) && scalar_source(at(2)) && at(0).kind == Operand::Kind::sgpr && at(0).reg < 128;
-      // a run's lane steps read EXEC once each, before the loop: a scalar step writing it ends the
-      // run's reasoning no less than it would anywhere, so it is allowed
-      return ok ? Member::scalar : Member::other;
-    }
-    if (s.vopd_x && s.vopd_y) return vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y) ? Member::pair : Member::other;
-    if (f.kind != K::none) return Member::other;
-    return vopd_liftable(s) || one_source_float(s) || f64_lane(s) ? Member::lane : Member::other;
-  }
-  // f64 add/mul/min/max/fma: lane steps of a run (each VGPR of a pair a register of the run).
-  bool f64_lane(const Step& s) {
-    if (vector_lift_form(s.handler).kind != LiftForm::Kind::f64_binary) return false;
-    if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() < 3 || s.ops[0].kind != Operand::Kind::vgpr) return false;
-    for (std::size_t k = 1; k < s.ops.size(); ++k)
-      if (!readable_source(s.ops[k])) return false;
-    return true;
-  }
-  static bool is_double(const Step& s) { return vector_lift_form(s.handler).kind == LiftForm::Kind::f64_binary; }
-  // Unary f32 operations and 32-bit conversions: lane steps of a run (not VOPD halves).
-  bool one_source_float(const Step& s) {
-    using K = LiftForm::Kind;
-    const LiftForm f = vector_lift_form(s.handler);
-    if (f.kind != K::f32_unary && f.kind != K::convert32) return false;
-    if (s.dpp || s.vopd_x || s.mods.clamp || s.mods.omod || s.ops.size() != 2 || s.ops[0].kind != Operand::Kind::vgpr) return false;
-    if (!readable_source(s.ops[1])) return false;
-    return f.kind == K::f32_unary || lanes::cv_float_source(static_cast<lanes::Cv>(f.op)) || (!s.ops[1].abs && !s.ops[1].neg);
-  }
-  static bool is_float(const Step& s) {
-    const LiftForm f = vector_lift_form(s.handler);
-    using K = LiftForm::Kind;
-    return f.kind == K::f32_binary || f.kind == K::fma_f32 || f.kind == K::f32_unary || f.kind == K::convert32;
-  }
 
   // A lane step's sources as read before the loop: VGPR columns stay columns.
   struct LaneStep {
@@ -1359,6 +1355,15 @@ class Lifter {
         auto it = regs.find(r);
         return it != regs.end() ? it->second : b_.CreateLoad(i32_, b_.CreateInBoundsGEP(i32_, vgpr_column(r), lane));
       };
+      // Every register the run writes is read first, at the top of the lane: read where a step
+      // first needs it, LLVM made the loads (and then the stores) of a register written twice
+      // conditional, and the vectorizer scattered its stores lane by lane (emu_bench's VALU
+      // kernel, one run of 14 steps: 12 G lane-instructions/s against 22.6 G so).
+      for (const Entry& en : entries) {
+          const unsigned dx = en.x.step->ops[0].reg;
+          for (unsigned r : {dx, en.x.form.kind == LiftForm::Kind::f64_binary ? dx + 1 : dx, en.pair ? en.y.step->ops[0].reg : dx})
+            if (!regs.count(r)) regs[r] = old(r);
+        }
       for (const Entry& en : entries) {
         auto active = [&](const LaneStep& l) { return b_.CreateTrunc(b_.CreateLShr(l.exec, b_.CreateZExt(lane, i64_)), i1_); };
         Value* rx = lane_value(en.x, lane, regs);
@@ -1385,24 +1390,33 @@ class Lifter {
 
   bool lift_step(std::size_t i) {
     const Step& s = k_.steps[i];
+    if (s.run_interior) return true;  // its run's code holds it
     b_.SetInsertPoint(steps_[i]);
-    if (auto run = fused_runs_.find(i); run != fused_runs_.end()) {
-      const std::size_t end = run->second;
+    if (s.run_end) {  // a fused run, whole (it is entered at its first step only)
+      const std::size_t end = s.run_end;
       bool floats = false, doubles = false;
       for (std::size_t k = i; k < end; ++k) {
         const Step& t = k_.steps[k];
         floats = floats || is_float(t) || (t.vopd_x && (is_float(*t.vopd_x) || is_float(*t.vopd_y)));
         doubles = doubles || is_double(t);
       }
-      auto* fused = block("fused");
-      auto* plain = block("plain");
-      Value* room = b_.CreateICmpUGE(b_.CreateSub(F(f_limit), b_.CreateLoad(i64_, field(f_executed))), b_.getInt64(end - i));
-      if (floats) room = b_.CreateAnd(room, default_f32_mode());
-      if (doubles) room = b_.CreateAnd(room, default_f64_mode());
-      b_.CreateCondBr(room, fused, plain);
-      b_.SetInsertPoint(fused);
+      auto* run = block("run");
+      b_.CreateCondBr(b_.CreateICmpUGE(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
+      stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
+      b_.SetInsertPoint(run);
+      if (floats || doubles) {  // in another float mode the interpreter runs the run's steps
+        Value* mode_ok = floats ? default_f32_mode() : b_.getTrue();
+        if (doubles) mode_ok = b_.CreateAnd(mode_ok, default_f64_mode());
+        auto* fused = block("fused");
+        auto* interpret = block("interpret");
+        b_.CreateCondBr(mode_ok, fused, interpret);
+        b_.SetInsertPoint(interpret);
+        b_.CreateStore(b_.getInt64(i), b_.CreateLoad(ptr_, field(f_pc)));
+        leave_with(2);
+        b_.SetInsertPoint(fused);
+      }
       lift_fused(i, end);
-      b_.SetInsertPoint(plain);
+      return true;
     }
     LiftForm form = scalar_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = vector_lift_form(s.handler);
@@ -1414,7 +1428,7 @@ class Lifter {
     }
     // The limit: stop before the step (one block for every step of the region, the step a phi).
     auto* run = block("run");
-    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
+    b_.CreateCondBr(b_.CreateICmpUGE(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
     stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
     b_.SetInsertPoint(run);
     Value* e = exec();
@@ -1478,11 +1492,6 @@ class Lifter {
   Value* frame_ = nullptr;
   const std::string name_;
   std::size_t first_ = 0, last_ = 0;  // the region being lifted
-  std::map<std::size_t, std::size_t> fused_runs_;  // first step -> the step after the run
-  // At most 6 steps per run: a run is fused only when the whole of it fits before the limit, and
-  // in a workgroup of several waves with LDS the limit comes every 32 steps; on emu_bench's VALU kernel 4
-  // to 6 ran fastest (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION for none).
-  std::size_t max_run_ = std::getenv("GPUPORT_JIT_RUN") ? std::strtoul(std::getenv("GPUPORT_JIT_RUN"), nullptr, 10) : 6;
   Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
   Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
   unsigned redirect_reg_ = 0;
@@ -1500,6 +1509,38 @@ class Lifter {
 
 void lift_kernel(const PreparedKernel& kernel, llvm::Module& module, const std::string& name, std::size_t& lifted, std::size_t& called) {
   Lifter(kernel, module, name).run(lifted, called);
+}
+
+void mark_fused_runs(std::vector<Step>& steps, std::size_t own_steps) {
+  // At most 64 steps a run (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION=1 for none):
+  // a run's VGPRs stay in the host's vector registers, and longer runs spilled them.
+  static const std::size_t max_run = std::getenv("GPUPORT_JIT_NO_FUSION") ? 0
+                                     : std::getenv("GPUPORT_JIT_RUN")      ? std::strtoul(std::getenv("GPUPORT_JIT_RUN"), nullptr, 10)
+                                                                           : 64;
+  for (Step& s : steps) {
+    s.run_end = 0;
+    s.run_interior = false;
+  }
+  if (max_run < 2) return;
+  // A run starts at a branch target: nothing enters one in its middle but a jump by address.
+  std::vector<bool> target(steps.size() + 1, false);
+  for (const Step& s : steps)
+    if (s.target >= 0 && static_cast<std::size_t>(s.target) < steps.size()) target[static_cast<std::size_t>(s.target)] = true;
+  target[std::min(own_steps, steps.size())] = true;  // the kernel's own steps end: its callees follow
+  for (std::size_t i = 0; i < steps.size();) {
+    std::size_t j = i, lane_steps = 0;
+    while (j < steps.size() && j - i < max_run && (j == i || !target[j])) {
+      const Member m = member(steps[j]);
+      if (m == Member::other) break;
+      lane_steps += m == Member::lane ? 1 : m == Member::pair ? 2 : 0;
+      ++j;
+    }
+    if (lane_steps >= 2) {  // at least two lane steps (a pair counts two)
+      steps[i].run_end = static_cast<std::uint32_t>(j);
+      for (std::size_t k = i + 1; k < j; ++k) steps[k].run_interior = true;
+    }
+    i = j == i ? i + 1 : j;
+  }
 }
 
 }  // namespace gpuport::emu

@@ -54,6 +54,15 @@ LiftForm scalar_lift_form(Handler h);  // semantics_scalar.cc
 LiftForm vector_lift_form(Handler h);  // semantics_vector.cc
 LiftForm memory_lift_form(const Step& s);  // semantics_memory.cc (the width is the step's)
 
+// Marks the fused runs of a kernel's steps (Step::run_end, Step::run_interior; lift.cc): the
+// longest stretches, from a step no branch goes into the middle of, of at most 64 steps that are
+// no-ops, scalar ALU steps and lane steps the lifter compiles (two lane steps at least), within
+// the kernel's own `own_steps` or its callees'. Such a run touches nothing but registers, and the
+// JIT compiles it as one loop over the lanes that runs it whole: so both tiers end a wave's turn
+// (a time slice, the look-ups every 65,536 instructions, the budget) only at a step that is no
+// run's interior, where the interpreter and the compiled code stand at the same step.
+void mark_fused_runs(std::vector<Step>& steps, std::size_t own_steps);
+
 // The compare types of Step::param2 (semantics_vector.cc's order).
 namespace compare_type {
 constexpr std::uint32_t f16 = 0, f32 = 1, f64 = 2, i16 = 3, i32 = 4, i64 = 5, u16 = 6, u32 = 7, u64 = 8;

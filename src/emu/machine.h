@@ -81,6 +81,10 @@ struct Step {
   Modifiers mods;
   std::uint32_t param = 0, param2 = 0;  // family-specific (compare condition, data type, width)
   std::int64_t target = -1;             // branch target index
+  // Fused runs (mark_fused_runs, lift_forms.h): on a run's first step the index of the step after
+  // it; on its other steps run_interior, where neither tier ends a wave's turn.
+  std::uint32_t run_end = 0;
+  bool run_interior = false;
   // Modifiers the resolved handler honours (Accepts bits), set by the family that resolves the
   // instruction; any other modifier present refuses the instruction at preparation.
   std::uint32_t accepts = 0;

@@ -153,6 +153,7 @@ AsmRun run_asm(const AsmKernel& kernel, const AsmLaunch& launch) {
     L.timeout_seconds = 20;
     L.jit = t == 0 ? JitMode::never : launch.jit_hot ? JitMode::hot : JitMode::always;
     L.jit_hot = launch.jit_hot;
+    L.max_instructions = launch.max_instructions;
     L.kernarg.assign(32, 0);
     const std::uint64_t pointers[3] = {reinterpret_cast<std::uint64_t>(in_p), reinterpret_cast<std::uint64_t>(out_p),
                                        reinterpret_cast<std::uint64_t>(aux_p)};

@@ -51,6 +51,7 @@ struct AsmLaunch {
   std::uint32_t groups = 1, threads = 32;
   std::uint32_t n = 0;                // the fourth argument
   unsigned jobs = 1;
+  std::uint64_t max_instructions = 0;  // Launch::max_instructions (per wave; 0: no limit)
   // Nonzero: the JIT tier's run is JitMode::hot with this threshold (the kernel compiled in the
   // middle of the launch, which goes on compiled), and a third run takes the compiled code from
   // its start; both are compared with the interpreter's.

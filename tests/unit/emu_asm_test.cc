@@ -694,6 +694,27 @@ TEST(EmuAsm, ALaunchSureToBeHotIsCompiledBeforeItsFirstWave) {
   }
 }
 
+// A fused run (ten lane steps here) runs whole in both tiers: a wave's turn, its look-ups and the
+// --max-instructions budget end only at a step that is no run's interior. The loop is 11 steps
+// (the run and the branch back); a budget of 25 falls inside the third run, which ends at 32.
+TEST(EmuAsm, AWaveStopsOnlyBetweenFusedRuns) {
+  std::string body = "loop:\n";
+  for (int i = 0; i < 10; ++i) body += "  v_add_nc_u32 v2, 1, v2\n";
+  body += "  s_branch loop\n";
+  for (bool wave64 : {false, true}) {
+    AsmKernel k;
+    k.wave64 = wave64;
+    k.prologue = false;
+    k.body = body;
+    AsmLaunch l;
+    l.max_instructions = 25;
+    const AsmRun r = run_asm(k, l);
+    if (!r.skip_reason.empty()) GTEST_SKIP() << r.skip_reason;
+    EXPECT_EQ(r.error.find("differs"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("the wave ran 32 instructions without finishing"), std::string::npos) << r.error;
+  }
+}
+
 // The same with the compile helper (gpuport jit-compile, as gpuport run starts it): the kernel is
 // lifted at the look-up that finds it hot and compiled by the helper process while the wave goes
 // on interpreting; the wave takes the code at a look-up after the helper is done (if the launch
