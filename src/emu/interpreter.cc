@@ -379,7 +379,9 @@ void trace_step(const Wave& w, const Step& st, const PreparedKernel& k, std::uin
 // A launch without LDS shares nothing between its waves that they could read unsynchronized but
 // global memory, which no GPU orders between waves either: its slices are kWaveSliceWithoutLds
 // long (still finite, so that a wave spinning on another's flag lets it run). Each switch costs
-// about what 32 instructions of compiled code do: the JIT's VALU rate doubles.
+// about what 32 instructions of compiled code do: the JIT's VALU rate doubles. A slice (or a
+// look-up) that falls inside a fused run ends after it (Step::run_interior, lift_forms.h): the
+// compiled code runs a run whole, and no other wave can see a run's register-only work.
 constexpr std::uint64_t kWaveSlice = 32, kWaveSliceWithoutLds = 1024;
 JitEntry jit_for(const PreparedKernel& k, Context& c, Shared& sh);
 template <bool Trace, bool Memcheck>

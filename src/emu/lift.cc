@@ -2,14 +2,16 @@
 // (at a branch target or after a branch, once a region has 128 steps), each an LLVM function:
 //
 //   entry:     switch on the step to run -> step_i
-//   step_i:    executed == limit? -> *pc = i, return 0
+//   step_i:    executed >= limit? -> *pc = i, return 0
 //              lanes += popcount(EXEC)
 //              the step: lifted (lane loop, branch, nothing) or its handler called
 //              executed += 1, on to step_i+1 (or the branch target); a step outside the region:
 //              *pc = that step, return 4
 //
-// and the kernel's function (JitEntry) calls the region holding *pc until one returns other than
-// 4. A called handler may fault (1, *pc = i), leave the wave's loop (a barrier, the end: *pc =
+// A fused run (Step::run_end) is one block, a loop over the lanes for all its steps, executed +=
+// its length; its other steps have no block (a wave stops only between runs: lift_forms.h's
+// mark_fused_runs). The kernel's function (JitEntry) calls the region holding *pc until one
+// returns other than 4. A called handler may fault (1, *pc = i), leave the wave's loop (a barrier, the end: *pc =
 // i + 1, 0) or move the program counter (calls and jumps by address: 4 at *pc + 1). A lane loop
 // reads its sources per lane from the VGPR columns (v[reg * W + lane]) or one value for all
 // lanes, applies the abs/neg masks as the interpreter's Lanes32 does, calls the lane function
@@ -1223,14 +1225,14 @@ class Lifter {
     b_.CreateCondBr(b_.CreateICmpEQ(r, b_.getInt32(0)), then ? then : next_block(i), called_exit_);
     called_codes_->addIncoming(r, b_.GetInsertBlock());
   }
-  // ---- fused runs: a run of consecutive steps that are lane operations (those vopd_liftable
-  // takes, alone or as VOPD pairs), scalar ALU operations and no-ops is also compiled as one loop
-  // over the lanes, in which each VGPR a step writes stays in a register until the run's end.
-  // Lanes do not depend on each other in such a run, so lane by lane is step by step; the scalar
-  // steps (which read no VGPR) run first, in order, and each lane step reads the scalar sources,
-  // mask and EXEC of its own place in the run. The fused code is taken when the run is entered
-  // at its first step with the whole run under the limit (and the default float mode where it
-  // has float steps); otherwise, and when entered in its middle, the steps run one by one.
+  // ---- fused runs (mark_fused_runs): a run of consecutive steps that are lane operations (those
+  // vopd_liftable takes, alone or as VOPD pairs), scalar ALU operations and no-ops is compiled as
+  // one loop over the lanes, in which each VGPR a step writes stays in a register until the run's
+  // end. Lanes do not depend on each other in such a run, so lane by lane is step by step; the
+  // scalar steps (which read no VGPR) run first, in order, and each lane step reads the scalar
+  // sources, mask and EXEC of its own place in the run. A run is entered at its first step only
+  // and runs whole; in a float mode other than the default (where it has float steps) the
+  // interpreter runs its steps.
 
   // A lane step's sources as read before the loop: VGPR columns stay columns.
   struct LaneStep {

@@ -1,7 +1,8 @@
 // gfx1100 -> LLVM IR: a prepared kernel's steps as one function over the interpreter's wave
-// state (JitFrame, jit.h). Each step is a block; the function's second argument picks the block
-// to start at, and every block first checks the frame's step limit, so the function can stop
-// and resume at any step. Steps whose meaning lanes.h holds (LiftForm, lift_forms.h) are
+// state (JitFrame, jit.h). Each step is a block (a fused run, Step::run_end, one block: it runs
+// whole); the function's second argument picks the block to start at, and every block first
+// checks the frame's step limit, so the function can stop and resume at any step but a run's
+// interior. Steps whose meaning lanes.h holds (LiftForm, lift_forms.h) are
 // compiled as lane loops under EXEC, float ones behind a check of MODE (the default float mode;
 // otherwise the handler runs); branches are branches; the rest call their handler. Only jit.cc
 // includes this header.
