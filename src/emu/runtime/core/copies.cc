@@ -102,8 +102,13 @@ hipError_t run_copy(const CopyToSymbol& p) {
 }
 
 hipError_t run_memset(const hipMemsetParams& p) {
+  const std::uint32_t bits = p.elementSize == 1 ? (p.value & 0xff) : p.elementSize == 2 ? (p.value & 0xffff) : p.value;
   for (size_t row = 0; row < p.height; ++row) {
     char* line = static_cast<char*>(p.dst) + row * p.pitch;
+    if (bits == 0) {  // the pages of a block nothing has written are zero already
+      fill_zero(line, p.width * p.elementSize);
+      continue;
+    }
     switch (p.elementSize) {
       case 1: std::memset(line, static_cast<int>(p.value & 0xff), p.width); break;
       case 2: std::fill_n(reinterpret_cast<std::uint16_t*>(line), p.width, static_cast<std::uint16_t>(p.value)); break;

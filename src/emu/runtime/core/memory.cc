@@ -5,6 +5,10 @@
 
 #include <cstring>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace gpuport::emu::hip {
 
 void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
@@ -15,11 +19,19 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   // of memory, as on the GPU.
   if (size > kDeviceMemoryBytes) return nullptr;
   const size_t rounded = std::max<size_t>(kPage, (size + kPage - 1) / kPage * kPage);
-  void* p = std::aligned_alloc(kPage, rounded);
-  if (!p) return nullptr;
-  std::memset(p, 0, rounded);
+  const bool lazy = rounded >= kLazyZeroBytes && kind == AddressSpace::Kind::device && std::strcmp(what, kManagedAllocation) != 0;
+  void* p = nullptr;
+  if (lazy) {
+    p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+  } else {
+    p = std::aligned_alloc(kPage, rounded);
+    if (!p) return nullptr;
+    std::memset(p, 0, rounded);
+  }
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
+  if (lazy) rt.mapped[reinterpret_cast<std::uintptr_t>(p)] = rounded;
   rt.allocations[reinterpret_cast<std::uintptr_t>(p)] = size;
   rt.origin[reinterpret_cast<std::uintptr_t>(p)] = what;
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, kind, what);
@@ -70,8 +82,49 @@ hipError_t release(void* p) {
   rt.allocations.erase(it);
   rt.origin.erase(reinterpret_cast<std::uintptr_t>(p));
   rt.memory.release(reinterpret_cast<std::uint64_t>(p));
-  std::free(p);
+  if (auto m = rt.mapped.find(reinterpret_cast<std::uintptr_t>(p)); m != rt.mapped.end()) {
+    ::munmap(p, m->second);
+    rt.mapped.erase(m);
+  } else {
+    std::free(p);
+  }
   return hipSuccess;
+}
+
+void fill_zero(void* p, size_t bytes) {
+  if (!bytes) return;
+  const auto first = reinterpret_cast<std::uintptr_t>(p), last = first + bytes;
+  bool mapped = false;
+  {
+    auto& rt = runtime();
+    std::lock_guard lock(rt.mutex);
+    auto it = rt.mapped.upper_bound(first);
+    mapped = it != rt.mapped.begin() && last <= std::prev(it)->first + std::prev(it)->second;
+  }
+  constexpr std::uintptr_t kPage = 4096;
+  const std::uintptr_t from = first & ~(kPage - 1), to = (last + kPage - 1) & ~(kPage - 1);
+  // /proc/self/pagemap: a 64-bit entry per page, bit 63 present, bit 62 swapped out.
+  const int fd = mapped && to - from >= 16 * kPage ? ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
+  if (fd < 0) {
+    std::memset(p, 0, bytes);
+    return;
+  }
+  std::vector<std::uint64_t> entries(4096);
+  for (std::uintptr_t page = from; page < to;) {
+    const std::size_t n = std::min<std::size_t>(entries.size(), (to - page) / kPage);
+    const ssize_t got = ::pread(fd, entries.data(), n * 8, static_cast<off_t>(page / kPage * 8));
+    if (got != static_cast<ssize_t>(n * 8)) {  // unreadable: fill the rest
+      const std::uintptr_t a = std::max(first, page);
+      std::memset(reinterpret_cast<void*>(a), 0, last - a);
+      break;
+    }
+    for (std::size_t i = 0; i < n; ++i, page += kPage) {
+      if (!(entries[i] >> 62)) continue;  // neither present nor swapped: a zero page
+      const std::uintptr_t a = std::max(first, page), b = std::min(last, page + kPage);
+      std::memset(reinterpret_cast<void*>(a), 0, b - a);
+    }
+  }
+  ::close(fd);
 }
 
 hipError_t allocate_device(void** p, size_t size, const char* what) {

@@ -80,6 +80,9 @@ struct Runtime {
   std::set<const void*> function_handles;                // hipFunction_t handles of loaded modules
   std::unordered_map<const void*, Variable> variables;
   std::map<std::uintptr_t, std::size_t> allocations;  // device and host blocks the runtime owns
+  // Device blocks of kLazyZeroBytes or more are mappings of their own, zero pages until written
+  // (their mapped bytes, by start).
+  std::map<std::uintptr_t, std::size_t> mapped;
   std::set<ihipStream_t*> streams;
   std::set<ihipEvent_t*> events;
   std::map<std::string, KernelStats> stats;
@@ -215,6 +218,14 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what);
 // attributes tell managed memory by it).
 inline constexpr const char* kManagedAllocation = "hipMallocManaged";
 hipError_t release(void* p);
+// Device blocks from this size on are mapped zero pages (the host's memory is only used where
+// written: gpu-burn sizes its buffers by hipMemGetInfo, 19 GiB of the emulated 24, and writes a
+// few of them), not zeroed at once.
+inline constexpr size_t kLazyZeroBytes = size_t(1) << 20;
+// Fills [p, p + bytes) with zero bytes; in a mapped device block, only the pages the process
+// holds (in memory or swapped out): the others are the zero pages the block was mapped with, so
+// that hipMemset(p, 0, n) of a block nothing has written touches nothing.
+void fill_zero(void* p, size_t bytes);
 // Whether the process maps every byte of [address, address + bytes) readable (and writable, with
 // `write`): the program's own host memory, which the runtime did not allocate, checked before a
 // copy touches it (from /proc/self/maps, read again when the copy of it does not cover the range).
