@@ -19,10 +19,14 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   // of memory, as on the GPU.
   if (size > kDeviceMemoryBytes) return nullptr;
   const size_t rounded = std::max<size_t>(kPage, (size + kPage - 1) / kPage * kPage);
-  const bool lazy = rounded >= kLazyZeroBytes && kind == AddressSpace::Kind::device && std::strcmp(what, kManagedAllocation) != 0;
+  // A device block of 1 MiB or more is a mapping of its own: made present at once (as a GPU's
+  // memory is, so that its first kernel does not pay for the host's page faults), or, from
+  // kLazyZeroBytes on, left to the first write.
+  const bool mapped = rounded >= (size_t(1) << 20) && kind == AddressSpace::Kind::device && std::strcmp(what, kManagedAllocation) != 0;
   void* p = nullptr;
-  if (lazy) {
-    p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapped) {
+    const int populate = rounded < kLazyZeroBytes ? MAP_POPULATE : MAP_NORESERVE;
+    p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
     if (p == MAP_FAILED) return nullptr;
   } else {
     p = std::aligned_alloc(kPage, rounded);
@@ -31,7 +35,7 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what) {
   }
   auto& rt = runtime();
   std::lock_guard lock(rt.mutex);
-  if (lazy) rt.mapped[reinterpret_cast<std::uintptr_t>(p)] = rounded;
+  if (mapped) rt.mapped[reinterpret_cast<std::uintptr_t>(p)] = rounded;
   rt.allocations[reinterpret_cast<std::uintptr_t>(p)] = size;
   rt.origin[reinterpret_cast<std::uintptr_t>(p)] = what;
   rt.memory.add(reinterpret_cast<std::uint64_t>(p), size, kind, what);

@@ -80,8 +80,8 @@ struct Runtime {
   std::set<const void*> function_handles;                // hipFunction_t handles of loaded modules
   std::unordered_map<const void*, Variable> variables;
   std::map<std::uintptr_t, std::size_t> allocations;  // device and host blocks the runtime owns
-  // Device blocks of kLazyZeroBytes or more are mappings of their own, zero pages until written
-  // (their mapped bytes, by start).
+  // Device blocks of 1 MiB or more are mappings of their own (their mapped bytes, by start); from
+  // kLazyZeroBytes on, zero pages until written.
   std::map<std::uintptr_t, std::size_t> mapped;
   std::set<ihipStream_t*> streams;
   std::set<ihipEvent_t*> events;
@@ -218,10 +218,10 @@ void* allocate(size_t size, AddressSpace::Kind kind, const char* what);
 // attributes tell managed memory by it).
 inline constexpr const char* kManagedAllocation = "hipMallocManaged";
 hipError_t release(void* p);
-// Device blocks from this size on are mapped zero pages (the host's memory is only used where
-// written: gpu-burn sizes its buffers by hipMemGetInfo, 19 GiB of the emulated 24, and writes a
-// few of them), not zeroed at once.
-inline constexpr size_t kLazyZeroBytes = size_t(1) << 20;
+// Device blocks from this size on are zero pages until written (host memory is used only where
+// written: gpu-burn sizes its buffer by hipMemGetInfo, 19 GiB of the emulated 24, and writes a
+// few matrices of it); smaller ones are present from the start, as a GPU's memory is.
+inline constexpr size_t kLazyZeroBytes = size_t(1) << 30;
 // Fills [p, p + bytes) with zero bytes; in a mapped device block, only the pages the process
 // holds (in memory or swapped out): the others are the zero pages the block was mapped with, so
 // that hipMemset(p, 0, n) of a block nothing has written touches nothing.
