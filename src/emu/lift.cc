@@ -1362,10 +1362,10 @@ class Lifter {
       // conditional, and the vectorizer scattered its stores lane by lane (emu_bench's VALU
       // kernel, one run of 14 steps: 12 G lane-instructions/s against 22.6 G so).
       for (const Entry& en : entries) {
-          const unsigned dx = en.x.step->ops[0].reg;
-          for (unsigned r : {dx, en.x.form.kind == LiftForm::Kind::f64_binary ? dx + 1 : dx, en.pair ? en.y.step->ops[0].reg : dx})
-            if (!regs.count(r)) regs[r] = old(r);
-        }
+        const unsigned dx = en.x.step->ops[0].reg;
+        for (unsigned r : {dx, en.x.form.kind == LiftForm::Kind::f64_binary ? dx + 1 : dx, en.pair ? en.y.step->ops[0].reg : dx})
+          if (!regs.count(r)) regs[r] = old(r);
+      }
       for (const Entry& en : entries) {
         auto active = [&](const LaneStep& l) { return b_.CreateTrunc(b_.CreateLShr(l.exec, b_.CreateZExt(lane, i64_)), i1_); };
         Value* rx = lane_value(en.x, lane, regs);
@@ -1390,6 +1390,15 @@ class Lifter {
     b_.CreateBr(step_block(b));
   }
 
+  // The limit: stop before step i once the steps run reach it (one block for every step of the
+  // region, the step a phi); the code goes on after this in a block of its own.
+  void stop_at_limit(std::size_t i) {
+    auto* run = block("run");
+    b_.CreateCondBr(b_.CreateICmpUGE(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
+    stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
+    b_.SetInsertPoint(run);
+  }
+
   bool lift_step(std::size_t i) {
     const Step& s = k_.steps[i];
     if (s.run_interior) return true;  // its run's code holds it
@@ -1402,10 +1411,7 @@ class Lifter {
         floats = floats || is_float(t) || (t.vopd_x && (is_float(*t.vopd_x) || is_float(*t.vopd_y)));
         doubles = doubles || is_double(t);
       }
-      auto* run = block("run");
-      b_.CreateCondBr(b_.CreateICmpUGE(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
-      stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
-      b_.SetInsertPoint(run);
+      stop_at_limit(i);
       if (floats || doubles) {  // in another float mode the interpreter runs the run's steps
         Value* mode_ok = floats ? default_f32_mode() : b_.getTrue();
         if (doubles) mode_ok = b_.CreateAnd(mode_ok, default_f64_mode());
@@ -1428,11 +1434,7 @@ class Lifter {
       call_handler(i);
       return false;
     }
-    // The limit: stop before the step (one block for every step of the region, the step a phi).
-    auto* run = block("run");
-    b_.CreateCondBr(b_.CreateICmpUGE(b_.CreateLoad(i64_, field(f_executed)), F(f_limit)), stop_, run);
-    stop_steps_->addIncoming(b_.getInt64(i), b_.GetInsertBlock());
-    b_.SetInsertPoint(run);
+    stop_at_limit(i);
     Value* e = exec();
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, field(f_lanes)), b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, e)), field(f_lanes));
 
@@ -1514,8 +1516,8 @@ void lift_kernel(const PreparedKernel& kernel, llvm::Module& module, const std::
 }
 
 void mark_fused_runs(std::vector<Step>& steps, std::size_t own_steps) {
-  // At most 64 steps a run (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION=1 for none):
-  // a run's VGPRs stay in the host's vector registers, and longer runs spilled them.
+  // At most 64 steps a run (GPUPORT_JIT_RUN=N to study others, GPUPORT_JIT_NO_FUSION=1 for none),
+  // which bounds how long a slice can run past its end and how many VGPRs a run's loop holds.
   static const std::size_t max_run = std::getenv("GPUPORT_JIT_NO_FUSION") ? 0
                                      : std::getenv("GPUPORT_JIT_RUN")      ? std::strtoul(std::getenv("GPUPORT_JIT_RUN"), nullptr, 10)
                                                                            : 64;

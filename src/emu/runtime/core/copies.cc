@@ -103,10 +103,15 @@ hipError_t run_copy(const CopyToSymbol& p) {
 
 hipError_t run_memset(const hipMemsetParams& p) {
   const std::uint32_t bits = p.elementSize == 1 ? (p.value & 0xff) : p.elementSize == 2 ? (p.value & 0xffff) : p.value;
+  const size_t row_bytes = p.width * p.elementSize;
+  if (bits == 0 && (p.height == 1 || p.pitch == row_bytes)) {  // one span: the rows touch
+    fill_zero(p.dst, row_bytes * p.height);
+    return hipSuccess;
+  }
   for (size_t row = 0; row < p.height; ++row) {
     char* line = static_cast<char*>(p.dst) + row * p.pitch;
     if (bits == 0) {  // the pages of a block nothing has written are zero already
-      fill_zero(line, p.width * p.elementSize);
+      fill_zero(line, row_bytes);
       continue;
     }
     switch (p.elementSize) {

@@ -98,17 +98,17 @@ hipError_t release(void* p) {
 void fill_zero(void* p, size_t bytes) {
   if (!bytes) return;
   const auto first = reinterpret_cast<std::uintptr_t>(p), last = first + bytes;
-  bool mapped = false;
+  bool lazy = false;  // inside a block of zero pages until written (the others are all present)
   {
     auto& rt = runtime();
     std::lock_guard lock(rt.mutex);
     auto it = rt.mapped.upper_bound(first);
-    mapped = it != rt.mapped.begin() && last <= std::prev(it)->first + std::prev(it)->second;
+    lazy = it != rt.mapped.begin() && std::prev(it)->second >= kLazyZeroBytes && last <= std::prev(it)->first + std::prev(it)->second;
   }
   constexpr std::uintptr_t kPage = 4096;
   const std::uintptr_t from = first & ~(kPage - 1), to = (last + kPage - 1) & ~(kPage - 1);
   // /proc/self/pagemap: a 64-bit entry per page, bit 63 present, bit 62 swapped out.
-  const int fd = mapped && to - from >= 16 * kPage ? ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
+  const int fd = lazy && to - from >= 16 * kPage ? ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
   if (fd < 0) {
     std::memset(p, 0, bytes);
     return;
