@@ -1360,7 +1360,7 @@ class Lifter {
       // Every register the run writes is read first, at the top of the lane: read where a step
       // first needs it, LLVM made the loads (and then the stores) of a register written twice
       // conditional, and the vectorizer scattered its stores lane by lane (emu_bench's VALU
-      // kernel, one run of 14 steps: 12 G lane-instructions/s against 22.6 G so).
+      // kernel, one run of 14 steps: 12 G lane-instructions/s against 20-23 G so; docs/RESULTS.md).
       for (const Entry& en : entries) {
         const unsigned dx = en.x.step->ops[0].reg;
         for (unsigned r : {dx, en.x.form.kind == LiftForm::Kind::f64_binary ? dx + 1 : dx, en.pair ? en.y.step->ops[0].reg : dx})
