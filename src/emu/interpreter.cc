@@ -395,7 +395,7 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
   // Compiled code runs until the loop below would look up (a slice's end, every 65536 steps, the
   // budget) or the wave leaves it; then the same checks follow as after an interpreted step.
   JitFrame frame{&w, &c, steps, w.v.data(), w.s.data(), &w.scc, &w.mode, &w.leave, &w.pc, &c.region_begin, &c.region_end,
-                 w.group->lds.data(), w.group->lds.size(), 0, 0, 0, c.jit_regions.data()};
+                 w.group->lds.data(), w.group->lds.size(), 0, 0, 0, c.jit_regions.data(), c.image_base};
   const std::uint64_t period = slice ? slice + 1 : 0x10000;
   // The next look-up: at `next` instructions (a slice's end, every 65,536, the budget), or at
   // the first step after it that is not inside a fused run (Step::run_interior: both tiers).

@@ -41,8 +41,9 @@ struct JitFrame {
   std::uint64_t executed;  // steps completed (a faulting step is not)
   std::uint64_t lanes;     // lane-instructions: EXEC's population before each step run
   std::uint64_t* regions;  // the context's per-step regions (Context::jit_regions)
+  std::uint64_t image_base;  // the code object's load address (Context::image_base: s_getpc_b64)
 };
-static_assert(sizeof(JitFrame) == 17 * 8);
+static_assert(sizeof(JitFrame) == 18 * 8);
 
 // Runs the wave from step `pc`: 0 when it stopped (the limit, the wave left its loop: *pc is the
 // next step), 1 on a fault (*pc is the faulting step, the context's fault says what), 2 when
@@ -54,7 +55,7 @@ using JitEntry = int (*)(JitFrame* frame, std::uint64_t pc);
 enum class JitMode : std::uint8_t {
   never,   // the interpreter only
   hot,     // a kernel is compiled once the interpreter has run it for kJitHotInstructions (more
-           // for a kernel of more than 128 steps: 32768 per step with the compile helper, 131072
+           // for a kernel of more than 64 steps: 32768 per step with the compile helper, 65536
            // per step without, when the compile stops the wave)
   always,  // every kernel is compiled before it first runs
 };

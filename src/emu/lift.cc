@@ -43,7 +43,7 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 // Frame field indexes (JitFrame's order).
-enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_lds, f_lds_size, f_limit, f_executed, f_lanes, f_regions };
+enum Field { f_wave, f_context, f_steps, f_v, f_s, f_scc, f_mode, f_leave, f_pc, f_region_begin, f_region_end, f_lds, f_lds_size, f_limit, f_executed, f_lanes, f_regions, f_image_base };
 
 bool readable_source(const Operand& o) {
   switch (o.kind) {
@@ -355,7 +355,7 @@ class Lifter {
     if (!loaded_[f]) {
       llvm::IRBuilder<> top(entry_->getTerminator());
       Value* p = top.CreateConstInBoundsGEP1_64(i64_, frame_, static_cast<std::uint64_t>(f));
-      loaded_[f] = top.CreateLoad(f == f_limit || f == f_lds_size ? (llvm::Type*)i64_ : ptr_, p);
+      loaded_[f] = top.CreateLoad(f == f_limit || f == f_lds_size || f == f_image_base ? (llvm::Type*)i64_ : ptr_, p);
     }
     return loaded_[f];
   }
@@ -800,6 +800,11 @@ class Lifter {
     using K = LiftForm::Kind;
     const Operand none;
     auto at = [&](std::size_t i) -> const Operand& { return i < s.ops.size() ? s.ops[i] : none; };
+    if (form.kind == K::get_pc) {  // getpc's write_scalar64 (semantics_control.cc)
+      if (at(0).kind != Operand::Kind::sgpr || at(0).reg >= 128) return false;
+      write64(at(0), b_.CreateAdd(F(f_image_base), b_.getInt64(s.instruction->address + s.instruction->size)));
+      return true;
+    }
     if (form.kind == K::scalar_unary) {
       // sop1's reads and writes (read_mask / read_scalar[64], write_mask / write_scalar[64]) for
       // SGPR and constant sources and SGPR destinations; EXEC in the saveexec family.
@@ -1010,10 +1015,12 @@ class Lifter {
     Value* begin = lds ? nullptr : b_.CreateLoad(i64_, slot);
     Value* end = lds ? F(f_lds_size) : b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i64_, slot, 1));
     // In the same pass, for a single access: whether each lane's address is the previous
-    // lane's plus the access's size (what a coalesced access is).
+    // lane's plus a stride, lane 1's distance from lane 0 (a coalesced access: the access's
+    // size; a sliding window of wide loads: 4; a strided or column access: anything).
     const bool single = accesses.size() == 1;
     const std::uint64_t size = 4ull * dwords;
     Value* first = single ? lane_address(b_.getInt32(0), accesses[0].offset) : nullptr;
+    Value* stride = single ? b_.CreateSub(lane_address(b_.getInt32(1), accesses[0].offset), first) : nullptr;
     const auto [outside, scattered] = lane_masks<2>(exec, [&](Value* lane, Value*) -> std::array<Value*, 2> {
       Value* any_outside = b_.getFalse();
       Value* apart = nullptr;
@@ -1024,7 +1031,7 @@ class Lifter {
                             : b_.CreateAnd(b_.CreateAnd(b_.CreateICmpUGE(address, begin), b_.CreateICmpULE(last, end)),
                                            b_.CreateICmpUGE(last, address));
         any_outside = b_.CreateOr(any_outside, b_.CreateNot(inside));
-        if (single) apart = b_.CreateICmpNE(address, b_.CreateAdd(first, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size))));
+        if (single) apart = b_.CreateICmpNE(address, b_.CreateAdd(first, b_.CreateMul(b_.CreateZExt(lane, i64_), stride)));
       }
       return {any_outside, apart};
     });
@@ -1034,27 +1041,48 @@ class Lifter {
     b_.CreateCondBr(b_.CreateICmpEQ(outside, b_.getInt64(0)), fast, checked);
     b_.SetInsertPoint(fast);
     if (single) {
-      // Every lane active at consecutive addresses: plain vector loads and stores instead of
-      // gathers and scatters.
+      // Every lane active at evenly spaced addresses: each word of the data is one vector load
+      // or store (consecutive lanes' words: the access's size apart, or 4 bytes for a window
+      // of wide loads) or one gather (any other stride) instead of a lane loop. Stores go so
+      // only at the access's size: other strides may overlap, where the lane order decides.
       const std::uint64_t all = wave_ == 64 ? ~0ull : (1ull << wave_) - 1;
-      Value* contiguous = b_.CreateAnd(b_.CreateICmpEQ(exec, b_.getInt64(all)), b_.CreateICmpEQ(scattered, b_.getInt64(0)));
-      auto* together = block("mem.contiguous");
+      Value* even = b_.CreateAnd(b_.CreateICmpEQ(exec, b_.getInt64(all)), b_.CreateICmpEQ(scattered, b_.getInt64(0)));
+      if (!load) even = b_.CreateAnd(even, b_.CreateICmpEQ(stride, b_.getInt64(size)));
+      auto* together = block("mem.even");
       auto* apart = block("mem.apart");
-      b_.CreateCondBr(contiguous, together, apart);
+      b_.CreateCondBr(even, together, apart);
       b_.SetInsertPoint(together);
       Value* base = lds ? b_.CreateInBoundsGEP(i8_, F(f_lds), first) : b_.CreateIntToPtr(first, ptr_);
       const unsigned data = accesses[0].reg;
-      lane_loop(exec, [&](Value* lane, Value*) -> Value* {
-        Value* at_lane = b_.CreateInBoundsGEP(i8_, base, b_.CreateMul(b_.CreateZExt(lane, i64_), b_.getInt64(size)));
-        for (unsigned k = 0; k < dwords; ++k) {
-          Value* word = b_.CreateConstInBoundsGEP1_64(i8_, at_lane, 4 * k);
-          Value* reg_lane = b_.CreateInBoundsGEP(i32_, vgpr_column(data + k), lane);
-          if (load) b_.CreateStore(b_.CreateAlignedLoad(i32_, word, llvm::Align(1)), reg_lane);
-          else b_.CreateAlignedStore(b_.CreateLoad(i32_, reg_lane), word, llvm::Align(1));
+      auto words = [&](Value* step) {
+        lane_loop(exec, [&](Value* lane, Value*) -> Value* {
+          Value* at_lane = b_.CreateInBoundsGEP(i8_, base, b_.CreateMul(b_.CreateZExt(lane, i64_), step));
+          for (unsigned k = 0; k < dwords; ++k) {
+            Value* word = b_.CreateConstInBoundsGEP1_64(i8_, at_lane, 4 * k);
+            Value* reg_lane = b_.CreateInBoundsGEP(i32_, vgpr_column(data + k), lane);
+            if (load) b_.CreateStore(b_.CreateAlignedLoad(i32_, word, llvm::Align(1)), reg_lane);
+            else b_.CreateAlignedStore(b_.CreateLoad(i32_, reg_lane), word, llvm::Align(1));
+          }
+          return nullptr;
+        });
+        b_.CreateBr(done);
+      };
+      if (load) {  // the constant strides get loops of their own, which LLVM makes vector loads
+        auto* coalesced = block("mem.coalesced");
+        auto* strided = block("mem.strided");
+        llvm::SwitchInst* sw = b_.CreateSwitch(stride, strided, 2);
+        sw->addCase(b_.getInt64(size), coalesced);
+        if (dwords > 1) {
+          auto* window = block("mem.window");
+          sw->addCase(b_.getInt64(4), window);
+          b_.SetInsertPoint(window);
+          words(b_.getInt64(4));
         }
-        return nullptr;
-      });
-      b_.CreateBr(done);
+        b_.SetInsertPoint(strided);
+        words(stride);
+        b_.SetInsertPoint(coalesced);
+      }
+      words(b_.getInt64(size));
       b_.SetInsertPoint(apart);
     }
     lanes_in_order(done);
@@ -1429,6 +1457,7 @@ class Lifter {
     LiftForm form = scalar_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = vector_lift_form(s.handler);
     if (form.kind == LiftForm::Kind::none) form = memory_lift_form(s);
+    if (form.kind == LiftForm::Kind::none) form = control_lift_form(s.handler);
     const bool pair = s.vopd_x && s.vopd_y && vopd_liftable(*s.vopd_x) && vopd_liftable(*s.vopd_y);
     if (form.kind == LiftForm::Kind::none && !pair) {
       call_handler(i);
@@ -1467,8 +1496,8 @@ class Lifter {
       return true;
     }
     using K = LiftForm::Kind;
-    const bool scalar =
-        form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare || form.kind == K::scalar_unary;
+    const bool scalar = form.kind == K::scalar_op || form.kind == K::scalar_bits || form.kind == K::scalar_compare ||
+                        form.kind == K::scalar_unary || form.kind == K::get_pc;
     const bool memory = form.kind == K::global_load || form.kind == K::global_store || form.kind == K::scalar_load ||
                         form.kind == K::lds_load || form.kind == K::lds_store || form.kind == K::lds_load2 ||
                         form.kind == K::lds_store2;
@@ -1499,7 +1528,7 @@ class Lifter {
   Value *code_ = nullptr, *scc_slot_ = nullptr, *vopd_column_ = nullptr;
   Value* redirect_ = nullptr;  // X's results of a VOPD pair go here (redirect_reg_'s column)
   unsigned redirect_reg_ = 0;
-  Value* loaded_[f_regions + 1] = {};
+  Value* loaded_[f_image_base + 1] = {};
   unsigned next_region_slot_ = 0;  // the next global access step's slot in the frame's regions
   BasicBlock* entry_ = nullptr;
   BasicBlock *exit_ = nullptr, *called_exit_ = nullptr, *stop_ = nullptr;

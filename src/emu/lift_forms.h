@@ -43,6 +43,7 @@ struct LiftForm {
     lds_load2,       // ds_load_2addr[_stride64]_b32/b64 (ds_2addr): op is the dwords per element;
     lds_store2,      // wide: the stride64 form (offsets times 64 elements)
     lane_permute,    // ds_bpermute_b32: each lane reads another lane's VGPR (lanes::permute_lane)
+    get_pc,          // s_getpc_b64: the next instruction's address (the code object's load address + its own)
   };
   Kind kind = Kind::none;
   std::uint32_t op = 0;
@@ -53,6 +54,7 @@ struct LiftForm {
 LiftForm scalar_lift_form(Handler h);  // semantics_scalar.cc
 LiftForm vector_lift_form(Handler h);  // semantics_vector.cc
 LiftForm memory_lift_form(const Step& s);  // semantics_memory.cc (the width is the step's)
+LiftForm control_lift_form(Handler h);     // semantics_control.cc
 
 // Marks the fused runs of a kernel's steps (Step::run_end, Step::run_interior; lift.cc): the
 // longest stretches, from a step no branch goes into the middle of, of at most 64 steps that are

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "emu/lift_forms.h"
 #include "emu/semantics.h"
 
 namespace gpuport::emu {
@@ -242,6 +243,8 @@ const Entry kControl[] = {
 };
 
 }  // namespace
+
+LiftForm control_lift_form(Handler h) { return h == getpc ? LiftForm{LiftForm::Kind::get_pc, 0} : LiftForm{}; }
 
 Handler resolve_control(const ParsedInstruction& p, Step& step) {
   const std::string_view m = p.mnemonic;

@@ -715,6 +715,38 @@ TEST(EmuAsm, AWaveStopsOnlyBetweenFusedRuns) {
   }
 }
 
+// A 16-byte load whose lanes' addresses are evenly spaced: 4 bytes apart (the sliding window of a
+// convolution's unrolled row), 12 (strided), 16 (coalesced), 0 (one address for all) and -4
+// (lanes in reverse). Lane l's four words are in[l * stride / 4 + k] (in[(31 - l) + k] reversed),
+// in both tiers (the compiled code's vector loads per word and its strided loop).
+TEST(EmuAsm, EvenlySpacedLanesLoadTheirWordsAtAnyStride) {
+  AsmKernel k;
+  k.body = R"(
+  v_mul_u32_u24 v20, 3, v1
+  v_lshlrev_b32 v21, 2, v1
+  v_mov_b32 v22, 0
+  v_sub_nc_u32 v23, 124, v1
+  global_load_b128 v[2:5], v1, s[4:5]
+  global_load_b128 v[6:9], v20, s[4:5]
+  global_load_b128 v[10:13], v21, s[4:5]
+  global_load_b128 v[14:17], v22, s[4:5] offset:8
+  global_load_b128 v[24:27], v23, s[4:5]
+  s_waitcnt vmcnt(0)
+)";
+  const unsigned regs[] = {2, 6, 10, 14, 24};
+  for (unsigned c = 0; c < 5; ++c)
+    for (unsigned w = 0; w < 4; ++w) k.body += fmt::format("  global_store_b32 v1, v{}, s[6:7] offset:{}\n", regs[c] + w, (c * 4 + w) * 128);
+  AsmLaunch l;
+  for (std::uint32_t i = 0; i < 132; ++i) l.in.push_back(0x1000u + i * 7);
+  l.out_words = 5 * 4 * 32;
+  RUN_ASM(r, k, l);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (unsigned w = 0; w < 4; ++w) {
+      const unsigned first[] = {lane, 3 * lane, 4 * lane, 2, 31 - lane};
+      for (unsigned c = 0; c < 5; ++c) EXPECT_EQ(r.out[(c * 4 + w) * 32 + lane], l.in[first[c] + w]) << "case " << c << " lane " << lane << " word " << w;
+    }
+}
+
 // The same with the compile helper (gpuport jit-compile, as gpuport run starts it): the kernel is
 // lifted at the look-up that finds it hot and compiled by the helper process while the wave goes
 // on interpreting; the wave takes the code at a look-up after the helper is done (if the launch

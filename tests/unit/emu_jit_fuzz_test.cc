@@ -31,6 +31,7 @@ class Generator {
     for (int r = 0; r < 8; ++r) b += fmt::format("  global_load_b32 v{}, v1, s[4:5] offset:{}\n", 2 + r, r * 4 * wave_);
     b += "  s_load_b256 s[12:19], s[8:9], 0x0\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_mov_b32 s11, s10\n";
     b += "  v_mov_b32 v14, v2\n  v_mov_b32 v15, v3\n  v_lshlrev_b32 v16, 1, v1\n";  // v16: 8 bytes a lane
+    b += "  v_lshlrev_b32 v17, 2, v1\n  v_mul_u32_u24 v22, 3, v1\n";              // v17: 16 bytes, v22: 12 bytes
     // Flat addresses: v[18:19] the lane's word of `in`, v[20:21] its word of LDS (the aperture).
     const char* carry = wave_ == 64 ? "s[30:31]" : "s30";
     b += fmt::format("  v_add_co_u32 v18, {0}, s4, v1\n  v_add_co_ci_u32_e64 v19, {0}, s5, 0, {0}\n", carry);
@@ -279,8 +280,15 @@ class Generator {
         // Memory: a load from `in` at a random lane offset, sometimes past its end (a fault).
         const unsigned words = pick(4) == 0 ? 2 : 1;
         const int offset = 4 * static_cast<int>(pick(std::min(1023u, 2 * 8 * wave_ + 8)));  // the encoding's 12 bits
-        if (words == 2)
-          return fmt::format("  global_load_b64 v[12:13], {}, s[4:5] offset:{}\n  v_mov_b32 {}, v13\n", pick(2) ? "v1" : "v16", offset, vreg());
+        if (words == 2) {
+          // Lanes 4 bytes apart (a window of wide loads), the access's size (coalesced) or any
+          // other stride (strided), through the lifter's vector paths for evenly spaced lanes.
+          static const char* spacing[] = {"v1", "v16", "v17", "v22"};
+          if (pick(2))
+            return fmt::format("  global_load_b128 v[12:15], {}, s[4:5] offset:{}\n  v_mov_b32 {}, v{}\n", spacing[pick(4)], offset, vreg(),
+                               12 + pick(4));
+          return fmt::format("  global_load_b64 v[12:13], {}, s[4:5] offset:{}\n  v_mov_b32 {}, v13\n", spacing[pick(4)], offset, vreg());
+        }
         return fmt::format("  global_load_b32 {}, v1, s[4:5] offset:{}\n", vreg(), offset);
       }
     }
