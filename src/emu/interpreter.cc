@@ -319,7 +319,8 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   // (divisions per lane were a tenth of a short kernel's time).
   const std::uint32_t first = index * w.size;
   const std::uint32_t active = threads > first ? std::min(w.size, threads - first) : 0;
-  std::uint32_t x = first % block[0], y = (first / block[0]) % block[1], z = first / (block[0] * block[1]);
+  const bool flat = block[1] == 1 && block[2] == 1;  // a 1D block: no division
+  std::uint32_t x = flat ? first : first % block[0], y = flat ? 0 : (first / block[0]) % block[1], z = flat ? 0 : first / (block[0] * block[1]);
   if (x + active <= block[0]) {  // one row of the block (a loop the compiler vectorizes)
     const std::uint32_t row = y << 10 | z << 20;
     std::uint32_t* v0 = &w.vgpr(0, 0);
@@ -461,15 +462,16 @@ bool run_wave_steps(Wave& w, const PreparedKernel& k, Context& c, Shared& sh, Ji
   return true;
 }
 
-// JitMode::hot: the wave-instructions after which a kernel is worth compiling. Compiling costs 1
-// to 5 ms per step (on these machines; more for long runs of float steps), in which the
-// interpreter runs some 30,000 to 150,000 wave-instructions: when the compile stops the wave, a
-// big kernel must have run about as long as its compiling would take (mini-nbody's 15 M
-// wave-instructions were 0.6 s interpreted, 1.9 s with a 1.35 s compile at 32,768 per step).
-// With the compile helper the waves do not wait for the compile: a quarter of the wait.
+// JitMode::hot: the wave-instructions after which a kernel is worth compiling. Compiling costs
+// about 1.5 to 3.5 ms per step (on these machines, since fused runs; more for long runs of float
+// steps), in which the interpreter runs some 40,000 to 100,000 wave-instructions: when the
+// compile stops the wave, a kernel must have run about as long as its compiling would take
+// (65,536 per step; at 131,072, mini-nbody's 1024 bodies ran 0.64 s, two thirds interpreted, at
+// 65,536 0.46 s; at 32,768 nbody-block lost more than that in compiles that did not pay). With
+// the compile helper the waves do not wait for the compile: half the wait.
 // True once (jit_tried is set then): when `counted` wave-instructions make the kernel hot.
 bool becomes_hot(const PreparedKernel& k, const Launch& launch, std::uint64_t counted) {
-  const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 131072;
+  const std::uint64_t per_step = jit_compiles_in_helper(k) ? 32768 : 65536;
   const std::uint64_t hot = launch.jit_hot ? launch.jit_hot : std::max<std::uint64_t>(kJitHotInstructions, per_step * k.steps.size());
   return counted >= hot && !k.jit_tried.exchange(true);
 }
@@ -535,8 +537,11 @@ struct GroupState {
 void start_group(GroupState& gs, std::uint64_t n, Shared& sh, std::uint32_t threads) {
   const Launch& L = *sh.launch;
   gs.index = n;
-  gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
-             static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
+  if (L.grid[1] == 1 && L.grid[2] == 1)  // a 1D grid: no division
+    gs.g.id = {static_cast<std::uint32_t>(n), 0, 0};
+  else
+    gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
+               static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
   gs.g.lds.assign(sh.lds_bytes, 0);
   if (sh.launch->memcheck) gs.g.lds_written.assign(sh.lds_bytes, 0);
   for (std::uint32_t i = 0; i < gs.waves.size(); ++i) init_wave(gs.waves[i], sh, gs.g, i, threads);

@@ -78,7 +78,7 @@ struct Launch {
   // interpreter, which is the reference.
   JitMode jit = JitMode::never;
   // JitMode::hot: the interpreted wave-instructions after which the kernel is compiled (0: the
-  // default, max(kJitHotInstructions, 131072 per step)); counted every 65536.
+  // default, max(kJitHotInstructions, 65536 per step, 32768 with the compile helper)); counted every 65536.
   std::uint64_t jit_hot = 0;
   // --memcheck: also report reads of LDS that the workgroup never wrote (RunStats::memcheck).
   bool memcheck = false;
