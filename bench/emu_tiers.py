@@ -24,7 +24,9 @@ Outputs agree ("same") when the two runs' stdout is equal after dropping lines t
 words (time, ms, sec, GB/s, GFLOP, bandwidth), and the rows of numbers of a table whose header
 holds one (GPU-STREAM's, strided-access's), and lines a program's entry marks as a measured rate;
 pointers (0x7f...) are masked; "reordered" when they hold the same lines in another order (device
-printf of workgroups run in another order). The summary gives the geometric-mean speed-up over
+printf of workgroups run in another order). A program that runs for a time its arguments set
+(gpu-burn) has as speed-up the ratio of lane-instructions per wall second instead. The summary
+gives the geometric-mean speed-up over
 programs that finished under both tiers with the same exit status, over all of them and over those
 where the interpreter took at least 1 s, and lists the programs the interpreter did not finish
 within --timeout, with the JIT tier's time where it finished.
@@ -65,9 +67,12 @@ NUMBER_ROW = re.compile(r"^\s*([A-Za-z_][\w-]*:?)?(%s){2,}\s*$" % _NUM)
 # script; sources None: the folder's .cpp files), argument lists (its run target, test_all.sh or run
 # script: one row each), note, compat (needs the compatibility header) and ignore (a pattern for
 # output lines that hold only a measured rate, left out of the comparison).
-def P(name, folder, sources, flags, args=([],), note="", compat=False, ignore=None):
+# fixed_time: the program runs for a time its arguments set, whatever the speed (gpu-burn): its
+# speed-up is the ratio of the work each tier did per wall second (lane-instructions from --stats
+# over the whole run's seconds, start-up and compiling included), not of the seconds.
+def P(name, folder, sources, flags, args=([],), note="", compat=False, ignore=None, fixed_time=False):
     return {"name": name, "folder": folder, "sources": sources, "flags": flags, "args": [list(x) for x in args],
-            "note": note, "compat": compat, "ignore": ignore}
+            "note": note, "compat": compat, "ignore": ignore, "fixed_time": fixed_time}
 
 
 NBODY_RATE = r"^\d+, [\d.]+$"  # -DSHMOO's "bodies, billion interactions per second"
@@ -81,7 +86,8 @@ HIPEX = [
       "runhip.sh's 4 runs, --numtimes 2 (default 10; 2 is its minimum)"),
     P("cuda-stream", "cuda-stream", ["stream.cpp"], ["-std=c++11", "-O3"]),
     P("gpu-burn", "gpu-burn", ["AmdGpuMonitor.cpp", "BurnKernel.cpp", "common.cpp", "gpuburn.cpp"],
-      ["-O3", "-lpthread"], [["-t", "5"]], "burns for -t seconds: its wall time is not a speed"),
+      ["-O3", "-lpthread"], [["-t", "5"]], "burns for -t seconds: speed-up of lane-instructions per wall second",
+      fixed_time=True),
     P("mini-nbody-orig", "mini-nbody/hip", ["nbody-orig.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
       "first of HIP-nbody-orig.sh's 10 sizes; prints only a rate", ignore=NBODY_RATE),
     P("mini-nbody-soa", "mini-nbody/hip", ["nbody-soa.cpp"], ["-I..", "-DSHMOO"], [["1024"]],
@@ -213,20 +219,22 @@ def run_tier(gpuport, tier, exe, args, cwd, timeout):
 
 def run_stats(stderr):
     """From `gpuport run --stats` on stderr: the kernels' seconds (launch to end, summed), the JIT's
-    compile seconds and the share of wave-instructions that ran compiled (None without a JIT)."""
-    kernels, compile_s, compiled = 0.0, 0.0, None
+    compile seconds, the share of wave-instructions that ran compiled (None without a JIT) and the
+    lane-instructions of every launch."""
+    kernels, compile_s, compiled, lanes = 0.0, 0.0, None, 0
     for line in stderr.splitlines():
         cells = line.split("\t")
         if len(cells) == 6 and not line.startswith("#"):
             try:
                 kernels += float(cells[4])
+                lanes += int(cells[3])
             except ValueError:
                 pass
         elif line.startswith("# jit: ") and " compiled in " in line:
             compile_s = float(line.split(" compiled in ")[1].split(" s")[0])
         elif line.startswith("# jit: ") and "ran in compiled code" in line:
             compiled = float(line.rsplit("(", 1)[1].rstrip("%)"))
-    return round(kernels, 3), compile_s, compiled
+    return round(kernels, 3), compile_s, compiled, lanes
 
 
 def kept_lines(text, ignore=None):
@@ -290,7 +298,7 @@ def main():
             label = str(ex.relative_to(a.rex))
             out = a.out / "rocm-examples" / label
             programs.append((label, lambda ex=ex, out=out: build_rex(ex, a.rex, out, a.gpuport),
-                             out / ex.name, out, [[]], "", None))
+                             out / ex.name, out, [[]], "", None, False))
     else:
         log(f"no rocm-examples tree at {a.rex}: skipped")
     if a.hipex.is_dir():
@@ -300,14 +308,14 @@ def main():
             exe = out / p["name"].split("/")[-1]
             programs.append((label, lambda p=p, out=out, exe=exe:
                              build_hipex(a.hipex / p["folder"], p["sources"], p["flags"], p["compat"], out, exe),
-                             exe, out, p["args"], p["note"], p["ignore"]))
+                             exe, out, p["args"], p["note"], p["ignore"], p["fixed_time"]))
     else:
         log(f"no HIP-Examples tree at {a.hipex}: skipped")
     if a.only:
         programs = [p for p in programs if p[0] in a.only or p[0].split("/")[-1] in a.only]
 
     rows, built = [], 0
-    for label, build, exe, out, arglists, note, ignore in programs:
+    for label, build, exe, out, arglists, note, ignore, fixed_time in programs:
         out.mkdir(parents=True, exist_ok=True)
         hip = ""
         if a.skip_build and exe.is_file():
@@ -326,10 +334,16 @@ def main():
                 row[tier] = run_tier(a.gpuport, tier, exe, args, out, a.timeout)
             n, h = row["never"], row["hot"]
             row["outputs"], row["first_difference"] = compare(n["stdout"], h["stdout"], ignore)
-            if n["status"] != "timeout" and h["status"] != "timeout" and h["seconds"] > 0:
-                row["speedup"] = round(n["seconds"] / h["seconds"], 3)
             for tier in ("never", "hot"):
-                row[tier]["kernel_seconds"], row[tier]["compile_seconds"], row[tier]["compiled_percent"] = run_stats(row[tier]["stderr"])
+                (row[tier]["kernel_seconds"], row[tier]["compile_seconds"], row[tier]["compiled_percent"],
+                 row[tier]["lane_instructions"]) = run_stats(row[tier]["stderr"])
+            if n["status"] != "timeout" and h["status"] != "timeout" and h["seconds"] > 0:
+                if fixed_time:
+                    if n["lane_instructions"] and n["seconds"] > 0:
+                        row["speedup"] = round((h["lane_instructions"] / h["seconds"]) / (n["lane_instructions"] / n["seconds"]), 3)
+                else:
+                    row["speedup"] = round(n["seconds"] / h["seconds"], 3)
+            for tier in ("never", "hot"):
                 # Keep the JSON small: the outputs' tails only.
                 row[tier]["stdout_tail"] = row[tier].pop("stdout")[-2000:]
                 row[tier]["stderr_tail"] = row[tier].pop("stderr")[-2000:]
@@ -362,7 +376,7 @@ def main():
     print(f"\n{built} of {len(programs)} programs built; {len(ran)} runs "
           f"({sum(1 for r in ran if r['never']['status'] == 0)} exit 0 under never, "
           f"{sum(1 for r in ran if r['hot']['status'] == 0)} under hot)")
-    print(f"geometric-mean speed-up (never s / hot s), both tiers finished with the same exit status: "
+    print(f"geometric-mean speed-up (never s / hot s; work per second for fixed-time runs), both tiers finished with the same exit status: "
           f"{geomean([r['speedup'] for r in slow]):.2f}x over {len(slow)} runs where the interpreter took >= 1 s; "
           f"{geomean([r['speedup'] for r in both]):.2f}x over all {len(both)}")
     unfinished = [r for r in ran if r["never"]["status"] == "timeout"]
