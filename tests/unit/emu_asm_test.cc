@@ -718,7 +718,7 @@ TEST(EmuAsm, AWaveStopsOnlyBetweenFusedRuns) {
 // A 16-byte load whose lanes' addresses are evenly spaced: 4 bytes apart (the sliding window of a
 // convolution's unrolled row), 12 (strided), 16 (coalesced), 0 (one address for all) and -4
 // (lanes in reverse). Lane l's four words are in[l * stride / 4 + k] (in[(31 - l) + k] reversed),
-// in both tiers (the compiled code's vector loads per word and its strided loop).
+// in both tiers (the compiled code's vector loads per word, or its lanes one by one).
 TEST(EmuAsm, EvenlySpacedLanesLoadTheirWordsAtAnyStride) {
   AsmKernel k;
   k.body = R"(
