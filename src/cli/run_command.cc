@@ -31,6 +31,7 @@ struct RunArguments {
   bool memcheck = false, initcheck = false;
   unsigned jobs = 0;
   double timeout = 0;
+  std::uint64_t max_instructions = 0;
   int trace_lane = -1;
   std::string jit = "hot";
   std::string cache;
@@ -84,6 +85,7 @@ int run_program(const RunArguments& a) {
   request.device_lib_dir = verify::resolve_device_lib_dir({});
   request.jobs = a.jobs;
   request.timeout_seconds = a.timeout;
+  request.max_instructions = a.max_instructions;
   request.wave64 = a.wave64;
   request.stats = a.stats;
   request.memcheck = a.memcheck;
@@ -133,6 +135,9 @@ Action add_run_command(CLI::App& app) {
                 "exits 71 on a finding");
   cmd->add_option("-j,--jobs", args->jobs, "host threads for workgroups (default: all cores)");
   cmd->add_option("--timeout", args->timeout, "stop a kernel that runs longer than this many seconds");
+  cmd->add_option("--max-instructions", args->max_instructions,
+                  "stop a kernel whose wave runs more than this many instructions, naming the instruction it was at "
+                  "(the same count in both JIT tiers; 0: no limit)");
   cmd->add_option("--jit", args->jit,
                   "the emulator's JIT tier: hot (compile a kernel once the interpreter has run it a while), always (compile every "
                   "kernel before it runs), never (the interpreter only) or compare (every launch on both, one host thread each, "

@@ -227,6 +227,7 @@ ProgramRunResult run_emulated_program(const ProgramRunRequest& request) {
   options.environment["LD_LIBRARY_PATH"] = request.runtime_dir.string() + (old_path && *old_path ? ":" + std::string(old_path) : "");
   if (request.jobs) options.environment["GPUPORT_RUN_JOBS"] = std::to_string(request.jobs);
   if (request.timeout_seconds > 0) options.environment["GPUPORT_RUN_TIMEOUT"] = fmt::format("{}", request.timeout_seconds);
+  if (request.max_instructions) options.environment["GPUPORT_RUN_MAX_INSTRUCTIONS"] = std::to_string(request.max_instructions);
   if (request.wave64) options.environment["GPUPORT_RUN_WAVE64"] = "1";
   if (!request.jit.empty()) options.environment["GPUPORT_RUN_JIT"] = request.jit;
   if (!request.jit_cache.empty()) options.environment["GPUPORT_RUN_JIT_CACHE"] = request.jit_cache;

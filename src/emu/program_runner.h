@@ -24,6 +24,7 @@ struct ProgramRunRequest {
   std::filesystem::path device_lib_dir; // gfx1100 device libraries, for the runtime's hipRTC
   unsigned jobs = 0;                    // host threads for workgroups; 0: the runtime's default
   double timeout_seconds = 0;           // per kernel launch; 0: none
+  std::uint64_t max_instructions = 0;   // per wave (--max-instructions); 0: none
   bool wave64 = false, stats = false, memcheck = false, initcheck = false;
   int trace_lane = -1;                  // --trace: this lane of wave 0 of workgroup 0; -1: off
   std::string jit;                      // --jit: never, hot, always (empty: the runtime's default, hot)

@@ -120,6 +120,7 @@ hipError_t run_launch(const KernelLaunch& launch) {
   L.dynamic_lds = launch.shared;
   L.jobs = rt.jobs;
   L.timeout_seconds = rt.timeout;
+  L.max_instructions = rt.max_instructions;
   L.jit = rt.jit;
   L.jit_hot = rt.jit_hot;
   L.kernarg = launch.arguments;

@@ -88,6 +88,7 @@ struct Runtime {
   std::map<std::string, KernelStats> stats;
   unsigned jobs = 0;
   double timeout = 0;
+  std::uint64_t max_instructions = 0;  // GPUPORT_RUN_MAX_INSTRUCTIONS: per wave (0: no limit)
   gpuport::emu::JitMode jit = gpuport::emu::JitMode::hot;  // GPUPORT_RUN_JIT
   std::string jit_cache;                                   // GPUPORT_RUN_JIT_CACHE (--cache)
   // --jit compare: every launch on both tiers (emu/compare_tiers.h); the launches compared, and
@@ -118,6 +119,7 @@ struct Runtime {
     if (const char* j = std::getenv("GPUPORT_RUN_JOBS")) jobs = static_cast<unsigned>(std::max(1, std::atoi(j)));
     if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
     if (const char* t = std::getenv("GPUPORT_RUN_TIMEOUT")) timeout = std::atof(t);
+    if (const char* m = std::getenv("GPUPORT_RUN_MAX_INSTRUCTIONS")) max_instructions = std::strtoull(m, nullptr, 10);
     if (const char* j = std::getenv("GPUPORT_RUN_JIT")) {
       jit_compare = std::string_view(j) == "compare";
       if (!jit_compare && !gpuport::emu::parse_jit_mode(j, jit))
