@@ -319,8 +319,7 @@ void init_wave(Wave& w, const Shared& sh, Workgroup& g, std::uint32_t index, std
   // (divisions per lane were a tenth of a short kernel's time).
   const std::uint32_t first = index * w.size;
   const std::uint32_t active = threads > first ? std::min(w.size, threads - first) : 0;
-  const bool flat = block[1] == 1 && block[2] == 1;  // a 1D block: no division
-  std::uint32_t x = flat ? first : first % block[0], y = flat ? 0 : (first / block[0]) % block[1], z = flat ? 0 : first / (block[0] * block[1]);
+  std::uint32_t x = first % block[0], y = (first / block[0]) % block[1], z = first / (block[0] * block[1]);
   if (x + active <= block[0]) {  // one row of the block (a loop the compiler vectorizes)
     const std::uint32_t row = y << 10 | z << 20;
     std::uint32_t* v0 = &w.vgpr(0, 0);
@@ -537,11 +536,8 @@ struct GroupState {
 void start_group(GroupState& gs, std::uint64_t n, Shared& sh, std::uint32_t threads) {
   const Launch& L = *sh.launch;
   gs.index = n;
-  if (L.grid[1] == 1 && L.grid[2] == 1)  // a 1D grid: no division
-    gs.g.id = {static_cast<std::uint32_t>(n), 0, 0};
-  else
-    gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
-               static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
+  gs.g.id = {static_cast<std::uint32_t>(n % L.grid[0]), static_cast<std::uint32_t>((n / L.grid[0]) % L.grid[1]),
+             static_cast<std::uint32_t>(n / (std::uint64_t(L.grid[0]) * L.grid[1]))};
   gs.g.lds.assign(sh.lds_bytes, 0);
   if (sh.launch->memcheck) gs.g.lds_written.assign(sh.lds_bytes, 0);
   for (std::uint32_t i = 0; i < gs.waves.size(); ++i) init_wave(gs.waves[i], sh, gs.g, i, threads);
